@@ -1,0 +1,65 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { resolveDataDir } from '../services/config';
+import { createServices } from '../services/index';
+import { APP_VERSION } from '../services/version';
+import { startBrowserHost } from './server';
+
+/** `node out/main/browser-host.cjs [--port N] [--data-dir DIR] [--open]` */
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string' },
+      'data-dir': { type: 'string' },
+      open: { type: 'boolean', default: false },
+    },
+  });
+  const dataDir = values['data-dir'] ? path.resolve(values['data-dir']) : resolveDataDir();
+  const services = await createServices({
+    dataDir,
+    version: APP_VERSION,
+    host: 'browser',
+    log: (level, message) => console.error(`[${level}] ${message}`),
+  });
+  const host = await startBrowserHost({
+    services,
+    rendererDir: path.join(__dirname, '..', 'renderer'),
+    port: values.port ? Number(values.port) : Number(process.env.EINVOICE_PORT ?? 0),
+    secret: process.env.EINVOICE_BROWSER_SECRET || undefined,
+  });
+  // One machine-readable line for tests and scripts, then the human one.
+  console.log(`EINVOICE_BROWSER_HOST ${JSON.stringify({ origin: host.origin, secret: host.secret, dataDir })}`);
+  console.log(`eInvoice Desk is running in your browser at ${host.launchUrl}`);
+  console.log(`eInvoice Desk đang chạy trong trình duyệt tại ${host.launchUrl}`);
+  if (values.open) openInBrowser(host.launchUrl);
+
+  const stop = async () => {
+    await host.close();
+    await services.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
+
+function openInBrowser(url: string): void {
+  const [command, args] =
+    process.platform === 'win32'
+      ? ['cmd', ['/c', 'start', '""', url]]
+      : process.platform === 'darwin'
+        ? ['open', [url]]
+        : ['xdg-open', [url]];
+  try {
+    const child = spawn(command, args, { stdio: 'ignore', detached: true });
+    child.on('error', () => console.log('Open the address above in your browser. / Hãy mở địa chỉ trên trong trình duyệt.'));
+    child.unref();
+  } catch {
+    console.log('Open the address above in your browser. / Hãy mở địa chỉ trên trong trình duyệt.');
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`eInvoice Desk could not start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,56 @@
+import { app, ipcMain, type BrowserWindow } from 'electron';
+import path from 'node:path';
+import { eventChannel } from '../../common/ipc/channels';
+import { resolveDataDir } from '../services/config';
+import { createServices, type Services } from '../services/index';
+import { APP_VERSION, PRODUCT_NAME } from '../services/version';
+import { registerContract } from './ipc';
+import { registerAppScheme, serveRenderer } from './protocol';
+import { createMainWindow, denyAllPermissions } from './windows';
+
+const dataDir = resolveDataDir();
+app.setPath('userData', dataDir);
+registerAppScheme();
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  void start();
+}
+
+async function start(): Promise<void> {
+  const trusted = new Set<number>();
+  let services: Services | undefined;
+  let mainWindow: BrowserWindow | undefined;
+
+  app.on('second-instance', () => {
+    if (!mainWindow) return;
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.focus();
+  });
+  app.on('window-all-closed', () => app.quit());
+  app.on('will-quit', () => void services?.close());
+
+  await app.whenReady();
+  denyAllPermissions();
+  serveRenderer(path.join(__dirname, '..', 'renderer'));
+
+  services = await createServices({
+    dataDir,
+    version: APP_VERSION,
+    host: 'electron',
+    log: (level, message) => console[level === 'info' ? 'log' : level](message),
+  });
+  registerContract(ipcMain, services.dispatch, trusted);
+
+  mainWindow = await createMainWindow(path.join(__dirname, '..', 'preload', 'index.cjs'), PRODUCT_NAME);
+  trusted.add(mainWindow.webContents.id);
+  const contents = mainWindow.webContents;
+  services.bus.onAny((name, payload) => {
+    if (!contents.isDestroyed()) contents.send(eventChannel(name), payload);
+  });
+  mainWindow.on('closed', () => {
+    trusted.delete(contents.id);
+    mainWindow = undefined;
+  });
+}

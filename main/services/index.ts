@@ -1,0 +1,51 @@
+import fs from 'node:fs';
+import { EventBus } from '../../common/ipc/bus';
+import { createDispatch, type ContractHandlers, type Dispatch } from '../../common/ipc/dispatch';
+import type { ServicesConfig } from './config';
+import { Connectivity } from './connectivity/connectivity';
+
+export interface Services {
+  readonly config: ServicesConfig;
+  readonly bus: EventBus;
+  readonly handlers: ContractHandlers;
+  readonly dispatch: Dispatch;
+  readonly connectivity: Connectivity;
+  close(): Promise<void>;
+}
+
+/** Composes the Electron-free services into the one object every host talks to. */
+export async function createServices(config: ServicesConfig): Promise<Services> {
+  await fs.promises.mkdir(config.dataDir, { recursive: true });
+  const bus = new EventBus();
+  const log = config.log ?? (() => {});
+
+  // Until connection profiles exist the active connection is the built-in sandbox, which is
+  // in-process and therefore always reachable.
+  const connectivity = new Connectivity({ bus, probe: async () => true, now: config.now });
+
+  const handlers: ContractHandlers = {
+    'app.info': () => ({
+      version: config.version,
+      dataDir: config.dataDir,
+      connectionKind: 'sandbox',
+      host: config.host,
+      online: connectivity.online,
+    }),
+  };
+
+  const dispatch = createDispatch(handlers, (name, error) =>
+    log('error', `call ${name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`),
+  );
+  connectivity.start();
+
+  return {
+    config,
+    bus,
+    handlers,
+    dispatch,
+    connectivity,
+    async close() {
+      connectivity.stop();
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import { useEffect, type ComponentType } from 'react';
+import { useTranslation } from 'react-i18next';
+import { bridge } from '../bridge';
+import { DownloadsArea } from '../downloads/DownloadsArea';
+import { DraftsArea } from '../drafts/DraftsArea';
+import { EmailsArea } from '../emails/EmailsArea';
+import { LANGUAGES, setLanguage, type Language } from '../i18n';
+import { SettingsArea } from '../settings/SettingsArea';
+import { TemplatesArea } from '../templates/TemplatesArea';
+import { ErrorBoundary } from './ErrorBoundary';
+import { AREAS, useAppStore, type Area } from './store';
+
+const AREA_VIEWS: Record<Area, ComponentType> = {
+  drafts: DraftsArea,
+  downloads: DownloadsArea,
+  emails: EmailsArea,
+  templates: TemplatesArea,
+  settings: SettingsArea,
+};
+
+function OnlineIndicator() {
+  const { t } = useTranslation();
+  const online = useAppStore((s) => s.online);
+  if (online === undefined) return null;
+  return (
+    <p role="status" className={online ? 'status status-online' : 'status status-offline'}>
+      <span aria-hidden="true" className="dot" />
+      {online ? t('app.online') : t('app.offline')}
+    </p>
+  );
+}
+
+function LanguageSwitch() {
+  const { t, i18n } = useTranslation();
+  return (
+    <label className="language">
+      <span>{t('app.language')}</span>
+      <select value={i18n.language} onChange={(e) => void setLanguage(e.target.value as Language)}>
+        {LANGUAGES.map((l) => (
+          <option key={l.code} value={l.code}>
+            {l.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+export function App() {
+  const { t } = useTranslation();
+  const { area, setArea, info, setInfo, setOnline } = useAppStore();
+
+  useEffect(() => {
+    bridge.call('app.info', {}).then(setInfo, () => setOnline(false));
+    return bridge.on('app.online', (event) => setOnline(event.online));
+  }, [setInfo, setOnline]);
+
+  // Alt+1…5 jump between areas from anywhere, for the keyboard at the counter.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (!event.altKey || event.ctrlKey || event.metaKey) return;
+      const index = Number(event.key) - 1;
+      const target = AREAS[index];
+      if (target) {
+        event.preventDefault();
+        setArea(target);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [setArea]);
+
+  const View = AREA_VIEWS[area];
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#content">
+        {t('app.skipToContent')}
+      </a>
+      <aside className="sidebar">
+        <p className="brand">{t('app.name')}</p>
+        {info?.connectionKind === 'sandbox' && <p className="badge-sandbox">{t('app.sandbox')}</p>}
+        <nav aria-label={t('app.nav')}>
+          <ul>
+            {AREAS.map((name, index) => (
+              <li key={name}>
+                <button
+                  type="button"
+                  aria-current={area === name ? 'page' : undefined}
+                  aria-keyshortcuts={`Alt+${index + 1}`}
+                  onClick={() => setArea(name)}
+                >
+                  {t(`areas.${name}`)}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="sidebar-foot">
+          <OnlineIndicator />
+          <LanguageSwitch />
+          {info && <p className="version">{t('app.version', { version: info.version })}</p>}
+        </div>
+      </aside>
+      <main id="content" tabIndex={-1}>
+        <h1>{t(`areas.${area}`)}</h1>
+        <ErrorBoundary resetKey={area}>
+          <View />
+        </ErrorBoundary>
+      </main>
+    </div>
+  );
+}

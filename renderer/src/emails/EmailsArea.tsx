@@ -1,0 +1,5 @@
+import { Placeholder } from '../app/Placeholder';
+
+export function EmailsArea() {
+  return <Placeholder />;
+}

@@ -1,0 +1,27 @@
+import type { Messages } from './vi';
+
+export const en: Messages = {
+  app: {
+    name: 'eInvoice Desk',
+    nav: 'Main navigation',
+    language: 'Ngôn ngữ / Language',
+    online: 'Online',
+    offline: 'Offline — keep working, sending resumes when the connection returns',
+    sandbox: 'Sandbox (test environment)',
+    version: 'Version {{version}}',
+    skipToContent: 'Skip to content',
+  },
+  areas: {
+    drafts: 'Drafts',
+    downloads: 'Downloads',
+    emails: 'Email queue',
+    templates: 'Templates',
+    settings: 'Settings',
+  },
+  placeholder: 'This area is being built.',
+  errors: {
+    title: 'Something went wrong',
+    body: 'This screen ran into a problem. Your saved work is safe.',
+    reload: 'Reload the screen',
+  },
+};

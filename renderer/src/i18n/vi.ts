@@ -1,0 +1,29 @@
+/** Vietnamese, the default language. Keys are shared with en.ts (checked by its type). */
+export const vi = {
+  app: {
+    name: 'eInvoice Desk',
+    nav: 'Điều hướng chính',
+    language: 'Ngôn ngữ / Language',
+    online: 'Đang trực tuyến',
+    offline: 'Mất kết nối — vẫn làm việc được, sẽ gửi khi có mạng',
+    sandbox: 'Môi trường thử nghiệm (Sandbox)',
+    version: 'Phiên bản {{version}}',
+    skipToContent: 'Chuyển tới nội dung',
+  },
+  areas: {
+    drafts: 'Hóa đơn nháp',
+    downloads: 'Tải hóa đơn',
+    emails: 'Hàng đợi email',
+    templates: 'Mẫu hóa đơn',
+    settings: 'Cài đặt',
+  },
+  placeholder: 'Khu vực này đang được xây dựng.',
+  errors: {
+    title: 'Đã có lỗi xảy ra',
+    body: 'Màn hình này gặp sự cố. Dữ liệu đã lưu của bạn vẫn an toàn.',
+    reload: 'Tải lại màn hình',
+  },
+} as const;
+
+type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };
+export type Messages = Shape<typeof vi>;

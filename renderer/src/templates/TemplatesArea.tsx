@@ -1,0 +1,5 @@
+import { Placeholder } from '../app/Placeholder';
+
+export function TemplatesArea() {
+  return <Placeholder />;
+}

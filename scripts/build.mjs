@@ -1,0 +1,50 @@
+// One build for every part: esbuild bundles main (Electron host, browser host, CLI) and the
+// preload as CommonJS for Node/Electron; Vite builds the React renderer.
+import { build as esbuild } from 'esbuild';
+import { build as viteBuild } from 'vite';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const out = path.join(root, 'out');
+const quiet = process.argv.includes('--quiet');
+
+await rm(out, { recursive: true, force: true });
+
+const node = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node22',
+  sourcemap: 'linked',
+  logLevel: quiet ? 'error' : 'warning',
+  // Electron is provided at run time; native and Electron-bound packages stay in node_modules.
+  external: ['electron', 'electron-updater', '@napi-rs/keyring'],
+  absWorkingDir: root,
+};
+
+await Promise.all([
+  esbuild({
+    ...node,
+    entryPoints: {
+      electron: 'main/electron/main.ts',
+      'browser-host': 'main/browser-host/main.ts',
+      cli: 'main/cli/main.ts',
+    },
+    outdir: path.join(out, 'main'),
+    outExtension: { '.js': '.cjs' },
+  }),
+  // Sandboxed preloads cannot require local files: one self-contained CommonJS bundle.
+  esbuild({
+    ...node,
+    entryPoints: { index: 'preload/index.ts' },
+    platform: 'browser',
+    outdir: path.join(out, 'preload'),
+    outExtension: { '.js': '.cjs' },
+    sourcemap: false,
+    minify: true,
+  }),
+  viteBuild({ configFile: path.join(root, 'vite.config.ts'), logLevel: quiet ? 'error' : 'warn' }),
+]);
+if (!quiet) console.log('Built main, preload and renderer into out/.');

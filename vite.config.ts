@@ -1,0 +1,14 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  root: 'renderer',
+  base: './',
+  plugins: [react()],
+  build: {
+    outDir: '../out/renderer',
+    emptyOutDir: true,
+    sourcemap: false,
+    target: 'chrome130',
+  },
+});
