@@ -1,40 +1,22 @@
 /**
  * THE process boundary. Every call (request + response schema) and every event that crosses
- * between the renderer and main is listed here; the preload API, the Electron IPC
- * registration, the browser host's HTTP routes and the renderer's bridge are all derived from
- * these two maps by the generic code in `common/ipc/`. The receiving side always parses.
+ * between the renderer and main is listed here, one file per capability under `calls/`; the
+ * preload API, the Electron IPC registration, the browser host's HTTP routes and the
+ * renderer's bridge are all derived from these two maps by the generic code in `ipc/`.
+ * The receiving side always parses. To add a capability: its file in `calls/`, one spread
+ * below, a handler map in `main/services/<capability>/`, a screen in `renderer/src/`.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
+import { appCalls, appEvents } from './calls/app';
 
-const call = <Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res) => ({
-  request,
-  response,
-});
-const noInput = z.object({}).strict();
-
-export const ConnectionKindSchema = z.enum(['sandbox', 'test', 'production', 'custom']);
-export type ConnectionKind = z.infer<typeof ConnectionKindSchema>;
+export { ConnectionKindSchema, type ConnectionKind } from './calls/app';
 
 export const calls = {
-  'app.info': call(
-    noInput,
-    z.object({
-      version: z.string(),
-      dataDir: z.string(),
-      connectionKind: ConnectionKindSchema,
-      host: z.enum(['electron', 'browser', 'cli']),
-      /** The latest `app.online` state, so a window that opens late starts right. */
-      online: z.boolean(),
-    }),
-  ),
+  ...appCalls,
 } as const;
 
 export const events = {
-  'app.online': z.object({
-    online: z.boolean(),
-    /** ISO timestamp of the check that decided it. */
-    checkedAt: z.string(),
-  }),
+  ...appEvents,
 } as const;
 
 export type Calls = typeof calls;

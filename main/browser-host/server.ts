@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { eventNames } from '../../common/contract';
 import { EVENTS_ROUTE, SECRET_HEADER, SECRET_PARAM } from '../../common/ipc/channels';
 import type { Services } from '../services/index';
@@ -62,7 +62,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const { services } = options;
   const secret = options.secret ?? crypto.randomBytes(24).toString('base64url');
   const rendererDir = path.resolve(options.rendererDir);
-  const sockets = new Set<import('node:net').Socket>();
+  const sockets = new Set<Socket>();
   let origin = '';
 
   const server = http.createServer((req, res) => {

@@ -2,7 +2,7 @@ import { app, ipcMain, type BrowserWindow } from 'electron';
 import path from 'node:path';
 import { eventChannel } from '../../common/ipc/channels';
 import { resolveDataDir } from '../services/config';
-import { createServices, type Services } from '../services/index';
+import { createServices } from '../services/index';
 import { APP_VERSION, PRODUCT_NAME } from '../services/version';
 import { registerContract } from './ipc';
 import { registerAppScheme, serveRenderer } from './protocol';
@@ -20,7 +20,6 @@ if (!app.requestSingleInstanceLock()) {
 
 async function start(): Promise<void> {
   const trusted = new Set<number>();
-  let services: Services | undefined;
   let mainWindow: BrowserWindow | undefined;
 
   app.on('second-instance', () => {
@@ -29,18 +28,18 @@ async function start(): Promise<void> {
     mainWindow.focus();
   });
   app.on('window-all-closed', () => app.quit());
-  app.on('will-quit', () => void services?.close());
 
   await app.whenReady();
   denyAllPermissions();
   serveRenderer(path.join(__dirname, '..', 'renderer'));
 
-  services = await createServices({
+  const services = await createServices({
     dataDir,
     version: APP_VERSION,
     host: 'electron',
     log: (level, message) => console[level === 'info' ? 'log' : level](message),
   });
+  app.on('will-quit', () => void services.close());
   registerContract(ipcMain, services.dispatch, trusted);
 
   mainWindow = await createMainWindow(path.join(__dirname, '..', 'preload', 'index.cjs'), PRODUCT_NAME);

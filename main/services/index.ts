@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { EventBus } from '../../common/ipc/bus';
 import { createDispatch, type ContractHandlers, type Dispatch } from '../../common/ipc/dispatch';
+import { appHandlers } from './app/handlers';
 import type { ServicesConfig } from './config';
 import { Connectivity } from './connectivity/connectivity';
 
@@ -13,24 +14,23 @@ export interface Services {
   close(): Promise<void>;
 }
 
-/** Composes the Electron-free services into the one object every host talks to. */
+/**
+ * The composition root: builds every Electron-free service from one config and joins their
+ * handler maps into the one object every host (Electron, browser host, CLI) talks to.
+ */
 export async function createServices(config: ServicesConfig): Promise<Services> {
   await fs.promises.mkdir(config.dataDir, { recursive: true });
   const bus = new EventBus();
   const log = config.log ?? (() => {});
+  const closers: Array<() => Promise<void> | void> = [];
 
   // Until connection profiles exist the active connection is the built-in sandbox, which is
   // in-process and therefore always reachable.
   const connectivity = new Connectivity({ bus, probe: async () => true, now: config.now });
+  closers.push(() => connectivity.stop());
 
   const handlers: ContractHandlers = {
-    'app.info': () => ({
-      version: config.version,
-      dataDir: config.dataDir,
-      connectionKind: 'sandbox',
-      host: config.host,
-      online: connectivity.online,
-    }),
+    ...appHandlers({ config, connectivity }),
   };
 
   const dispatch = createDispatch(handlers, (name, error) =>
@@ -45,7 +45,7 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
     dispatch,
     connectivity,
     async close() {
-      connectivity.stop();
+      for (const close of closers.reverse()) await close();
     },
   };
 }

@@ -45,7 +45,7 @@ export class Connectivity {
 
   private async runProbe(): Promise<boolean> {
     const { probe, probeTimeoutMs = 5000 } = this.options;
-    let online = false;
+    let online: boolean;
     try {
       online = await probe(AbortSignal.timeout(probeTimeoutMs));
     } catch {
