@@ -1,0 +1,5 @@
+export * from './wire';
+export * from './invoice';
+export * from './download';
+export * from './email';
+export * from './template';

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { WireFlag, WireInteger, WireNumber, WireText } from './wire';
+
+/**
+ * InvoiceData (spec §2.2): the request body of Preview, and what a draft serialises to.
+ * Every object is loose: fields the service adds later pass through untouched.
+ * The spec does not say which fields are required; the schema requires only the identity,
+ * the lines and the tax-rate rows, which our client always sends. Business rules (a tax code
+ * makes BuyerLegalName/BuyerAddress required, …) live in common/rules and common/validation.
+ */
+
+/** Allowed ItemType values (DOMAIN.md). */
+export const ItemType = {
+  Goods: 1,
+  Promotion: 2,
+  TradeDiscount: 3,
+  Note: 4,
+  SpecialGoods: 5,
+} as const;
+export type ItemType = (typeof ItemType)[keyof typeof ItemType];
+export const ITEM_TYPES: readonly ItemType[] = [1, 2, 3, 4, 5];
+
+/** Element of OriginalInvoiceDetail. */
+export const InvoiceLineSchema = z.looseObject({
+  ItemType: WireInteger,
+  LineNumber: WireInteger,
+  ItemCode: WireText,
+  ItemName: WireText,
+  UnitName: WireText,
+  Quantity: WireNumber.nullish(),
+  UnitPrice: WireNumber.nullish(),
+  DiscountRate: WireNumber.nullish(),
+  DiscountAmountOC: WireNumber.nullish(),
+  AmountOC: WireNumber.nullish(),
+  AmountWithoutVATOC: WireNumber.nullish(),
+  /** A percentage label: `0%`, `5%`, `8%`, `10%`, `KCT`, `KKKNT`, `KHAC:x%`. */
+  VATRateName: WireText,
+});
+export type InvoiceLine = z.infer<typeof InvoiceLineSchema>;
+/** Same thing under the spec's own name. */
+export const OriginalInvoiceDetailSchema = InvoiceLineSchema;
+export type OriginalInvoiceDetail = InvoiceLine;
+
+/** Element of TaxRateInfo: one row per VAT rate. */
+export const TaxRateInfoSchema = z.looseObject({
+  VATRateName: z.string(),
+  AmountWithoutVATOC: WireNumber,
+  VATAmountOC: WireNumber,
+});
+export type TaxRateInfo = z.infer<typeof TaxRateInfoSchema>;
+
+export const InvoiceDataSchema = z.looseObject({
+  RefID: z.string(),
+  InvSeries: z.string(),
+  InvoiceName: WireText,
+  /** `YYYY-MM-DD`, a calendar date in Vietnam (UTC+7). */
+  InvDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD'),
+  CurrencyCode: z.string(),
+  ExchangeRate: WireNumber.nullish(),
+  PaymentMethodName: WireText,
+  IsTicket: WireFlag,
+  BuyerLegalName: WireText,
+  BuyerTaxCode: WireText,
+  BuyerAddress: WireText,
+  BuyerCode: WireText,
+  BuyerPhoneNumber: WireText,
+  BuyerEmail: WireText,
+  BuyerFullName: WireText,
+  BuyerBankAccount: WireText,
+  BuyerBankName: WireText,
+  TotalAmountWithoutVATOC: WireNumber,
+  TotalVATAmountOC: WireNumber,
+  TotalDiscountAmountOC: WireNumber,
+  TotalAmountOC: WireNumber,
+  TotalAmountInWords: WireText,
+  OriginalInvoiceDetail: z.array(InvoiceLineSchema),
+  TaxRateInfo: z.array(TaxRateInfoSchema),
+});
+export type InvoiceData = z.infer<typeof InvoiceDataSchema>;
