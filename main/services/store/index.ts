@@ -1,0 +1,2 @@
+export { openDatabase, checkMigrations, DATABASE_FILE_NAME, type Store, type OpenDatabaseOptions } from './store';
+export { migrations, type Migration } from './migrations';

@@ -1,0 +1,70 @@
+import type { DatabaseSync } from 'node:sqlite';
+
+/**
+ * One numbered step of the database schema. `up` runs inside the migration transaction
+ * (BEGIN IMMEDIATE … COMMIT) together with every other pending step, so a failure leaves the
+ * file at its previous version.
+ */
+export interface Migration {
+  /** 1, 2, 3, … — consecutive; the database's `PRAGMA user_version` is the last one applied. */
+  readonly version: number;
+  /** A short description, e.g. "drafts and catalogues" (for messages and tests). */
+  readonly name: string;
+  up(db: DatabaseSync): void;
+}
+
+/**
+ * THE ordered list of schema migrations of `einvoice.db`.
+ *
+ * How to add tables for a capability (drafts, downloads, emails, template cache, …):
+ * - APPEND one entry at the end with the next version number; never edit, reorder or remove
+ *   an entry that has shipped (databases in the field are already at that version).
+ * - Keep it plain DDL (`db.exec(...)`), idempotent inside one transaction is not needed:
+ *   each version runs exactly once.
+ * - Data that belongs to a service (download jobs, email queue, template cache, …) carries a
+ *   `profile_id TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE` column, so it stays
+ *   with the connection profile it came from.
+ * - Secrets (tokens, passwords) NEVER go in the database: they live in the SecretStore.
+ */
+export const migrations: Migration[] = [
+  {
+    version: 1,
+    name: 'connection profiles and settings',
+    up(db) {
+      db.exec(`
+        CREATE TABLE profiles (
+          id          TEXT PRIMARY KEY,
+          name        TEXT NOT NULL UNIQUE COLLATE NOCASE,
+          kind        TEXT NOT NULL CHECK (kind IN ('sandbox', 'test', 'production', 'custom')),
+          base_url    TEXT,
+          token_url   TEXT,
+          builtin     INTEGER NOT NULL DEFAULT 0,
+          created_at  TEXT NOT NULL,
+          updated_at  TEXT NOT NULL
+        ) STRICT;
+        CREATE TABLE settings (
+          key    TEXT PRIMARY KEY,
+          value  TEXT NOT NULL
+        ) STRICT;
+      `);
+    },
+  },
+  {
+    version: 2,
+    name: 'sign-in state per profile (never the token itself)',
+    up(db) {
+      db.exec(`
+        CREATE TABLE profile_auth (
+          profile_id         TEXT PRIMARY KEY REFERENCES profiles(id) ON DELETE CASCADE,
+          method             TEXT NOT NULL CHECK (method IN ('token', 'credentials', 'sandbox')),
+          signed_in_at       TEXT NOT NULL,
+          expires_at         TEXT,
+          app_id             TEXT,
+          tax_code           TEXT,
+          user_name          TEXT,
+          password_remembered INTEGER NOT NULL DEFAULT 0
+        ) STRICT;
+      `);
+    },
+  },
+];

@@ -1,0 +1,60 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { openDatabase } from '../../../main/services/store';
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'einv-2proc-'));
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+it('two processes write to the same database at once without "database is locked"', async () => {
+  const store = openDatabase(dir);
+  const N = 400;
+  const child = spawn(process.execPath, [path.join(__dirname, 'store-writer.mjs'), store.path, String(N), 'child'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+
+  // Write from this process in a loop while the child writes; yield between writes so both
+  // really interleave, and make each transaction hold the lock for a moment.
+  const insert = store.db.prepare('INSERT INTO settings(key, value) VALUES (?, ?)');
+  let mine = 0;
+  let childDone = false;
+  void exited.then(() => (childDone = true));
+  while (mine < N || !childDone) {
+    if (mine < N) {
+      store.transaction(() => {
+        insert.run(`parent-${mine}`, '{}');
+        store.db.prepare('SELECT count(*) FROM settings').get();
+      });
+      mine++;
+    }
+    await new Promise((r) => setImmediate(r));
+  }
+  const code = await exited;
+  expect(err.includes('locked')).toBe(false);
+  expect(err).toBe('');
+  expect(JSON.parse(out)).toEqual({ errors: 0 });
+  expect(code).toBe(0);
+  const count = store.db.prepare("SELECT count(*) AS n FROM settings WHERE key LIKE 'child-%' OR key LIKE 'parent-%'").get();
+  expect(count).toEqual({ n: 2 * N });
+  store.close();
+}, 60_000);
+
+it('two connections opening the same file agree on the migrated schema and see each other\'s writes', () => {
+  const a = openDatabase(dir);
+  const b = openDatabase(dir);
+  expect(a.version).toBe(b.version);
+  a.transaction((db) => db.prepare("INSERT INTO settings(key, value) VALUES ('x', '1')").run());
+  expect(b.db.prepare("SELECT value FROM settings WHERE key = 'x'").get()).toEqual({ value: '1' });
+  a.close();
+  b.close();
+});
