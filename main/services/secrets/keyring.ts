@@ -1,10 +1,11 @@
+import type * as KeyringModule from '@napi-rs/keyring';
 import { AppError } from '../../../common/errors';
 import { keychainUnavailable, MemorySecretStore, type SecretStore } from './secret-store';
 
 /** The keychain service name every entry of the app is filed under. */
 export const KEYCHAIN_SERVICE = 'eInvoice Desk';
 
-type Keyring = typeof import('@napi-rs/keyring');
+type Keyring = typeof KeyringModule;
 type AsyncEntryInstance = InstanceType<Keyring['AsyncEntry']>;
 
 /**
