@@ -116,5 +116,7 @@ if (wanted('e2e')) {
 
 console.log('\n=== summary');
 for (const line of checks) console.log(`  ${line}`);
-console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+const closing = `${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`;
+fs.writeFileSync(path.join(results, 'summary.txt'), `${checks.join('\n')}\n${closing}\n`);
+console.log(closing);
 process.exit(totals.failed > 0 ? 1 : 0);
