@@ -1,4 +1,8 @@
 import type { DatabaseSync } from 'node:sqlite';
+import { createDownloadsTables } from '../downloads/schema';
+import { createDraftsTables } from '../drafts/schema';
+import { createEmailsTables } from '../emails/schema';
+import { createTemplatesTables } from '../templates/schema';
 
 /**
  * One numbered step of the database schema. `up` runs inside the migration transaction
@@ -67,4 +71,9 @@ export const migrations: Migration[] = [
       `);
     },
   },
+  // Versions 3–6 are reserved for the capabilities built in parallel; each owns its DDL.
+  { version: 3, name: 'drafts and catalogues', up: (db) => createDraftsTables(db) },
+  { version: 4, name: 'template cache', up: (db) => createTemplatesTables(db) },
+  { version: 5, name: 'download jobs', up: (db) => createDownloadsTables(db) },
+  { version: 6, name: 'email outbox', up: (db) => createEmailsTables(db) },
 ];
