@@ -7,7 +7,6 @@ export default defineConfig({
   plugins: [react()],
   build: {
     outDir: '../out/renderer',
-    emptyOutDir: true,
     sourcemap: false,
     target: 'chrome130',
   },

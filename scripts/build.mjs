@@ -9,8 +9,10 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'out');
 const quiet = process.argv.includes('--quiet');
-
-await rm(out, { recursive: true, force: true });
+// Builds overwrite in place so a test reading out/ is never left without files; `--clean`
+// (used by `npm run dist`) starts from an empty out/.
+const clean = process.argv.includes('--clean');
+if (clean) await rm(out, { recursive: true, force: true });
 
 const node = {
   bundle: true,
@@ -45,6 +47,6 @@ await Promise.all([
     sourcemap: false,
     minify: true,
   }),
-  viteBuild({ configFile: path.join(root, 'vite.config.ts'), logLevel: quiet ? 'error' : 'warn' }),
+  viteBuild({ configFile: path.join(root, 'vite.config.ts'), logLevel: quiet ? 'error' : 'warn', build: { emptyOutDir: clean } }),
 ]);
 if (!quiet) console.log('Built main, preload and renderer into out/.');
