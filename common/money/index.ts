@@ -1,0 +1,7 @@
+export * from './decimal';
+export * from './currency';
+export * from './vat';
+export * from './formulas';
+export * from './draft';
+export * from './compute';
+export * from './serialise';
