@@ -8,15 +8,18 @@
  */
 import type { z } from 'zod';
 import { appCalls, appEvents } from './calls/app';
+import { updatesCalls, updatesEvents } from './calls/updates';
 
 export { ConnectionKindSchema, type ConnectionKind } from './calls/app';
 
 export const calls = {
   ...appCalls,
+  ...updatesCalls,
 } as const;
 
 export const events = {
   ...appEvents,
+  ...updatesEvents,
 } as const;
 
 export type Calls = typeof calls;

@@ -5,6 +5,7 @@ import { resolveDataDir } from '../services/config';
 import { createServices } from '../services/index';
 import { APP_VERSION, PRODUCT_NAME } from '../services/version';
 import { registerContract } from './ipc';
+import { startUpdater } from './updater';
 import { registerAppScheme, serveRenderer } from './protocol';
 import { createMainWindow, denyAllPermissions } from './windows';
 
@@ -52,4 +53,6 @@ async function start(): Promise<void> {
     trusted.delete(contents.id);
     mainWindow = undefined;
   });
+  // Off with ELECTRON_NO_UPDATER=1 or the in-app setting; on only in installed builds (or EINVOICE_UPDATE_URL).
+  startUpdater({ updates: services.updates, log: (level, message) => console[level === 'info' ? 'log' : level](message) });
 }

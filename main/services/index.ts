@@ -4,6 +4,8 @@ import { createDispatch, type ContractHandlers, type Dispatch } from '../../comm
 import { appHandlers } from './app/handlers';
 import type { ServicesConfig } from './config';
 import { Connectivity } from './connectivity/connectivity';
+import { UpdatesService } from './updates/service';
+import { WorkInProgress } from './updates/work-in-progress';
 
 export interface Services {
   readonly config: ServicesConfig;
@@ -11,6 +13,9 @@ export interface Services {
   readonly handlers: ContractHandlers;
   readonly dispatch: Dispatch;
   readonly connectivity: Connectivity;
+  /** Register a probe here when your service has work an app restart would break (see updates/work-in-progress.ts). */
+  readonly work: WorkInProgress;
+  readonly updates: UpdatesService;
   close(): Promise<void>;
 }
 
@@ -23,6 +28,10 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
   const bus = new EventBus();
   const log = config.log ?? (() => {});
   const closers: Array<() => Promise<void> | void> = [];
+  // Built first so every service can register its work-in-progress probe with it.
+  const work = new WorkInProgress();
+  const updates = new UpdatesService({ bus, dataDir: config.dataDir, work, now: config.now, log });
+  closers.push(() => updates.stop());
 
   // Until connection profiles exist the active connection is the built-in sandbox, which is
   // in-process and therefore always reachable.
@@ -31,6 +40,7 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
 
   const handlers: ContractHandlers = {
     ...appHandlers({ config, connectivity }),
+    ...updates.handlers(),
   };
 
   const dispatch = createDispatch(handlers, (name, error) =>
@@ -44,6 +54,8 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
     handlers,
     dispatch,
     connectivity,
+    work,
+    updates,
     async close() {
       for (const close of closers.reverse()) await close();
     },

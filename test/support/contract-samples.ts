@@ -7,7 +7,13 @@ import type { CallName, CallRequest } from '../../common/contract';
  */
 export const sampleRequests: { [N in CallName]: CallRequest<N> } = {
   'app.info': {},
+  'updates.status': {},
+  'updates.check': {},
+  'updates.restart': {},
+  'updates.cancelRestart': {},
+  'updates.setEnabled': { enabled: true },
+  'updates.declareWork': { key: 'sample', busy: false },
 };
 
 /** Calls whose sample may legitimately answer with an AppError in a fresh data folder. */
-export const mayFailWithAppError: ReadonlySet<CallName> = new Set<CallName>([]);
+export const mayFailWithAppError: ReadonlySet<CallName> = new Set<CallName>(['updates.restart']);

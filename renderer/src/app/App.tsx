@@ -7,6 +7,7 @@ import { EmailsArea } from '../emails/EmailsArea';
 import { LANGUAGES, setLanguage, type Language } from '../i18n';
 import { SettingsArea } from '../settings/SettingsArea';
 import { TemplatesArea } from '../templates/TemplatesArea';
+import { UpdateBanner } from '../updates/UpdateBanner';
 import { ErrorBoundary } from './ErrorBoundary';
 import { AREAS, useAppStore, type Area } from './store';
 
@@ -97,6 +98,7 @@ export function App() {
         </nav>
         <div className="sidebar-foot">
           <OnlineIndicator />
+          <UpdateBanner />
           <LanguageSwitch />
           {info && <p className="version">{t('app.version', { version: info.version })}</p>}
         </div>

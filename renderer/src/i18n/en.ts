@@ -19,6 +19,16 @@ export const en: Messages = {
     settings: 'Settings',
   },
   placeholder: 'This area is being built.',
+  updates: {
+    title: 'App update',
+    downloading: 'Downloading update {{version}}… {{percent}}%',
+    progress: 'Update download progress',
+    ready: 'Update {{version}} is ready.',
+    restart: 'Restart to update',
+    waiting: 'Will restart to update to {{version}} once this is finished:',
+    cancel: 'Later',
+    installing: 'Installing update {{version}}…',
+  },
   errors: {
     title: 'Something went wrong',
     body: 'This screen ran into a problem. Your saved work is safe.',

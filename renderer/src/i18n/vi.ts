@@ -18,6 +18,16 @@ export const vi = {
     settings: 'Cài đặt',
   },
   placeholder: 'Khu vực này đang được xây dựng.',
+  updates: {
+    title: 'Cập nhật ứng dụng',
+    downloading: 'Đang tải bản cập nhật {{version}}… {{percent}}%',
+    progress: 'Tiến độ tải bản cập nhật',
+    ready: 'Bản cập nhật {{version}} đã sẵn sàng.',
+    restart: 'Khởi động lại để cập nhật',
+    waiting: 'Sẽ khởi động lại để cập nhật lên {{version}} khi các việc sau xong:',
+    cancel: 'Để sau',
+    installing: 'Đang cài đặt bản cập nhật {{version}}…',
+  },
   errors: {
     title: 'Đã có lỗi xảy ra',
     body: 'Màn hình này gặp sự cố. Dữ liệu đã lưu của bạn vẫn an toàn.',
