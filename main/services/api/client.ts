@@ -1,0 +1,586 @@
+import { Agent, type Dispatcher } from 'undici';
+import { firstErrorCode, isAuthCode, readEnvelopeText, type EnvelopeResult } from '../../../common/envelope';
+import type { DownloadDataType, InvoiceData, InvoiceTemplate, SendEmailParameter } from '../../../common/model';
+import { defaultTokenUrl, parseServiceUrl } from './base-url';
+import { MAX_DOWNLOAD_BATCH, normaliseEmailList } from './batching';
+import { ApiError, apiErrors, TRANSIENT_KINDS } from './errors';
+import {
+  jwtExpiry,
+  NormaliseError,
+  normaliseDownload,
+  normaliseSendEmailItems,
+  normaliseTemplates,
+  normaliseToken,
+  type DownloadResult,
+  type SendEmailOutcome,
+} from './normalise';
+import { redact, type ApiLogger } from './redact';
+
+export interface RetryPolicy {
+  /** Extra attempts after the first (default 3). */
+  retries: number;
+  /** First backoff delay (default 300 ms); doubles each time, with jitter. */
+  baseDelayMs: number;
+  /** Cap of one backoff delay (default 5 s); a Retry-After beyond the budget ends the retries. */
+  maxDelayMs: number;
+  /** Budget for all attempts and waits of one call (default 60 s). */
+  maxTotalMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { retries: 3, baseDelayMs: 300, maxDelayMs: 5_000, maxTotalMs: 60_000 };
+
+export type TokenSource = string | (() => string | null | undefined | Promise<string | null | undefined>);
+
+export interface ApiClientOptions {
+  /** `{base_url}`, e.g. `https://testapi.meinvoice.vn/api/integration/invoice`; https unless loopback. */
+  baseUrl: string;
+  /** The access token, or a function returning it (e.g. from the keychain) before each call. */
+  token?: TokenSource;
+  /** The token operation's URL; default `{base_url}` with `/invoice` replaced by `/auth/token`. */
+  tokenUrl?: string;
+  /** Sent as the `CompanyTaxCode` header of the token operation when set. */
+  companyTaxCode?: string;
+  /** HTTP dispatcher (keep-alive pool). Default: an own undici Agent, closed by `close()`. */
+  dispatcher?: Dispatcher;
+  /** Per-attempt timeout covering connect, headers and body (default 30 s). */
+  timeoutMs?: number;
+  /** Connect timeout of the default dispatcher (default 10 s). */
+  connectTimeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  /** Largest Download batch this client sends (default and maximum 50). */
+  maxBatch?: number;
+  /** Receives one redacted line per attempt (and per retry decision). */
+  log?: ApiLogger;
+  /** Injected for tests: jitter source (0…1) and the wait between retries. */
+  random?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Overrides the client's per-attempt timeout for this call. */
+  timeoutMs?: number;
+  /** Overrides the retry policy for this call; `false` = one attempt only. */
+  retry?: Partial<RetryPolicy> | false;
+}
+
+export interface DownloadOptions extends CallOptions {
+  /** Default `Pdf` (DOMAIN.md). */
+  type?: DownloadDataType;
+  /** `invoiceWithCode` (default false). */
+  withCode?: boolean;
+  /** `invoiceCalcu`: cash-register invoices (default false). */
+  cashRegister?: boolean;
+}
+
+export interface TemplatesQuery {
+  withCode?: boolean;
+  ticket?: boolean;
+  /** Omitted → the service's default (the current year). */
+  year?: number;
+}
+
+export interface TokenCredentials {
+  appid: string;
+  taxcode: string;
+  username: string;
+  password: string;
+}
+
+export interface TokenResult {
+  token: string;
+  /** From the JWT's `exp` when the token is a JWT; otherwise null (documented lifetime: 14 days). */
+  expiresAt: string | null;
+}
+
+export interface FetchedBytes {
+  bytes: Uint8Array;
+  contentType: string | null;
+}
+
+type ReadEnvelope = Exclude<EnvelopeResult, { kind: 'malformed' }>;
+
+type Operation = 'preview' | 'download' | 'sendemail' | 'templates' | 'token' | 'fetch' | 'probe';
+
+interface HttpRequest {
+  operation: Operation;
+  method: 'GET' | 'POST';
+  url: URL;
+  body?: string;
+  /** Add `Authorization: Bearer …`. */
+  auth: boolean;
+  headers?: Record<string, string>;
+  /** Read the body as bytes (fetchBytes) instead of text. */
+  bytes?: boolean;
+  /** sendemail: never retried; anything after the request may have left is `unknown_outcome`. */
+  unsafe?: boolean;
+}
+
+interface HttpResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  bytes: Uint8Array | null;
+}
+
+/** Error codes that mean the connection never got established: nothing was sent. */
+const CONNECT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'EADDRNOTAVAIL',
+  'ENETDOWN',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'CERT_HAS_EXPIRED',
+]);
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+
+function errorCodeOf(error: unknown): string {
+  let e: unknown = error;
+  for (let i = 0; i < 4 && e && typeof e === 'object'; i++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== 'UND_ERR_SOCKET' && code !== 'UND_ERR_ABORTED') return code;
+    const nested = (e as { errors?: unknown[] }).errors;
+    if (Array.isArray(nested) && nested.length > 0) {
+      e = nested[0];
+      continue;
+    }
+    const cause = (e as { cause?: unknown }).cause;
+    if (cause === undefined) return typeof code === 'string' ? code : '';
+    e = cause;
+  }
+  return '';
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
+}
+
+/** `Retry-After` as milliseconds: delta seconds or an HTTP date; undefined when absent/unreadable. */
+export function parseRetryAfter(value: string | string[] | undefined, nowMs: number = Date.now()): number | undefined {
+  const v = Array.isArray(value) ? value[0] : value;
+  if (!v) return undefined;
+  const t = v.trim();
+  if (/^\d+(\.\d+)?$/.test(t)) return Math.round(Number(t) * 1000);
+  const date = Date.parse(t);
+  if (Number.isFinite(date)) return Math.max(0, date - nowMs);
+  return undefined;
+}
+
+function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new Error('aborted'));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new Error('aborted'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function header(headers: HttpResponse['headers'], name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function looksHtml(res: HttpResponse): boolean {
+  const ct = header(res.headers, 'content-type') ?? '';
+  return /text\/html/i.test(ct) || /^\s*<(!doctype|html)/i.test(res.text);
+}
+
+/**
+ * The e-invoice service client: the four operations of the spec plus the optional token
+ * operation, over one injected undici dispatcher. Every answer goes through the envelope reader;
+ * every failure becomes an {@link ApiError} with a kind the UI can act on.
+ */
+export class ApiClient {
+  readonly baseUrl: URL;
+  readonly tokenUrl: URL;
+  readonly maxBatch: number;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private readonly timeoutMs: number;
+  private readonly retry: RetryPolicy;
+  private readonly random: () => number;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  private readonly log: ApiLogger | undefined;
+  private readonly basePath: string;
+  private lastToken: string | undefined;
+
+  constructor(private readonly options: ApiClientOptions) {
+    this.baseUrl = parseServiceUrl(options.baseUrl);
+    this.tokenUrl = options.tokenUrl
+      ? parseServiceUrl(options.tokenUrl, { en: 'token address', vi: 'địa chỉ lấy token' })
+      : defaultTokenUrl(this.baseUrl);
+    this.basePath = this.baseUrl.pathname.replace(/\/+$/, '');
+    const maxBatch = options.maxBatch ?? MAX_DOWNLOAD_BATCH;
+    if (!Number.isInteger(maxBatch) || maxBatch < 1 || maxBatch > MAX_DOWNLOAD_BATCH) {
+      throw apiErrors.config({
+        en: `The Download batch size must be between 1 and ${MAX_DOWNLOAD_BATCH} (got ${maxBatch}).`,
+        vi: `Số hóa đơn mỗi lần tải phải từ 1 đến ${MAX_DOWNLOAD_BATCH} (đang là ${maxBatch}).`,
+      });
+    }
+    this.maxBatch = maxBatch;
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.random = options.random ?? Math.random;
+    this.sleep = options.sleep ?? defaultSleep;
+    this.log = options.log;
+    if (options.dispatcher) {
+      this.dispatcher = options.dispatcher;
+      this.ownsDispatcher = false;
+    } else {
+      this.dispatcher = new Agent({
+        keepAliveTimeout: 10_000,
+        keepAliveMaxTimeout: 60_000,
+        connections: 16,
+        connect: { timeout: options.connectTimeoutMs ?? 10_000 },
+      });
+      this.ownsDispatcher = true;
+    }
+  }
+
+  /** Closes the default dispatcher (an injected one is left to its owner). */
+  async close(): Promise<void> {
+    if (this.ownsDispatcher) await this.dispatcher.close();
+  }
+
+  // ---------------------------------------------------------------- operations
+
+  /** POST /unpublishview: renders an unissued invoice; the link lives ~30 s — fetch it at once. */
+  async preview(invoice: InvoiceData, opts: CallOptions = {}): Promise<{ link: string }> {
+    const body = JSON.stringify(invoice);
+    return this.withRetry('preview', opts, true, async () => {
+      const env = await this.call({ operation: 'preview', method: 'POST', url: this.opUrl('/unpublishview'), body, auth: true }, opts);
+      if (env.kind === 'error') throw this.envelopeError('preview', env);
+      const link = pickLink(env.data);
+      if (!link) throw apiErrors.malformed('the preview answer holds no link', { operation: 'preview' });
+      return { link };
+    });
+  }
+
+  /**
+   * POST /Download with a JSON array of TransactionIDs (at most `maxBatch`; use `chunk()`).
+   * Items come back with content decoded by type, or the single-link form.
+   */
+  async download(ids: readonly string[], opts: DownloadOptions = {}): Promise<DownloadResult> {
+    const type = opts.type ?? 'Pdf';
+    if (ids.length === 0) return { kind: 'items', items: [], envelopeSuccess: true };
+    if (ids.length > this.maxBatch) {
+      throw apiErrors.rejected('InvoiceQuantityTooLarge', `${ids.length} > ${this.maxBatch}; split with chunk()`, { operation: 'download' });
+    }
+    const query = `invoiceWithCode=${opts.withCode === true}&invoiceCalcu=${opts.cashRegister === true}&downloadDataType=${type}`;
+    const body = JSON.stringify(ids);
+    return this.withRetry('download', opts, true, async () => {
+      const env = await this.call({ operation: 'download', method: 'POST', url: this.opUrl('/Download', query), body, auth: true }, opts);
+      if (env.kind === 'error' && (isAuthCode(env.code) || !Array.isArray(env.data) || env.data.length === 0)) {
+        throw this.envelopeError('download', env);
+      }
+      try {
+        return normaliseDownload(env.data, type, env.success);
+      } catch (error) {
+        if (error instanceof NormaliseError) throw apiErrors.malformed(error.message, { operation: 'download' });
+        throw error;
+      }
+    });
+  }
+
+  /**
+   * POST /sendemail. Never retried: once the request may have left, a failure is reported as
+   * `unknown_outcome` for the caller to decide. One invoice kind per call (`groupEmailsByKind`).
+   * Judge each item by `ok` (status + ErrorCode), not by `envelopeSuccess`.
+   */
+  async sendEmail(parameter: SendEmailParameter, opts: CallOptions = {}): Promise<SendEmailOutcome> {
+    const body = JSON.stringify(toWireEmailParameter(parameter));
+    const env = await this.withRetry('sendemail', opts, false, () =>
+      this.callRaw({ operation: 'sendemail', method: 'POST', url: this.opUrl('/sendemail'), body, auth: true, unsafe: true }, opts),
+    );
+    if (env.kind === 'malformed') throw apiErrors.unknownOutcome(`unreadable answer: ${env.reason}`, { operation: 'sendemail' });
+    let items;
+    try {
+      items = normaliseSendEmailItems(env.data);
+    } catch (error) {
+      if (env.kind === 'error') throw this.envelopeError('sendemail', env);
+      throw apiErrors.unknownOutcome(`unreadable answer: ${messageOf(error)}`, { operation: 'sendemail' });
+    }
+    if (env.kind === 'error' && (isAuthCode(env.code) || items.length === 0)) throw this.envelopeError('sendemail', env);
+    return {
+      items,
+      envelopeSuccess: env.success,
+      callErrorCode: env.kind === 'error' ? env.code : null,
+      callErrorDescription: env.kind === 'error' ? env.description : null,
+    };
+  }
+
+  /** GET /templates: the series list, unknown fields preserved. */
+  async templates(query: TemplatesQuery = {}, opts: CallOptions = {}): Promise<InvoiceTemplate[]> {
+    let q = `invoiceWithCode=${query.withCode === true}&ticket=${query.ticket === true}`;
+    if (query.year !== undefined) {
+      if (!Number.isInteger(query.year) || query.year < 2000 || query.year > 9999) {
+        throw apiErrors.config({ en: `The year must be a 4-digit year (got ${query.year}).`, vi: `Năm phải có 4 chữ số (đang là ${query.year}).` });
+      }
+      q += `&year=${query.year}`;
+    }
+    return this.withRetry('templates', opts, true, async () => {
+      const env = await this.call({ operation: 'templates', method: 'GET', url: this.opUrl('/templates', q), auth: true }, opts);
+      if (env.kind === 'error') throw this.envelopeError('templates', env);
+      try {
+        return normaliseTemplates(env.data);
+      } catch (error) {
+        if (error instanceof NormaliseError) throw apiErrors.malformed(error.message, { operation: 'templates' });
+        throw error;
+      }
+    });
+  }
+
+  /** The optional token operation: POST {appid, taxcode, username, password} to the token URL. */
+  async requestToken(credentials: TokenCredentials, opts: CallOptions & { companyTaxCode?: string } = {}): Promise<TokenResult> {
+    const body = JSON.stringify({ appid: credentials.appid, taxcode: credentials.taxcode, username: credentials.username, password: credentials.password });
+    const companyTaxCode = opts.companyTaxCode ?? this.options.companyTaxCode;
+    const headers: Record<string, string> = companyTaxCode ? { CompanyTaxCode: companyTaxCode } : {};
+    return this.withRetry('token', opts, true, async () => {
+      const env = await this.call({ operation: 'token', method: 'POST', url: this.tokenUrl, body, auth: false, headers }, opts, [credentials.password, credentials.appid]);
+      if (env.kind === 'error') throw this.envelopeError('token', env, true);
+      try {
+        const token = normaliseToken(env.data);
+        return { token, expiresAt: jwtExpiry(token) };
+      } catch (error) {
+        if (error instanceof NormaliseError) throw apiErrors.malformed(error.message, { operation: 'token' });
+        throw error;
+      }
+    });
+  }
+
+  /**
+   * GETs bytes from a link (the preview PDF, the Download link form) with the same timeouts and
+   * retries. The token is sent only to the service's own origin.
+   */
+  async fetchBytes(link: string, opts: CallOptions = {}): Promise<FetchedBytes> {
+    const url = parseServiceUrl(link, { en: 'link', vi: 'đường dẫn' });
+    const sameOrigin = url.origin === this.baseUrl.origin;
+    return this.withRetry('fetch', opts, true, async () => {
+      const res = await this.http({ operation: 'fetch', method: 'GET', url, auth: sameOrigin, bytes: true }, opts);
+      if (res.status === 404 || res.status === 410) {
+        throw new ApiError(
+          'rejected',
+          {
+            en: `The link has expired or does not exist (HTTP ${res.status}). Preview again to get a new one.`,
+            vi: `Đường dẫn đã hết hạn hoặc không tồn tại (HTTP ${res.status}). Hãy xem trước lại để lấy đường dẫn mới.`,
+          },
+          { operation: 'fetch', httpStatus: res.status, serviceCode: 'LinkExpired' },
+        );
+      }
+      this.checkStatus('fetch', res);
+      const contentType = header(res.headers, 'content-type') ?? null;
+      if (contentType && /json/i.test(contentType)) {
+        const env = readEnvelopeText(res.text);
+        if (env.kind === 'error') throw this.envelopeError('fetch', env);
+      }
+      return { bytes: res.bytes ?? new Uint8Array(), contentType };
+    });
+  }
+
+  /** True when the service answers HTTP at all (any status); for the connectivity monitor. */
+  async probe(signal?: AbortSignal): Promise<boolean> {
+    try {
+      await this.http({ operation: 'probe', method: 'GET', url: this.opUrl('/templates', 'invoiceWithCode=false&ticket=false'), auth: false }, { signal, timeoutMs: 5_000 });
+      return true;
+    } catch (error) {
+      return !(error instanceof ApiError) || !['offline', 'network', 'timeout', 'cancelled'].includes(error.kind);
+    }
+  }
+
+  // ---------------------------------------------------------------- plumbing
+
+  private opUrl(path: string, query?: string): URL {
+    const u = new URL(this.baseUrl.origin);
+    u.pathname = this.basePath + path;
+    if (query) u.search = query;
+    return u;
+  }
+
+  /** One HTTP exchange + status check + envelope read; a malformed answer throws `malformed`. */
+  private async call(req: HttpRequest, opts: CallOptions, secrets: string[] = []): Promise<ReadEnvelope> {
+    const env = await this.callRaw(req, opts, secrets);
+    if (env.kind === 'malformed') throw apiErrors.malformed(env.reason, { operation: req.operation });
+    return env;
+  }
+
+  /** Same, but a malformed answer is returned (sendemail turns it into `unknown_outcome`). */
+  private async callRaw(req: HttpRequest, opts: CallOptions, secrets: string[] = []): Promise<EnvelopeResult> {
+    const res = await this.http(req, opts, secrets);
+    this.checkStatus(req.operation, res, req.unsafe);
+    return readEnvelopeText(res.text);
+  }
+
+  /** Throws the right ApiError for a non-2xx status; returns for 2xx. */
+  private checkStatus(operation: Operation, res: HttpResponse, unsafe = false): void {
+    const status = res.status;
+    if (status >= 200 && status < 300) return;
+    const env = res.bytes ? null : readEnvelopeText(res.text);
+    const code = env && env.kind !== 'malformed' ? (env.envelope.errorCode ?? firstErrorCode(env.envelope.errors)) : null;
+    const description = env && env.kind !== 'malformed' ? env.envelope.description : null;
+    const details = { operation, httpStatus: status };
+    if (status === 401 || status === 403 || isAuthCode(code)) throw apiErrors.auth({ ...details, serviceCode: code });
+    if (status === 429) throw apiErrors.rateLimited(parseRetryAfter(res.headers['retry-after']), details);
+    if (status >= 500) {
+      if (unsafe && status !== 503) throw apiErrors.unknownOutcome(`HTTP ${status}`, details);
+      throw apiErrors.unavailable(status, status === 503 && looksHtml(res), { ...details, retryAfterMs: parseRetryAfter(res.headers['retry-after']) });
+    }
+    if (status === 404 && !code) throw apiErrors.unavailable(404, false, details);
+    throw apiErrors.rejected(code, description ?? (code ? null : `HTTP ${status}`), {
+      ...details,
+      serviceErrors: env && env.kind !== 'malformed' ? env.envelope.errors : [],
+    });
+  }
+
+  private envelopeError(operation: Operation, env: Extract<EnvelopeResult, { kind: 'error' }>, tokenOp = false): ApiError {
+    const code = env.code ?? firstErrorCode(env.errors);
+    const details = { operation, serviceCode: code, serviceDescription: env.description, serviceErrors: env.errors };
+    if (isAuthCode(code)) return apiErrors.auth(details);
+    if (tokenOp && !code) return apiErrors.auth(details);
+    return apiErrors.rejected(code, env.description, details);
+  }
+
+  private async resolveToken(): Promise<string> {
+    const source = this.options.token;
+    const token = typeof source === 'function' ? await source() : source;
+    if (!token || !token.trim()) {
+      throw apiErrors.config({
+        en: 'No access token is configured: sign in, paste a token, or set EINVOICE_TOKEN.',
+        vi: 'Chưa có mã truy cập (token): hãy đăng nhập, dán token hoặc đặt biến EINVOICE_TOKEN.',
+      });
+    }
+    this.lastToken = token.trim();
+    return this.lastToken;
+  }
+
+  /** One attempt: sends, reads the whole body, classifies transport failures. */
+  private async http(req: HttpRequest, opts: CallOptions, secrets: string[] = []): Promise<HttpResponse> {
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', ...req.headers };
+    if (req.bytes) headers.accept = 'application/pdf, */*';
+    if (req.auth) headers.authorization = `Bearer ${await this.resolveToken()}`;
+    if (opts.signal?.aborted) throw apiErrors.cancelled({ operation: req.operation });
+
+    const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
+    const timer = new AbortController();
+    const handle = setTimeout(() => timer.abort(), timeoutMs);
+    const signal = opts.signal ? AbortSignal.any([opts.signal, timer.signal]) : timer.signal;
+    const started = performance.now();
+    const host = req.url.host;
+    let status = 0;
+    try {
+      const res = await this.dispatcher.request({
+        origin: req.url.origin,
+        path: req.url.pathname + req.url.search,
+        method: req.method,
+        headers,
+        body: req.body,
+        signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      status = res.statusCode;
+      const responseHeaders = res.headers as HttpResponse['headers'];
+      let text = '';
+      let bytes: Uint8Array | null = null;
+      if (req.bytes && status >= 200 && status < 300) bytes = new Uint8Array(await res.body.arrayBuffer());
+      else text = await res.body.text();
+      if (this.log) this.logLine('info', `${req.operation} ${req.method} ${req.url.pathname}${req.url.search} → HTTP ${status} in ${Math.round(performance.now() - started)} ms`, secrets);
+      return { status, headers: responseHeaders, text, bytes };
+    } catch (error) {
+      const code = errorCodeOf(error);
+      const detail = code || messageOf(error);
+      const details = { operation: req.operation, cause: error, httpStatus: status || undefined };
+      if (this.log) this.logLine('warn', `${req.operation} ${req.method} ${req.url.pathname} failed after ${Math.round(performance.now() - started)} ms: ${detail}`, secrets);
+      const connectFailure = CONNECT_CODES.has(code);
+      if (connectFailure) return Promise.reject(apiErrors.offline(host, detail, details));
+      if (req.unsafe) {
+        const why = opts.signal?.aborted ? 'cancelled while waiting for the answer' : timer.signal.aborted || TIMEOUT_CODES.has(code) ? `no answer within ${Math.ceil(timeoutMs / 1000)} s` : detail;
+        throw apiErrors.unknownOutcome(why, details);
+      }
+      if (opts.signal?.aborted) throw apiErrors.cancelled(details);
+      if (timer.signal.aborted || TIMEOUT_CODES.has(code)) throw apiErrors.timeout(timeoutMs, details);
+      throw apiErrors.network(host, detail, details);
+    } finally {
+      clearTimeout(handle);
+    }
+  }
+
+  private logLine(level: 'info' | 'warn' | 'error', message: string, secrets: string[]): void {
+    this.log?.(level, redact(message, [this.lastToken, ...secrets]));
+  }
+
+  /** Runs `fn`, retrying transient failures of idempotent operations with backoff + jitter. */
+  private async withRetry<T>(operation: Operation, opts: CallOptions, idempotent: boolean, fn: () => Promise<T>): Promise<T> {
+    const policy: RetryPolicy = opts.retry === false ? { ...this.retry, retries: 0 } : { ...this.retry, ...opts.retry };
+    const retries = idempotent ? policy.retries : 0;
+    const started = Date.now();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await fn();
+      } catch (raw) {
+        const error = raw instanceof ApiError ? raw : apiErrors.network(this.baseUrl.host, messageOf(raw), { operation, cause: raw });
+        error.attempts = attempt;
+        if (attempt > retries || !isRetryable(error)) throw error;
+        const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1)) * (0.5 + this.random() * 0.5);
+        const delay = error.retryAfterMs !== undefined ? Math.max(error.retryAfterMs, 0) : backoff;
+        if (Date.now() - started + delay > policy.maxTotalMs) throw error;
+        if (this.log) this.logLine('warn', `${operation}: ${error.kind}${error.httpStatus ? ` (HTTP ${error.httpStatus})` : ''}, retry ${attempt}/${retries} in ${Math.round(delay)} ms`, []);
+        try {
+          await this.sleep(delay, opts.signal);
+        } catch {
+          throw apiErrors.cancelled({ operation, attempts: attempt });
+        }
+        if (opts.signal?.aborted) throw apiErrors.cancelled({ operation, attempts: attempt });
+      }
+    }
+  }
+}
+
+function isRetryable(error: ApiError): boolean {
+  if (!TRANSIENT_KINDS.has(error.kind)) return false;
+  if (error.kind === 'unavailable' && (error.httpStatus === 404 || error.httpStatus === 501)) return false;
+  return true;
+}
+
+function pickLink(data: unknown): string | null {
+  if (typeof data === 'string' && /^https?:\/\//i.test(data.trim())) return data.trim();
+  if (data && typeof data === 'object' && !Array.isArray(data)) {
+    for (const [k, v] of Object.entries(data)) {
+      if (/^(link|url|previewlink|data)$/i.test(k) && typeof v === 'string' && /^https?:\/\//i.test(v.trim())) return v.trim();
+    }
+  }
+  return null;
+}
+
+/** The body exactly as the spec shows it: addresses `;`-separated, BCCEmail only when filled. */
+export function toWireEmailParameter(p: SendEmailParameter): Record<string, unknown> {
+  const { SendEmailDatas, IsInvoiceCode, IsInvoiceCalculatingMachine, ...rest } = p;
+  return {
+    ...rest,
+    SendEmailDatas: SendEmailDatas.map((d) => {
+      const { BCCEmail, CCEmail, ReceiverEmail, ...other } = d;
+      const out: Record<string, unknown> = { ...other, ReceiverEmail: normaliseEmailList(ReceiverEmail) };
+      const cc = normaliseEmailList(CCEmail);
+      out.CCEmail = cc === '' ? null : cc;
+      const bcc = normaliseEmailList(BCCEmail);
+      if (bcc !== '') out.BCCEmail = bcc;
+      return out;
+    }),
+    IsInvoiceCode,
+    IsInvoiceCalculatingMachine: IsInvoiceCalculatingMachine ?? false,
+  };
+}

@@ -1,0 +1,31 @@
+export {
+  ApiClient,
+  DEFAULT_RETRY,
+  parseRetryAfter,
+  toWireEmailParameter,
+  type ApiClientOptions,
+  type CallOptions,
+  type DownloadOptions,
+  type FetchedBytes,
+  type RetryPolicy,
+  type TemplatesQuery,
+  type TokenCredentials,
+  type TokenResult,
+  type TokenSource,
+} from './client';
+export { ApiError, apiErrors, isApiError, API_ERROR_KINDS, TRANSIENT_KINDS, type ApiErrorKind, type ApiErrorDetails } from './errors';
+export { redact, type ApiLogger } from './redact';
+export { parseServiceUrl, defaultTokenUrl, isLoopbackHost, SERVICE_PRESETS } from './base-url';
+export {
+  chunk,
+  groupEmailsByKind,
+  kindFlags,
+  kindFromSeries,
+  mapLimit,
+  normaliseEmailList,
+  MAX_DOWNLOAD_BATCH,
+  type EmailEntry,
+  type InvoiceKind,
+} from './batching';
+export { jwtExpiry, type DownloadItem, type DownloadResult, type SendEmailItemResult, type SendEmailOutcome } from './normalise';
+export { describeErrorCode, isAuthCode, type DescribedCode } from '../../../common/envelope';

@@ -1,0 +1,29 @@
+/**
+ * Log redaction: tokens and email addresses never reach a log line. Pure string work, reusable by
+ * any part that logs request details (downloads, email queue, CLI).
+ */
+
+const BEARER = /\b(Bearer|Basic)\s+[^\s"',;]+/gi;
+const JWT = /\beyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g;
+const EMAIL = /[\w.!#$%&'*+/=?^`{|}~-]+@[\w-]+(?:\.[\w-]+)+/g;
+const SECRET_FIELDS = /("?(?:password|access_?token|token|appid)"?\s*[:=]\s*)("[^"]*"|[^\s,;&}]+)/gi;
+
+/**
+ * Replaces bearer tokens, JWTs, email addresses, `password`/`token`-like fields and every given
+ * secret (e.g. the configured token) with placeholders.
+ */
+export function redact(text: string, secrets: ReadonlyArray<string | undefined | null> = []): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret && secret.length >= 4) out = out.split(secret).join('[redacted]');
+  }
+  return out
+    .replace(BEARER, '$1 [redacted]')
+    .replace(JWT, '[redacted-token]')
+    .replace(SECRET_FIELDS, '$1[redacted]')
+    .replace(EMAIL, '[email]');
+}
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+/** The logger the client takes; compatible with `ServicesConfig.log`. */
+export type ApiLogger = (level: 'info' | 'warn' | 'error', message: string) => void;
