@@ -1,0 +1,7 @@
+export * from './problem';
+export * from './taxcode';
+export * from './series';
+export * from './email';
+export * from './date';
+export * from './refid';
+export * from './required';
