@@ -8,17 +8,26 @@
  */
 import type { z } from 'zod';
 import { appCalls, appEvents } from './calls/app';
+import { authCalls, authEvents } from './calls/auth';
+import { profilesCalls, profilesEvents } from './calls/profiles';
+import { settingsCalls, settingsEvents } from './calls/settings';
 import { updatesCalls, updatesEvents } from './calls/updates';
 
 export { ConnectionKindSchema, type ConnectionKind } from './calls/app';
 
 export const calls = {
   ...appCalls,
+  ...profilesCalls,
+  ...authCalls,
+  ...settingsCalls,
   ...updatesCalls,
 } as const;
 
 export const events = {
   ...appEvents,
+  ...profilesEvents,
+  ...authEvents,
+  ...settingsEvents,
   ...updatesEvents,
 } as const;
 

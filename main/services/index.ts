@@ -3,7 +3,13 @@ import { EventBus } from '../../common/ipc/bus';
 import { createDispatch, type ContractHandlers, type Dispatch } from '../../common/ipc/dispatch';
 import { appHandlers } from './app/handlers';
 import type { ServicesConfig } from './config';
-import { Connectivity } from './connectivity/connectivity';
+import type { AuthService } from './auth';
+import type { Connectivity } from './connectivity/connectivity';
+import { createConnections } from './profiles/connections';
+import type { ProfileService } from './profiles';
+import type { SecretStore } from './secrets';
+import type { SettingsService } from './settings/settings';
+import type { Store } from './store';
 import { UpdatesService } from './updates/service';
 import { WorkInProgress } from './updates/work-in-progress';
 
@@ -13,6 +19,13 @@ export interface Services {
   readonly handlers: ContractHandlers;
   readonly dispatch: Dispatch;
   readonly connectivity: Connectivity;
+  /** The database (einvoice.db); later capabilities add tables through store/migrations.ts. */
+  readonly store: Store;
+  readonly secrets: SecretStore;
+  readonly profiles: ProfileService;
+  /** Sign-in; long-running work awaits `auth.gate.ready()` and calls `auth.gate.reportAuthFailure()`. */
+  readonly auth: AuthService;
+  readonly settings: SettingsService;
   /** Register a probe here when your service has work an app restart would break (see updates/work-in-progress.ts). */
   readonly work: WorkInProgress;
   readonly updates: UpdatesService;
@@ -33,13 +46,14 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
   const updates = new UpdatesService({ bus, dataDir: config.dataDir, work, now: config.now, log });
   closers.push(() => updates.stop());
 
-  // Until connection profiles exist the active connection is the built-in sandbox, which is
-  // in-process and therefore always reachable.
-  const connectivity = new Connectivity({ bus, probe: async () => true, now: config.now });
-  closers.push(() => connectivity.stop());
+  // Database, keychain, connection profiles, sign-in, settings and the connectivity monitor.
+  const connections = await createConnections({ dataDir: config.dataDir, bus, now: config.now, log });
+  closers.push(() => connections.close());
+  const { connectivity, store, secrets, profiles, auth, settings } = connections;
 
   const handlers: ContractHandlers = {
-    ...appHandlers({ config, connectivity }),
+    ...appHandlers({ config, connectivity, connectionKind: connections.connectionKind }),
+    ...connections.handlers,
     ...updates.handlers(),
   };
 
@@ -54,6 +68,11 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
     handlers,
     dispatch,
     connectivity,
+    store,
+    secrets,
+    profiles,
+    auth,
+    settings,
     work,
     updates,
     async close() {

@@ -1,2 +1,2 @@
 export { MemorySecretStore, secretAccounts, keychainUnavailable, type SecretStore } from './secret-store';
-export { KeyringSecretStore, createSecretStore, KEYCHAIN_SERVICE, type CreateSecretStoreOptions } from './keyring';
+export { KeyringSecretStore, createSecretStore, KEYCHAIN_SERVICE, keychainServiceFor, type CreateSecretStoreOptions } from './keyring';

@@ -1,9 +1,19 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
 import type * as KeyringModule from '@napi-rs/keyring';
 import { AppError } from '../../../common/errors';
 import { keychainUnavailable, MemorySecretStore, type SecretStore } from './secret-store';
 
 /** The keychain service name every entry of the app is filed under. */
 export const KEYCHAIN_SERVICE = 'eInvoice Desk';
+
+/**
+ * The keychain service name of one data folder: `eInvoice Desk [1a2b3c4d]`. Two data folders
+ * (two installations, a test run, …) never share or overwrite each other's sign-ins.
+ */
+export function keychainServiceFor(dataDir: string): string {
+  return `${KEYCHAIN_SERVICE} [${createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 8)}]`;
+}
 
 type Keyring = typeof KeyringModule;
 type AsyncEntryInstance = InstanceType<Keyring['AsyncEntry']>;

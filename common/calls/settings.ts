@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { call, noInput } from './define';
+
+/** Options of the Vietnamese amount in words (DOMAIN.md): linh/lẻ, nghìn/ngàn, tư, chẵn. */
+export const AmountInWordsOptionsSchema = z.object({
+  zeroTens: z.enum(['linh', 'lẻ']),
+  thousand: z.enum(['nghìn', 'ngàn']),
+  /** "tư" for a 4 after a tens digit ≥ 2 (hai mươi tư) instead of "bốn". */
+  useTu: z.boolean(),
+  /** Append "chẵn" to a whole amount. */
+  even: z.boolean(),
+});
+
+export const SettingsSchema = z.object({
+  language: z.enum(['vi', 'en']),
+  amountInWords: AmountInWordsOptionsSchema,
+  /** Where bulk downloads go by default; null = ask each time. */
+  downloadFolder: z.string().max(4096).nullable(),
+  batchSizes: z.object({
+    /** TransactionIDs per Download call (the service takes at most 50). */
+    download: z.number().int().min(1).max(50),
+    /** Invoices per sendemail call. */
+    email: z.number().int().min(1).max(100),
+  }),
+});
+export type Settings = z.infer<typeof SettingsSchema>;
+
+export const DEFAULT_SETTINGS: Settings = {
+  language: 'vi',
+  amountInWords: { zeroTens: 'linh', thousand: 'nghìn', useTu: false, even: true },
+  downloadFolder: null,
+  batchSizes: { download: 50, email: 20 },
+};
+
+export const SettingsPatchSchema = z
+  .object({
+    language: SettingsSchema.shape.language.optional(),
+    amountInWords: AmountInWordsOptionsSchema.partial().optional(),
+    downloadFolder: SettingsSchema.shape.downloadFolder.optional(),
+    batchSizes: SettingsSchema.shape.batchSizes.partial().optional(),
+  })
+  .strict();
+export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
+
+export const settingsCalls = {
+  'settings.get': call(noInput, SettingsSchema),
+  'settings.update': call(SettingsPatchSchema, SettingsSchema),
+} as const;
+
+export const settingsEvents = {
+  'settings.changed': SettingsSchema,
+} as const;
