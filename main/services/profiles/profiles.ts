@@ -88,7 +88,7 @@ export class ProfileService {
 
   list(): Profile[] {
     const active = this.activeId();
-    const rows = this.store.db.prepare('SELECT id, name, kind, base_url, token_url, builtin FROM profiles ORDER BY builtin DESC, created_at, name').all() as unknown as Row[];
+    const rows = this.store.db.prepare('SELECT id, name, kind, base_url, token_url, builtin FROM profiles ORDER BY builtin DESC, created_at, rowid').all() as unknown as Row[];
     return rows.map((r) => toProfile(r, active));
   }
 
