@@ -29,29 +29,38 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'Cross-Origin-Opener-Policy': 'same-origin',
 };
 
-export function mainWindowWebPreferences(preloadPath: string) {
-  return {
-    preload: preloadPath,
-    contextIsolation: true,
-    sandbox: true,
-    nodeIntegration: false,
-    nodeIntegrationInWorker: false,
-    nodeIntegrationInSubFrames: false,
-    webSecurity: true,
-    allowRunningInsecureContent: false,
-    experimentalFeatures: false,
-    webviewTag: false,
-    navigateOnDragDrop: false,
-    spellcheck: false,
-    devTools: process.env.NODE_ENV === 'development',
-  } as const;
-}
+/**
+ * webPreferences every window shares beyond the three that must be visible at each
+ * `new BrowserWindow` (contextIsolation, sandbox, nodeIntegration), which are written there
+ * literally so a reviewer and the static audit see them.
+ */
+export const HARDENED_WEB_PREFERENCES = {
+  nodeIntegrationInWorker: false,
+  nodeIntegrationInSubFrames: false,
+  webSecurity: true,
+  allowRunningInsecureContent: false,
+  experimentalFeatures: false,
+  webviewTag: false,
+  navigateOnDragDrop: false,
+  spellcheck: false,
+  safeDialogs: true,
+} as const;
 
 /** True when a URL belongs to our own app:// origin (Node's URL gives custom schemes a 'null' origin). */
 export function isAppUrl(raw: string): boolean {
   try {
     const url = new URL(raw);
     return url.protocol === `${APP_SCHEME}:` && url.host === APP_HOST;
+  } catch {
+    return false;
+  }
+}
+
+/** `shell.openExternal` gets only plain https links: no credentials, no other scheme. */
+export function isVettedExternalUrl(raw: string): boolean {
+  try {
+    const url = new URL(raw);
+    return url.protocol === 'https:' && url.hostname !== '' && url.username === '' && url.password === '';
   } catch {
     return false;
   }

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const results = path.join(root, 'test-results');
 fs.mkdirSync(results, { recursive: true });
+fs.rmSync(path.join(results, 'hardening'), { recursive: true, force: true });
 const bin = (name) => path.join(root, 'node_modules', '.bin', process.platform === 'win32' ? `${name}.cmd` : name);
 const only = process.argv.slice(2); // e.g. `npm test -- unit e2e`
 const wanted = (stage) => only.length === 0 || only.includes(stage);
@@ -114,7 +115,29 @@ if (wanted('e2e')) {
   }
 }
 
+/** Figures the hardening tests recorded (test/support/hardening-report.ts), added up. */
+function hardeningSummary() {
+  const dir = path.join(results, 'hardening');
+  if (!fs.existsSync(dir)) return [];
+  const sum = {};
+  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.json'))) {
+    for (const [key, value] of Object.entries(readJson(path.join(dir, file)) ?? {})) {
+      if (typeof value === 'number') sum[key] = (sum[key] ?? 0) + value;
+      else if (value && typeof value === 'object') {
+        sum[key] ??= {};
+        for (const [k, v] of Object.entries(value)) sum[key][k] = (sum[key][k] ?? 0) + v;
+      } else sum[key] = value;
+    }
+  }
+  return Object.entries(sum).map(([key, value]) => `${key}: ${typeof value === 'object' ? JSON.stringify(value) : value}`);
+}
+
 console.log('\n=== summary');
+const hardening = hardeningSummary();
+if (hardening.length) {
+  console.log('  hardening:');
+  for (const line of hardening) console.log(`    ${line}`);
+}
 for (const line of checks) console.log(`  ${line}`);
 const closing = `${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`;
 fs.writeFileSync(path.join(results, 'summary.txt'), `${checks.join('\n')}\n${closing}\n`);

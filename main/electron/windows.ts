@@ -1,15 +1,17 @@
-import { BrowserWindow, session, shell, type WebContents } from 'electron';
-import { APP_ENTRY_URL, isAppUrl, mainWindowWebPreferences } from '../security-policy';
+import { app, BrowserWindow, session, shell, type WebContents } from 'electron';
+import { APP_ENTRY_URL, HARDENED_WEB_PREFERENCES, isAppUrl, isVettedExternalUrl } from '../security-policy';
 
 /** No new windows, no navigation away, no permissions: for every webContents we create. */
 export function lockDown(contents: WebContents): void {
   contents.setWindowOpenHandler(({ url }) => {
-    if (url.startsWith('https://')) void shell.openExternal(url);
+    if (isVettedExternalUrl(url)) void shell.openExternal(url);
     return { action: 'deny' };
   });
-  contents.on('will-navigate', (event, url) => {
+  const stayHome = (event: { preventDefault(): void }, url: string) => {
     if (!isAppUrl(url)) event.preventDefault();
-  });
+  };
+  contents.on('will-navigate', stayHome);
+  contents.on('will-redirect', stayHome);
   contents.on('will-attach-webview', (event) => event.preventDefault());
 }
 
@@ -26,7 +28,15 @@ export async function createMainWindow(preloadPath: string, title: string): Prom
     minHeight: 600,
     title,
     show: false,
-    webPreferences: mainWindowWebPreferences(preloadPath),
+    webPreferences: {
+      preload: preloadPath,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      devTools: !app.isPackaged,
+      disableBlinkFeatures: 'Auxclick',
+      ...HARDENED_WEB_PREFERENCES,
+    },
   });
   lockDown(win.webContents);
   win.once('ready-to-show', () => win.show());
