@@ -1,7 +1,7 @@
 import { app } from 'electron';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AppUpdater } from 'electron-updater';
+import { autoUpdater, type AppUpdater } from 'electron-updater';
 import type { UpdateDriver } from '../../services/updates/controller';
 import { resolveUpdaterMode, type UpdateFeed, type UpdaterMode } from '../../services/updates/mode';
 import type { UpdatesService } from '../../services/updates/service';
@@ -40,10 +40,10 @@ export function startUpdater(options: StartUpdaterOptions): void {
   let active = false;
   let mode: UpdaterMode | undefined;
 
-  // Loaded only when updates are on: electron-updater is never touched on managed fleets.
-  const load = async (): Promise<AppUpdater> => {
+  // electron-updater's `autoUpdater` is a lazy getter: the platform updater is created on first use,
+  // so with updates off (managed fleets) it is never instantiated.
+  const load = (): AppUpdater => {
     if (updater) return updater;
-    const { autoUpdater } = await import('electron-updater');
     autoUpdater.logger = {
       info: (message?: unknown) => log('info', `electron-updater: ${String(message)}`),
       warn: (message?: unknown) => log('warn', `electron-updater: ${String(message)}`),
@@ -78,14 +78,14 @@ export function startUpdater(options: StartUpdaterOptions): void {
   const driver: UpdateDriver = {
     async check() {
       if (!mode?.enabled) return null;
-      const target = await load();
+      const target = load();
       useFeed(target, mode.feed);
       const result = await target.checkForUpdates();
       if (!result || !result.isUpdateAvailable) return null;
       return { version: result.updateInfo.version };
     },
     async download() {
-      const target = await load();
+      const target = load();
       await target.downloadUpdate();
     },
     install() {
