@@ -1,0 +1,436 @@
+import Decimal from 'decimal.js';
+import { createRng, hash32, lookupCode, pick, randInt, uuid, type Rng } from './prng';
+import { amountInWords } from './words';
+
+/** The three kinds of issued invoice; the query flags and IsInvoiceCode/... select one. */
+export type InvoiceKind = 'withCode' | 'withoutCode' | 'calc';
+export const INVOICE_KINDS: readonly InvoiceKind[] = ['withCode', 'withoutCode', 'calc'];
+
+/** Query flags (Download) / body flags (sendemail) that address each kind. */
+export function flagsForKind(kind: InvoiceKind): { invoiceWithCode: boolean; invoiceCalcu: boolean } {
+  if (kind === 'withCode') return { invoiceWithCode: true, invoiceCalcu: false };
+  if (kind === 'withoutCode') return { invoiceWithCode: false, invoiceCalcu: false };
+  return { invoiceWithCode: true, invoiceCalcu: true };
+}
+
+/**
+ * Which kind a request addresses. Cash-register invoices carry a code, but the service keys
+ * them by the cash-register flag alone: with invoiceCalcu=true, invoiceWithCode is ignored.
+ */
+export function kindForFlags(invoiceWithCode: boolean, invoiceCalcu: boolean): InvoiceKind {
+  if (invoiceCalcu) return 'calc';
+  return invoiceWithCode ? 'withCode' : 'withoutCode';
+}
+
+/** One line of OriginalInvoiceDetail (spec 2.2). */
+export interface SandboxInvoiceLine {
+  ItemType: number;
+  LineNumber: number;
+  ItemCode: string;
+  ItemName: string;
+  UnitName: string;
+  Quantity: number;
+  UnitPrice: number;
+  DiscountRate: number;
+  DiscountAmountOC: number;
+  AmountOC: number;
+  AmountWithoutVATOC: number;
+  VATRateName: string;
+}
+
+export interface SandboxTaxRateInfo {
+  VATRateName: string;
+  AmountWithoutVATOC: number;
+  VATAmountOC: number;
+}
+
+/** An InvoiceData (spec 2.2) as the sandbox holds it; issued ones also carry number + code. */
+export interface SandboxInvoice {
+  RefID: string;
+  InvSeries: string;
+  InvoiceName: string;
+  InvDate: string;
+  CurrencyCode: string;
+  ExchangeRate: number;
+  PaymentMethodName: string;
+  IsTicket: boolean;
+  BuyerLegalName: string;
+  BuyerTaxCode: string;
+  BuyerAddress: string;
+  BuyerCode: string;
+  BuyerPhoneNumber: string;
+  BuyerEmail: string;
+  BuyerFullName: string;
+  BuyerBankAccount: string;
+  BuyerBankName: string;
+  TotalAmountWithoutVATOC: number;
+  TotalVATAmountOC: number;
+  TotalDiscountAmountOC: number;
+  TotalAmountOC: number;
+  TotalAmountInWords: string;
+  OriginalInvoiceDetail: SandboxInvoiceLine[];
+  TaxRateInfo: SandboxTaxRateInfo[];
+  /** Issued invoices only. */
+  TransactionID?: string;
+  InvNo?: string;
+  kind?: InvoiceKind;
+  deleted?: boolean;
+}
+
+export const SANDBOX_SELLER = {
+  name: 'Công ty TNHH Cửa hàng Thử nghiệm Hóa đơn Điện tử',
+  taxCode: '0109876543',
+  address: 'Số 18 phố Lý Thường Kiệt, Phường Cửa Nam, Hà Nội',
+  phone: '024 3825 6789',
+  bankAccount: '0011004123456',
+  bankName: 'Ngân hàng TMCP Ngoại thương Việt Nam – Chi nhánh Hà Nội',
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Templates (spec 2.6 with every extra sample field)
+
+export interface TemplateSpec {
+  form: '1' | '2' | '5';
+  withCode: boolean;
+  letter: string;
+  suffix: string;
+  name: string;
+  ticket: boolean;
+  inactive: boolean;
+  moreVat: boolean;
+  petrol: boolean;
+  old: boolean;
+}
+
+const TEMPLATE_SPECS: readonly TemplateSpec[] = [
+  { form: '1', withCode: true, letter: 'T', suffix: 'AA', name: 'Hóa đơn giá trị gia tăng', ticket: false, inactive: false, moreVat: false, petrol: false, old: false },
+  { form: '1', withCode: true, letter: 'T', suffix: 'BH', name: 'Hóa đơn GTGT nhiều thuế suất', ticket: false, inactive: false, moreVat: true, petrol: false, old: false },
+  { form: '1', withCode: true, letter: 'T', suffix: 'XD', name: 'Hóa đơn GTGT xăng dầu', ticket: false, inactive: true, moreVat: false, petrol: true, old: true },
+  { form: '1', withCode: true, letter: 'M', suffix: 'AA', name: 'Hóa đơn GTGT khởi tạo từ máy tính tiền', ticket: false, inactive: false, moreVat: false, petrol: false, old: false },
+  { form: '2', withCode: true, letter: 'T', suffix: 'BB', name: 'Hóa đơn bán hàng', ticket: false, inactive: false, moreVat: false, petrol: false, old: false },
+  { form: '1', withCode: false, letter: 'T', suffix: 'AA', name: 'Hóa đơn giá trị gia tăng', ticket: false, inactive: false, moreVat: false, petrol: false, old: false },
+  { form: '1', withCode: false, letter: 'T', suffix: 'DL', name: 'Hóa đơn GTGT nhiều thuế suất', ticket: false, inactive: false, moreVat: true, petrol: false, old: false },
+  { form: '2', withCode: false, letter: 'T', suffix: 'CC', name: 'Hóa đơn bán hàng', ticket: false, inactive: true, moreVat: false, petrol: false, old: true },
+  { form: '5', withCode: true, letter: 'T', suffix: 'VE', name: 'Vé điện tử xe khách', ticket: true, inactive: false, moreVat: false, petrol: false, old: false },
+  { form: '5', withCode: false, letter: 'T', suffix: 'VX', name: 'Vé điện tử tham quan', ticket: true, inactive: false, moreVat: false, petrol: false, old: false },
+  { form: '5', withCode: false, letter: 'T', suffix: 'VC', name: 'Vé điện tử (mẫu cũ)', ticket: true, inactive: true, moreVat: false, petrol: false, old: true },
+];
+
+export type SandboxTemplate = Record<string, unknown> & {
+  IPTemplateID: string;
+  TemplateName: string;
+  InvSeries: string;
+  Inactive: boolean;
+};
+
+export interface TemplateEntry {
+  year: number;
+  withCode: boolean;
+  ticket: boolean;
+  template: SandboxTemplate;
+}
+
+export function buildTemplates(seed: number, currentYear: number): TemplateEntry[] {
+  const rng = createRng(`templates:${seed}`);
+  const out: TemplateEntry[] = [];
+  let sort = 0;
+  for (const year of [currentYear - 1, currentYear]) {
+    const yy = String(year % 100).padStart(2, '0');
+    for (const spec of TEMPLATE_SPECS) {
+      const orgSeries = `${spec.withCode ? 'C' : 'K'}${yy}${spec.letter}${spec.suffix}`;
+      const created = `${year - 1}-12-${String(randInt(rng, 10, 28)).padStart(2, '0')}T${String(randInt(rng, 8, 17)).padStart(2, '0')}:${String(randInt(rng, 0, 59)).padStart(2, '0')}:00.${String(randInt(rng, 100, 999))}`;
+      const template: SandboxTemplate = {
+        IPTemplateID: uuid(rng),
+        CompanyID: 118_204,
+        TemplateName: spec.name,
+        InvTemplateNo: spec.form,
+        InvSeries: `${spec.form}${orgSeries}`,
+        OrgInvSeries: orgSeries,
+        TemplateType: spec.ticket ? 5 : Number(spec.form),
+        InvoiceType: spec.ticket ? 5 : Number(spec.form),
+        BusinessAreas: spec.petrol ? 2 : spec.letter === 'M' ? 3 : 1,
+        SortOrder: ++sort,
+        SignedDate: null,
+        Inactive: spec.inactive || (year < currentYear && rng() < 0.3),
+        CreatedDate: created,
+        CreatedBy: null,
+        ModifiedDate: created.replace(/^\d{4}-12/, `${year}-01`),
+        ModifiedBy: null,
+        TemplateContent: null,
+        DefaultTemplateID: uuid(rng),
+        IsCustomTemplate: rng() < 0.25,
+        XsltVersion: null,
+        IsInheritFromOldTemplate: spec.old,
+        IsSendSummary: spec.letter === 'M' ? false : rng() < 0.1,
+        IsPetrol: spec.petrol ? true : spec.ticket ? null : false,
+        IsPublished: !spec.inactive,
+        IsPublishedPetrol: spec.petrol,
+        IsTemplatePetrol: null,
+        IsMoreVATRate: spec.moreVat ? true : spec.ticket ? null : false,
+        MappingConfigVat: null,
+        ExpireDateType: null,
+      };
+      out.push({ year, withCode: spec.withCode, ticket: spec.ticket, template });
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Catalogue of issued invoices
+
+const SURNAMES = ['Nguyễn', 'Trần', 'Lê', 'Phạm', 'Hoàng', 'Huỳnh', 'Phan', 'Vũ', 'Võ', 'Đặng', 'Bùi', 'Đỗ', 'Hồ', 'Ngô', 'Dương', 'Lý'];
+const MIDDLES = ['Văn', 'Thị', 'Hữu', 'Minh', 'Ngọc', 'Đức', 'Thanh', 'Quốc', 'Thu', 'Xuân', 'Gia', 'Bảo'];
+const GIVEN = ['An', 'Bình', 'Cường', 'Dũng', 'Giang', 'Hà', 'Hải', 'Hạnh', 'Hiếu', 'Hùng', 'Hương', 'Khánh', 'Lan', 'Linh', 'Long', 'Mai', 'Nam', 'Nga', 'Phúc', 'Phương', 'Quân', 'Quỳnh', 'Sơn', 'Tâm', 'Thảo', 'Thắng', 'Trang', 'Tuấn', 'Việt', 'Yến', 'Ánh', 'Đạt'];
+const COMPANY_FORMS = ['Công ty TNHH', 'Công ty Cổ phần', 'Công ty TNHH MTV', 'Doanh nghiệp tư nhân'];
+const COMPANY_TRADES = ['Thương mại Dịch vụ', 'Xây dựng', 'Sản xuất', 'Công nghệ', 'Vận tải', 'Thực phẩm', 'Nội thất', 'Du lịch', 'Điện máy', 'Dược phẩm'];
+const COMPANY_BRANDS = ['Hoàng Phát', 'Minh Long', 'Đại Việt', 'Phú Thịnh', 'An Khang', 'Bảo Ngọc', 'Trường Sơn', 'Hưng Thịnh', 'Kim Cương', 'Sông Hồng', 'Cửu Long', 'Thái Bình Dương', 'Ánh Dương', 'Đồng Tâm'];
+const STREETS = ['Lê Lợi', 'Nguyễn Huệ', 'Trần Hưng Đạo', 'Hai Bà Trưng', 'Lý Thường Kiệt', 'Điện Biên Phủ', 'Phan Đình Phùng', 'Cách Mạng Tháng Tám', 'Võ Văn Tần', 'Nguyễn Thị Minh Khai', 'Hùng Vương', 'Quang Trung'];
+const PLACES: readonly (readonly [string, string])[] = [
+  ['Phường Bến Nghé', 'TP. Hồ Chí Minh'],
+  ['Phường Sài Gòn', 'TP. Hồ Chí Minh'],
+  ['Phường Hoàn Kiếm', 'Hà Nội'],
+  ['Phường Đống Đa', 'Hà Nội'],
+  ['Phường Hải Châu', 'Đà Nẵng'],
+  ['Phường Thành Vinh', 'Nghệ An'],
+  ['Phường Ninh Kiều', 'Cần Thơ'],
+  ['Phường Ngô Quyền', 'Hải Phòng'],
+  ['Phường Thuận Hóa', 'Huế'],
+  ['Phường Buôn Ma Thuột', 'Đắk Lắk'],
+];
+const BANKS = ['Vietcombank – CN Thành Công', 'BIDV – CN Sở Giao dịch', 'Techcombank – CN Hội sở', 'Agribank – CN Láng Hạ', 'VietinBank – CN Đống Đa', 'ACB – CN Sài Gòn'];
+const PAYMENT_METHODS = ['TM/CK', 'Tiền mặt', 'Chuyển khoản', 'Thẻ tín dụng'];
+const EMAIL_HOSTS = ['gmail.com', 'yahoo.com.vn', 'outlook.com', 'example.vn'];
+/** [name, unit, unit price in VND, VAT label] */
+const GOODS: readonly (readonly [string, string, number, string])[] = [
+  ['Cà phê rang xay Buôn Ma Thuột 500g', 'gói', 185_000, '8%'],
+  ['Nước mắm Phú Quốc 40 độ đạm', 'chai', 95_000, '8%'],
+  ['Gạo ST25 túi 5kg', 'túi', 210_000, '5%'],
+  ['Bánh pía Sóc Trăng sầu riêng', 'hộp', 75_000, '8%'],
+  ['Trà Thái Nguyên đặc biệt', 'hộp', 150_000, '10%'],
+  ['Dịch vụ tư vấn triển khai phần mềm', 'giờ', 850_000, '10%'],
+  ['Máy lọc nước gia đình RO 9 lõi', 'chiếc', 4_590_000, '10%'],
+  ['Ấm siêu tốc inox 1,8 lít', 'cái', 389_000, '10%'],
+  ['Áo sơ mi nam cổ đức', 'cái', 325_000, '8%'],
+  ['Sách giáo khoa Tiếng Việt lớp 1', 'quyển', 28_000, 'KCT'],
+  ['Phí vận chuyển nội thành', 'lần', 30_000, '8%'],
+  ['Thực phẩm bổ sung vitamin tổng hợp', 'lọ', 245_000, '5%'],
+  ['Bàn làm việc gỗ sồi 1m4', 'chiếc', 2_750_000, '10%'],
+  ['Dầu ăn thực vật 1 lít', 'chai', 52_000, '8%'],
+  ['Nước khoáng thiên nhiên 500ml', 'thùng', 96_000, '8%'],
+  ['Giấy in A4 định lượng 70gsm', 'ram', 68_000, '10%'],
+  ['Mực in laser đen', 'hộp', 1_150_000, '10%'],
+  ['Phân bón hữu cơ vi sinh', 'bao', 320_000, 'KCT'],
+  ['Dịch vụ bảo trì điều hòa', 'lần', 450_000, '8%'],
+  ['Xuất khẩu hàng mẫu', 'kiện', 1_200_000, '0%'],
+];
+
+export interface Catalogue {
+  /** Live (not deleted) issued invoices of one kind, in issue order. */
+  list(kind: InvoiceKind): readonly string[];
+  /** Invoices that exist but were deleted (Download answers InvoiceDeleted). */
+  deletedIds(kind: InvoiceKind): readonly string[];
+  get(transactionId: string): SandboxInvoice | undefined;
+  kindOf(transactionId: string): InvoiceKind | undefined;
+  readonly size: number;
+}
+
+function money(value: Decimal, currency: string): Decimal {
+  return value.toDecimalPlaces(currency === 'VND' ? 0 : 2, Decimal.ROUND_HALF_UP);
+}
+
+function rateOf(label: string): Decimal {
+  const m = /^(?:KHAC:?)?(\d+(?:[.,]\d+)?)%$/.exec(label);
+  return m?.[1] ? new Decimal(m[1].replace(',', '.')).div(100) : new Decimal(0);
+}
+
+/** Fills the line amounts, the tax-rate summary and the totals of an invoice (decimal maths). */
+export function computeTotals(inv: SandboxInvoice): void {
+  const cur = inv.CurrencyCode;
+  const byRate = new Map<string, { base: Decimal; vat: Decimal }>();
+  let totalBase = new Decimal(0);
+  let totalVat = new Decimal(0);
+  let totalDiscount = new Decimal(0);
+  for (const line of inv.OriginalInvoiceDetail) {
+    if (line.ItemType === 4) continue;
+    const gross = line.ItemType === 2 ? new Decimal(0) : money(new Decimal(line.Quantity).times(line.UnitPrice), cur);
+    const discount = money(gross.times(line.DiscountRate).div(100), cur);
+    const base = gross.minus(discount);
+    line.AmountOC = gross.toNumber();
+    line.DiscountAmountOC = discount.toNumber();
+    line.AmountWithoutVATOC = base.toNumber();
+    const signed = line.ItemType === 3 ? base.negated() : base;
+    const vat = money(signed.times(rateOf(line.VATRateName)), cur);
+    const slot = byRate.get(line.VATRateName) ?? { base: new Decimal(0), vat: new Decimal(0) };
+    slot.base = slot.base.plus(signed);
+    slot.vat = slot.vat.plus(vat);
+    byRate.set(line.VATRateName, slot);
+    totalBase = totalBase.plus(signed);
+    totalVat = totalVat.plus(vat);
+    totalDiscount = totalDiscount.plus(discount);
+  }
+  inv.TaxRateInfo = [...byRate.entries()].map(([VATRateName, s]) => ({
+    VATRateName,
+    AmountWithoutVATOC: s.base.toNumber(),
+    VATAmountOC: s.vat.toNumber(),
+  }));
+  inv.TotalAmountWithoutVATOC = totalBase.toNumber();
+  inv.TotalVATAmountOC = totalVat.toNumber();
+  inv.TotalDiscountAmountOC = totalDiscount.toNumber();
+  const total = totalBase.plus(totalVat);
+  inv.TotalAmountOC = total.toNumber();
+  inv.TotalAmountInWords = amountInWords(total, cur);
+}
+
+function personName(rng: Rng): string {
+  return `${pick(rng, SURNAMES)} ${pick(rng, MIDDLES)} ${pick(rng, GIVEN)}`;
+}
+
+function ascii(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/đ/g, 'd')
+    .replace(/Đ/g, 'D');
+}
+
+function makeInvoice(rng: Rng, kind: InvoiceKind, series: string, date: string, currentYear: number): SandboxInvoice {
+  const company = kind !== 'calc' && rng() < 0.6;
+  const person = personName(rng);
+  const [ward, province] = pick(rng, PLACES);
+  const address = `Số ${randInt(rng, 1, 350)} ${pick(rng, STREETS)}, ${ward}, ${province}`;
+  const legal = company ? `${pick(rng, COMPANY_FORMS)} ${pick(rng, COMPANY_TRADES)} ${pick(rng, COMPANY_BRANDS)}` : '';
+  const taxCode = company ? `0${randInt(rng, 100_000_000, 999_999_999)}${rng() < 0.15 ? `-00${randInt(rng, 1, 9)}` : ''}` : '';
+  const given = ascii(person).toLowerCase().split(' ');
+  const email = rng() < 0.8 ? `${given[2] ?? 'khach'}.${given[0] ?? 'hang'}${randInt(rng, 1, 99)}@${pick(rng, EMAIL_HOSTS)}` : '';
+  const usd = kind === 'withCode' && rng() < 0.03;
+  const currency = usd ? 'USD' : 'VND';
+  const lineCount = kind === 'calc' ? randInt(rng, 1, 4) : randInt(rng, 1, 8);
+  const lines: SandboxInvoiceLine[] = [];
+  for (let i = 0; i < lineCount; i++) {
+    const [name, unit, price, vat] = pick(rng, GOODS);
+    const unitPrice = usd ? new Decimal(price).div(25_400).toDecimalPlaces(2).toNumber() : price;
+    lines.push({
+      ItemType: 1,
+      LineNumber: lines.length + 1,
+      ItemCode: `SP${String(hash32(name) % 100_000).padStart(5, '0')}`,
+      ItemName: name,
+      UnitName: unit,
+      Quantity: randInt(rng, 1, 12),
+      UnitPrice: unitPrice,
+      DiscountRate: rng() < 0.15 ? pick(rng, [2, 5, 10]) : 0,
+      DiscountAmountOC: 0,
+      AmountOC: 0,
+      AmountWithoutVATOC: 0,
+      VATRateName: vat,
+    });
+  }
+  const first = lines[0];
+  if (first && rng() < 0.1) {
+    lines.push({ ...first, ItemType: 2, LineNumber: lines.length + 1, ItemName: `${first.ItemName} (hàng khuyến mại không thu tiền)`, Quantity: 1, UnitPrice: 0, DiscountRate: 0 });
+  }
+  if (first && rng() < 0.06) {
+    lines.push({ ...first, ItemType: 3, LineNumber: lines.length + 1, ItemName: 'Chiết khấu thương mại theo chương trình tri ân khách hàng', Quantity: 1, UnitPrice: Math.max(1, Math.floor(first.UnitPrice / 10)), DiscountRate: 0 });
+  }
+  if (rng() < 0.08) {
+    lines.push({ ItemType: 4, LineNumber: lines.length + 1, ItemCode: '', ItemName: 'Ghi chú: hàng đã bao gồm phí đóng gói', UnitName: '', Quantity: 0, UnitPrice: 0, DiscountRate: 0, DiscountAmountOC: 0, AmountOC: 0, AmountWithoutVATOC: 0, VATRateName: '' });
+  }
+  const inv: SandboxInvoice = {
+    RefID: uuid(rng),
+    InvSeries: series,
+    InvoiceName: series.startsWith('2') ? 'Hóa đơn bán hàng' : 'Hóa đơn giá trị gia tăng',
+    InvDate: date,
+    CurrencyCode: currency,
+    ExchangeRate: usd ? 25_400 : 1,
+    PaymentMethodName: pick(rng, PAYMENT_METHODS),
+    IsTicket: false,
+    BuyerLegalName: legal,
+    BuyerTaxCode: taxCode,
+    BuyerAddress: company || rng() < 0.5 ? address : '',
+    BuyerCode: company ? `KH${String(randInt(rng, 1, 99_999)).padStart(5, '0')}` : '',
+    BuyerPhoneNumber: rng() < 0.7 ? `09${randInt(rng, 10_000_000, 99_999_999)}` : '',
+    BuyerEmail: email,
+    BuyerFullName: person,
+    BuyerBankAccount: company && rng() < 0.5 ? String(randInt(rng, 100_000_000, 999_999_999)) + String(randInt(rng, 100, 999)) : '',
+    BuyerBankName: company && rng() < 0.5 ? pick(rng, BANKS) : '',
+    TotalAmountWithoutVATOC: 0,
+    TotalVATAmountOC: 0,
+    TotalDiscountAmountOC: 0,
+    TotalAmountOC: 0,
+    TotalAmountInWords: '',
+    OriginalInvoiceDetail: lines,
+    TaxRateInfo: [],
+    kind,
+  };
+  void currentYear;
+  computeTotals(inv);
+  return inv;
+}
+
+/** Vietnam calendar date (UTC+7) of an instant. */
+export function vietnamDate(at: Date): { year: number; month: number; day: number } {
+  const shifted = new Date(at.getTime() + 7 * 3600_000);
+  return { year: shifted.getUTCFullYear(), month: shifted.getUTCMonth() + 1, day: shifted.getUTCDate() };
+}
+
+/**
+ * Builds the catalogue. Kinds are split 60 % with code, 25 % without code, 15 % cash register;
+ * about 1 % of generated invoices are deleted. Dates run from 1 January of the current year
+ * (UTC+7) to the first day of the current month, numbers increase with the date per series.
+ */
+export function buildCatalogue(seed: number, invoiceCount: number, now: Date): Catalogue {
+  const { year, month } = vietnamDate(now);
+  const yy = String(year % 100).padStart(2, '0');
+  const rng = createRng(`catalogue:${seed}`);
+  const startMs = Date.UTC(year, 0, 1);
+  const endMs = Date.UTC(year, month - 1, 1);
+  const span = Math.max(0, Math.round((endMs - startMs) / 86_400_000));
+  const seriesFor = (kind: InvoiceKind, r: Rng): string => {
+    if (kind === 'calc') return `1C${yy}MAA`;
+    if (kind === 'withoutCode') return `1K${yy}TAA`;
+    return r() < 0.15 ? `2C${yy}TBB` : `1C${yy}TAA`;
+  };
+  type Draft = { kind: InvoiceKind; day: number; inv: SandboxInvoice; deleted: boolean };
+  const drafts: Draft[] = [];
+  const used = new Set<string>();
+  for (let i = 0; i < invoiceCount; i++) {
+    const r = rng();
+    const kind: InvoiceKind = r < 0.6 ? 'withCode' : r < 0.85 ? 'withoutCode' : 'calc';
+    const day = randInt(rng, 0, span);
+    const date = new Date(startMs + day * 86_400_000).toISOString().slice(0, 10);
+    const inv = makeInvoice(rng, kind, seriesFor(kind, rng), date, year);
+    let code = lookupCode(rng);
+    while (used.has(code)) code = lookupCode(rng);
+    used.add(code);
+    inv.TransactionID = code;
+    drafts.push({ kind, day, inv, deleted: rng() < 0.01 });
+  }
+  // Numbers increase with the date inside each series.
+  const bySeries = new Map<string, Draft[]>();
+  for (const d of drafts) {
+    const list = bySeries.get(d.inv.InvSeries) ?? [];
+    list.push(d);
+    bySeries.set(d.inv.InvSeries, list);
+  }
+  for (const list of bySeries.values()) {
+    [...list].sort((a, b) => a.day - b.day).forEach((d, i) => {
+      d.inv.InvNo = String(i + 1).padStart(8, '0');
+    });
+  }
+  const byId = new Map<string, SandboxInvoice>();
+  const lists: Record<InvoiceKind, string[]> = { withCode: [], withoutCode: [], calc: [] };
+  const deleted: Record<InvoiceKind, string[]> = { withCode: [], withoutCode: [], calc: [] };
+  for (const d of drafts) {
+    const id = d.inv.TransactionID ?? '';
+    if (d.deleted) d.inv.deleted = true;
+    byId.set(id, d.inv);
+    (d.deleted ? deleted : lists)[d.kind].push(id);
+  }
+  return {
+    list: (kind) => lists[kind],
+    deletedIds: (kind) => deleted[kind],
+    get: (id) => byId.get(id),
+    kindOf: (id) => byId.get(id)?.kind,
+    size: byId.size,
+  };
+}

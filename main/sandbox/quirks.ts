@@ -1,0 +1,68 @@
+/**
+ * Selectable behaviours of the real service (DOMAIN.md). Defaults follow the spec's samples
+ * where they are explicit; every other variant can be switched on.
+ */
+export interface SandboxQuirks {
+  /** Envelope field names: lower camel (`success`, `data`, …, the spec samples) or leading capital (`Success`, `Data`, …). */
+  casing: 'camel' | 'pascal';
+  /**
+   * How list data (Download, sendemail, templates) is delivered: `string` = JSON encoded in a
+   * string (the spec samples), `object` = the JSON list itself, `double` = JSON-in-string twice.
+   */
+  dataEncoding: 'string' | 'object' | 'double';
+  /** Per-item content field of DownloadInvoiceResult: `data` (spec 2.3), `Data`, or `mixed` (alternating). */
+  itemDataField: 'data' | 'Data' | 'mixed';
+  /** sendemail: envelope `success: false`, errorCode null, while the items say status 3/4 (the spec sample). */
+  emailEnvelopeFailure: boolean;
+  /** Download with Pdf: data is one viewer link (URL of a PDF holding every requested invoice) instead of a list. */
+  downloadPdfAsLink: boolean;
+  /** More than maxDownloadIds IDs: envelope InvoiceQuantityTooLarge (HTTP 200) or a plain HTTP 400. */
+  tooManyIds: 'envelope' | 'http400';
+  maxDownloadIds: number;
+  /** Every operation answers HTTP 503 with the HTML maintenance page. */
+  maintenance: boolean;
+  /** Auth failures (InvalidTokenCode, TokenExpiredCode) with HTTP 401 instead of 200. */
+  authHttp401: boolean;
+  /** sendemail status of a good item: `auto` = 4 for TransactionIDs ending in a digit, else 3. */
+  emailStatus: 'auto' | 3 | 4;
+}
+
+export const DEFAULT_QUIRKS: SandboxQuirks = {
+  casing: 'camel',
+  dataEncoding: 'string',
+  itemDataField: 'data',
+  emailEnvelopeFailure: false,
+  downloadPdfAsLink: false,
+  tooManyIds: 'envelope',
+  maxDownloadIds: 50,
+  maintenance: false,
+  authHttp401: false,
+  emailStatus: 'auto',
+};
+
+const CHOICES: { [K in keyof SandboxQuirks]: readonly unknown[] | 'boolean' | 'count' } = {
+  casing: ['camel', 'pascal'],
+  dataEncoding: ['string', 'object', 'double'],
+  itemDataField: ['data', 'Data', 'mixed'],
+  emailEnvelopeFailure: 'boolean',
+  downloadPdfAsLink: 'boolean',
+  tooManyIds: ['envelope', 'http400'],
+  maxDownloadIds: 'count',
+  maintenance: 'boolean',
+  authHttp401: 'boolean',
+  emailStatus: ['auto', 3, 4],
+};
+
+/** Validates a partial quirks object (admin endpoint, options); throws on unknown names/values. */
+export function checkQuirks(raw: unknown): Partial<SandboxQuirks> {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new Error('quirks: expected an object');
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
+    const rule = CHOICES[k as keyof SandboxQuirks];
+    if (!rule) throw new Error(`quirks: unknown quirk "${k}"`);
+    const ok = rule === 'boolean' ? typeof v === 'boolean' : rule === 'count' ? Number.isInteger(v) && (v as number) > 0 : rule.includes(v);
+    if (!ok) throw new Error(`quirks: bad value for ${k}: ${JSON.stringify(v)}`);
+    out[k] = v;
+  }
+  return out as Partial<SandboxQuirks>;
+}
