@@ -8,19 +8,33 @@
  */
 import type { z } from 'zod';
 import { appCalls, appEvents } from './calls/app';
+import { diagnosticsCalls } from './calls/diagnostics';
 import { authCalls, authEvents } from './calls/auth';
 import { profilesCalls, profilesEvents } from './calls/profiles';
 import { settingsCalls, settingsEvents } from './calls/settings';
 import { updatesCalls, updatesEvents } from './calls/updates';
+import { emailsCalls, emailsEvents } from './calls/emails';
+import { draftsCalls, draftsEvents } from './calls/drafts';
+import { cataloguesCalls, cataloguesEvents } from './calls/catalogues';
+import { templatesCalls, templatesEvents } from './calls/templates';
+import { previewCalls, previewEvents } from './calls/preview';
+import { downloadsCalls, downloadsEvents } from './calls/downloads';
 
 export { ConnectionKindSchema, type ConnectionKind } from './calls/app';
 
 export const calls = {
   ...appCalls,
+  ...diagnosticsCalls,
   ...profilesCalls,
   ...authCalls,
   ...settingsCalls,
   ...updatesCalls,
+  ...emailsCalls,
+  ...draftsCalls,
+  ...cataloguesCalls,
+  ...templatesCalls,
+  ...previewCalls,
+  ...downloadsCalls,
 } as const;
 
 export const events = {
@@ -29,6 +43,12 @@ export const events = {
   ...authEvents,
   ...settingsEvents,
   ...updatesEvents,
+  ...emailsEvents,
+  ...draftsEvents,
+  ...cataloguesEvents,
+  ...templatesEvents,
+  ...previewEvents,
+  ...downloadsEvents,
 } as const;
 
 export type Calls = typeof calls;
