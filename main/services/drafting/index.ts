@@ -1,0 +1,137 @@
+import type { Settings } from '../../../common/calls/settings';
+import { AppError } from '../../../common/errors';
+import type { EventBus } from '../../../common/ipc/bus';
+import type { ContractHandlers } from '../../../common/ipc/dispatch';
+import type { ComputeOptions, InvoiceDraft } from '../../../common/money';
+import type { AuthService } from '../auth';
+import { Catalogues } from '../catalogues/catalogues';
+import { DraftsRepository } from '../drafts/repository';
+import { PreviewService } from '../preview/preview';
+import type { ProfileService } from '../profiles';
+import type { Store } from '../store';
+import { TemplatesService } from '../templates/templates';
+import type { ServiceAccess } from './access';
+
+export type { ServiceAccess, ServiceSession } from './access';
+
+export function computeOptionsFromSettings(settings: Settings | undefined): ComputeOptions {
+  if (!settings) return {};
+  const w = settings.amountInWords;
+  return { words: { zeroTens: w.zeroTens, thousand: w.thousand, useTu: w.useTu, chan: w.even } };
+}
+
+/** The active profile's session through sign-in (AuthService), for interactive calls. */
+export function accessFromAuth(auth: AuthService, profiles: ProfileService): ServiceAccess {
+  return {
+    activeProfileId: () => profiles.activeId(),
+    async session() {
+      const s = await auth.sessionIfReady();
+      if (!s) {
+        throw new AppError('auth_signed_out', {
+          en: 'This profile is not signed in (or its sign-in expired). Sign in under Settings, then try again.',
+          vi: 'Cấu hình này chưa đăng nhập (hoặc phiên đăng nhập đã hết hạn). Hãy đăng nhập trong Cài đặt rồi thử lại.',
+        });
+      }
+      return { profileId: s.profile.id, baseUrl: s.endpoint.baseUrl, tokenUrl: s.endpoint.tokenUrl, token: s.token };
+    },
+    reportAuthFailure: (profileId) => auth.pause(profileId),
+  };
+}
+
+export type DraftingCallName =
+  | 'drafts.list'
+  | 'drafts.get'
+  | 'drafts.create'
+  | 'drafts.save'
+  | 'drafts.duplicate'
+  | 'drafts.delete'
+  | 'drafts.restore'
+  | 'drafts.export'
+  | 'drafts.import'
+  | 'catalogues.items'
+  | 'catalogues.buyers'
+  | 'catalogues.importCsv'
+  | 'templates.list'
+  | 'preview.run'
+  | 'preview.open';
+
+export interface Drafting {
+  drafts: DraftsRepository;
+  catalogues: Catalogues;
+  templates: TemplatesService;
+  preview: PreviewService;
+  handlers: Pick<ContractHandlers, DraftingCallName>;
+  close(): void;
+}
+
+/** Drafts, catalogues, the template cache and preview over one database and one service access. */
+export function createDrafting(deps: {
+  store: Store;
+  access: ServiceAccess;
+  bus?: EventBus;
+  settings?: () => Settings;
+  now?: () => Date;
+  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+}): Drafting {
+  const now = deps.now ?? (() => new Date());
+  const catalogues = new Catalogues(deps.store, now);
+  const drafts = new DraftsRepository(deps.store, {
+    now,
+    computeOptions: () => computeOptionsFromSettings(deps.settings?.()),
+    learn: (draft) => catalogues.learnFromDraft(draft),
+  });
+  const templates = new TemplatesService({ store: deps.store, access: deps.access, bus: deps.bus, now, log: deps.log });
+  const preview = new PreviewService({ store: deps.store, drafts, access: deps.access, bus: deps.bus, now });
+  const changed = (id: string, kind: 'created' | 'saved' | 'deleted' | 'restored') => deps.bus?.emit('drafts.changed', { id, kind });
+
+  const handlers: Drafting['handlers'] = {
+    'drafts.list': (req) => drafts.list(req),
+    'drafts.get': (req) => drafts.get(req.id),
+    'drafts.create': (req) => {
+      const rec = drafts.create((req.draft ?? {}) as Partial<InvoiceDraft>);
+      changed(rec.id, 'created');
+      return rec;
+    },
+    'drafts.save': (req) => {
+      const s = drafts.save(req.id, req.draft as InvoiceDraft, req.meta, req.learn === true);
+      changed(s.id, 'saved');
+      return s;
+    },
+    'drafts.duplicate': (req) => {
+      const rec = drafts.duplicate(req.id);
+      changed(rec.id, 'created');
+      return rec;
+    },
+    'drafts.delete': (req) => {
+      const r = drafts.delete(req.id);
+      changed(r.id, 'deleted');
+      return r;
+    },
+    'drafts.restore': (req) => {
+      const s = drafts.restore(req.id);
+      changed(s.id, 'restored');
+      return s;
+    },
+    'drafts.export': (req) => drafts.export(req.id),
+    'drafts.import': (req) => {
+      const rec = drafts.import(req.invoice);
+      changed(rec.id, 'created');
+      return rec;
+    },
+    'catalogues.items': (req) => ({ items: catalogues.searchItems(req.query, req.limit ?? 10) }),
+    'catalogues.buyers': (req) => ({ buyers: catalogues.searchBuyers(req.query, req.limit ?? 10) }),
+    'catalogues.importCsv': (req) => catalogues.importCsv(req.kind, req.csv),
+    'templates.list': (req) => templates.list(req),
+    'preview.run': (req) => preview.run(req.draftId),
+    'preview.open': (req) => preview.open(req.previewId),
+  };
+
+  return {
+    drafts,
+    catalogues,
+    templates,
+    preview,
+    handlers,
+    close: () => templates.close(),
+  };
+}

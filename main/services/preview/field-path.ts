@@ -1,0 +1,51 @@
+import type { InvoiceDraft } from '../../../common/money';
+
+const INVOICE_FIELDS = new Set([
+  'RefID', 'InvSeries', 'InvoiceName', 'InvDate', 'CurrencyCode', 'ExchangeRate', 'PaymentMethodName', 'IsTicket',
+  'BuyerLegalName', 'BuyerTaxCode', 'BuyerAddress', 'BuyerCode', 'BuyerPhoneNumber', 'BuyerEmail', 'BuyerFullName',
+  'BuyerBankAccount', 'BuyerBankName', 'TotalAmountInWords',
+]);
+const LINE_FIELDS = new Set(['ItemType', 'ItemCode', 'ItemName', 'UnitName', 'Quantity', 'UnitPrice', 'DiscountRate', 'DiscountAmountOC', 'VATRateName']);
+
+function caseInsensitive(set: Set<string>, name: string): string | undefined {
+  const lower = name.toLowerCase();
+  for (const f of set) if (f.toLowerCase() === lower) return f;
+  return undefined;
+}
+
+/**
+ * The draft path a service error code names, so the form can jump there:
+ * `RequireError_BuyerLegalName` → `BuyerLegalName`; `InvoiceDetail_UnitPrice` → the first line
+ * whose UnitPrice is blank (else the first line); `TaxRateInfo_VATRateName` → the first line's
+ * VAT rate. Null when the code names no field we know.
+ */
+export function fieldPathForCode(code: string | null | undefined, draft: InvoiceDraft): string | null {
+  if (!code) return null;
+  const required = /^RequireError_(.+)$/i.exec(code.trim());
+  if (required) {
+    const name = required[1]!;
+    const field = caseInsensitive(INVOICE_FIELDS, name);
+    if (field) return field === 'TotalAmountInWords' ? 'words' : field;
+    const lineField = caseInsensitive(LINE_FIELDS, name);
+    if (lineField) return linePath(draft, lineField);
+    if (/^(OriginalInvoiceDetail|InvoiceDetail|lines?)$/i.test(name)) return 'lines';
+    return null;
+  }
+  const detail = /^(?:InvoiceDetail|OriginalInvoiceDetail)_(.+)$/i.exec(code.trim());
+  if (detail) {
+    const lineField = caseInsensitive(LINE_FIELDS, detail[1]!);
+    return lineField ? linePath(draft, lineField) : 'lines';
+  }
+  if (/^TaxRateInfo_VATRateName$/i.test(code.trim())) return linePath(draft, 'VATRateName');
+  return null;
+}
+
+function linePath(draft: InvoiceDraft, field: string): string {
+  if (draft.lines.length === 0) return 'lines';
+  const blank = draft.lines.findIndex((l) => {
+    if (l.ItemType === 4 && field !== 'ItemName') return false;
+    const v = (l as unknown as Record<string, unknown>)[field];
+    return typeof v === 'string' && v.trim() === '';
+  });
+  return `lines[${blank >= 0 ? blank : 0}].${field}`;
+}

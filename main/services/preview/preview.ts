@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import type { PreviewResult } from '../../../common/calls/preview';
+import { AppError } from '../../../common/errors';
+import type { EventBus } from '../../../common/ipc/bus';
+import { isApiError } from '../api';
+import { clientFor, type ServiceAccess } from '../drafting/access';
+import type { DraftsRepository } from '../drafts/repository';
+import type { Store } from '../store';
+import { fieldPathForCode } from './field-path';
+
+export interface KeptPreview {
+  id: string;
+  draftId: string;
+  kind: 'pdf' | 'page';
+  contentType: string | null;
+  /** Only for `page`: where the page is (opened locked to its origin). */
+  link: string | null;
+  bytes: Uint8Array;
+  createdAt: string;
+}
+
+/** How a host shows a kept preview (Electron: the embedded window); absent in the browser host. */
+export type PreviewOpener = (preview: KeptPreview) => Promise<void> | void;
+
+const KEEP_PER_DRAFT = 3;
+
+function isPdf(bytes: Uint8Array, contentType: string | null): boolean {
+  if (contentType && /application\/pdf/i.test(contentType)) return true;
+  // %PDF-
+  return bytes.length >= 5 && bytes[0] === 0x25 && bytes[1] === 0x50 && bytes[2] === 0x44 && bytes[3] === 0x46 && bytes[4] === 0x2d;
+}
+
+/**
+ * Preview: sends the stored draft to `unpublishview`, fetches what the link serves AT ONCE (the
+ * link lives 30 s), keeps the bytes in the database and records `lastPreviewedAt`. The draft is
+ * never modified by a failed preview. Service error codes that name a field come back as an
+ * AppError whose issue path points into the draft (`lines[2].UnitPrice`).
+ */
+export class PreviewService {
+  private opener: PreviewOpener | undefined;
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly deps: { store: Store; drafts: DraftsRepository; access: ServiceAccess; bus?: EventBus; now?: () => Date },
+  ) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  setOpener(opener: PreviewOpener | undefined): void {
+    this.opener = opener;
+  }
+
+  async run(draftId: string): Promise<PreviewResult> {
+    const record = this.deps.drafts.get(draftId);
+    const invoice = this.deps.drafts.invoiceData(draftId);
+    const session = await this.deps.access.session();
+    const client = clientFor(session, { timeoutMs: 20_000, retries: 1 });
+    let kept: KeptPreview;
+    try {
+      const { link } = await client.preview(invoice);
+      const fetched = await client.fetchBytes(link, { retry: { retries: 2, baseDelayMs: 100, maxTotalMs: 10_000 } });
+      const pdf = isPdf(fetched.bytes, fetched.contentType);
+      kept = {
+        id: randomUUID(),
+        draftId,
+        kind: pdf ? 'pdf' : 'page',
+        contentType: fetched.contentType,
+        link: pdf ? null : link,
+        bytes: fetched.bytes,
+        createdAt: this.now().toISOString(),
+      };
+    } catch (error) {
+      if (isApiError(error)) {
+        if (error.kind === 'auth') await this.deps.access.reportAuthFailure?.(session.profileId);
+        const path = fieldPathForCode(error.serviceCode, record.draft);
+        if (path) {
+          throw new AppError(error.code, { en: error.message, vi: error.messageVi }, {
+            issues: [{ path, message: error.message, messageVi: error.messageVi }],
+            cause: error,
+          });
+        }
+      }
+      throw error;
+    } finally {
+      await client.close();
+    }
+    this.deps.store.transaction((db) => {
+      db.prepare('INSERT INTO draft_previews (id, draft_id, kind, content_type, link, bytes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+        kept.id,
+        kept.draftId,
+        kept.kind,
+        kept.contentType,
+        kept.link,
+        kept.bytes,
+        kept.createdAt,
+      );
+      db.prepare(
+        `DELETE FROM draft_previews WHERE draft_id = ? AND id NOT IN (SELECT id FROM draft_previews WHERE draft_id = ? ORDER BY created_at DESC LIMIT ${KEEP_PER_DRAFT})`,
+      ).run(draftId, draftId);
+      this.deps.drafts.markPreviewed(draftId, kept.createdAt);
+    });
+    this.deps.bus?.emit('drafts.changed', { id: draftId, kind: 'previewed' });
+    return { previewId: kept.id, draftId, kind: kept.kind, size: kept.bytes.length, createdAt: kept.createdAt };
+  }
+
+  get(previewId: string): KeptPreview | null {
+    const row = this.deps.store.db
+      .prepare('SELECT id, draft_id, kind, content_type, link, bytes, created_at FROM draft_previews WHERE id = ?')
+      .get(previewId) as
+      | { id: string; draft_id: string; kind: 'pdf' | 'page'; content_type: string | null; link: string | null; bytes: Uint8Array | null; created_at: string }
+      | undefined;
+    if (!row) return null;
+    return {
+      id: row.id,
+      draftId: row.draft_id,
+      kind: row.kind,
+      contentType: row.content_type,
+      link: row.link,
+      bytes: row.bytes ?? new Uint8Array(),
+      createdAt: row.created_at,
+    };
+  }
+
+  async open(previewId: string): Promise<{ opened: boolean; path: string | null }> {
+    const kept = this.get(previewId);
+    if (!kept) {
+      throw new AppError('preview_not_found', {
+        en: 'That preview is no longer kept. Preview the draft again.',
+        vi: 'Bản xem trước này không còn được lưu. Hãy xem trước lại bản nháp.',
+      });
+    }
+    if (this.opener) {
+      await this.opener(kept);
+      return { opened: true, path: null };
+    }
+    return { opened: false, path: `/api/preview/${encodeURIComponent(previewId)}` };
+  }
+}

@@ -1,0 +1,170 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { emptyLine, type InvoiceDraft } from '../../../common/money';
+import { Catalogues } from '../../../main/services/catalogues/catalogues';
+import { DraftsRepository } from '../../../main/services/drafts/repository';
+import { fieldPathForCode } from '../../../main/services/preview/field-path';
+import { openDatabase, type Store } from '../../../main/services/store';
+import { makeTempDir } from '../../support/temp-dir';
+
+let temp: ReturnType<typeof makeTempDir>;
+let store: Store;
+let catalogues: Catalogues;
+let repo: DraftsRepository;
+let clock = Date.parse('2026-03-10T03:00:00Z');
+
+beforeEach(() => {
+  temp = makeTempDir();
+  store = openDatabase(temp.dir);
+  clock = Date.parse('2026-03-10T03:00:00Z');
+  const now = () => new Date((clock += 1000));
+  catalogues = new Catalogues(store, now);
+  repo = new DraftsRepository(store, { now, learn: (d) => catalogues.learnFromDraft(d) });
+});
+afterEach(() => {
+  store.close();
+  temp.cleanup();
+});
+
+function filled(d: InvoiceDraft, buyer: string, taxCode: string, price: string): InvoiceDraft {
+  return {
+    ...d,
+    BuyerLegalName: buyer,
+    BuyerTaxCode: taxCode,
+    BuyerAddress: 'Hà Nội',
+    lines: [
+      { ...emptyLine(1), ItemCode: 'SP01', ItemName: 'Cà phê sữa', UnitName: 'ly', Quantity: '2', UnitPrice: price, VATRateName: '8%' },
+      { ...emptyLine(1), ItemName: 'Bánh mì', UnitName: 'cái', Quantity: '1', UnitPrice: '20000', VATRateName: '10%' },
+      { ...emptyLine(4), ItemName: 'Giao tận nơi' },
+    ],
+  };
+}
+
+describe('DraftsRepository', () => {
+  it('creates a draft with a UUID RefID and today in Vietnam', () => {
+    clock = Date.parse('2026-03-10T17:30:00Z'); // 00:30 on 11 March in Vietnam
+    const rec = repo.create();
+    expect(rec.draft.RefID).toMatch(/^[0-9a-f-]{36}$/);
+    expect(rec.draft.InvDate).toBe('2026-03-11');
+    expect(rec.revision).toBe(1);
+    expect(rec.lastPreviewedAt).toBeNull();
+  });
+
+  it('saves atomically, bumps the revision and derives the list columns', () => {
+    const rec = repo.create();
+    const s = repo.save(rec.id, filled(rec.draft, 'Công ty An Phát', '0101243150', '25000'));
+    expect(s.revision).toBe(2);
+    expect(s.buyerName).toBe('Công ty An Phát');
+    // 2×25000 at 8% = 54000; 20000 at 10% = 22000
+    expect(s.total).toBe('76000');
+    expect(s.lineCount).toBe(3);
+    const back = repo.get(rec.id);
+    expect(back.draft.lines[2]!.ItemType).toBe(4);
+    expect(back.draft.BuyerTaxCode).toBe('0101243150');
+  });
+
+  it('searches by buyer, tax code, amount and date, and sorts', () => {
+    const a = repo.create();
+    repo.save(a.id, filled(a.draft, 'Công ty An Phát', '0101243150', '25000'));
+    const b = repo.create();
+    repo.save(b.id, { ...filled(b.draft, 'Nhà hàng Bình Minh', '0312345678', '100000'), InvDate: '2026-02-01' });
+    expect(repo.list({ query: 'bình minh' }).items.map((i) => i.id)).toEqual([b.id]);
+    expect(repo.list({ query: '0101243' }).items.map((i) => i.id)).toEqual([a.id]);
+    expect(repo.list({ query: '76.000' }).items.map((i) => i.id)).toEqual([a.id]);
+    expect(repo.list({ query: '01/02/2026' }).items.map((i) => i.id)).toEqual([b.id]);
+    expect(repo.list({ query: '2026-02' }).items.map((i) => i.id)).toEqual([b.id]);
+    expect(repo.list({ sort: 'total', direction: 'desc' }).items.map((i) => i.id)).toEqual([b.id, a.id]);
+    expect(repo.list({ sort: 'buyer', direction: 'asc' }).items.map((i) => i.id)).toEqual([a.id, b.id]);
+    expect(repo.list({ sort: 'date', direction: 'asc' }).items[0]!.id).toBe(b.id);
+    expect(repo.list({ query: '50%_' }).items).toEqual([]);
+  });
+
+  it('duplicates with a new RefID, deletes to the bin and restores (undo)', () => {
+    const a = repo.create();
+    repo.save(a.id, filled(a.draft, 'Công ty An Phát', '0101243150', '25000'));
+    const copy = repo.duplicate(a.id);
+    expect(copy.id).not.toBe(a.id);
+    expect(copy.draft.RefID).not.toBe(repo.get(a.id).draft.RefID);
+    expect(copy.draft.lines).toHaveLength(3);
+    repo.delete(a.id);
+    expect(() => repo.get(a.id)).toThrow(/no draft/);
+    expect(repo.list().items.map((i) => i.id)).toEqual([copy.id]);
+    expect(() => repo.save(a.id, copy.draft)).toThrow(/no draft/);
+    repo.restore(a.id);
+    expect(repo.get(a.id).buyerName).toBe('Công ty An Phát');
+    expect(repo.list().total).toBe(2);
+  });
+
+  it('exports InvoiceData and imports it back to the same draft', () => {
+    const a = repo.create();
+    repo.save(a.id, filled(a.draft, 'Công ty An Phát', '0101243150', '25000'));
+    const exported = repo.export(a.id);
+    expect(exported.fileName).toMatch(/Công-ty-An-Phát\.json$/);
+    const inv = exported.invoice;
+    expect(inv.TotalAmountOC).toBe(76000);
+    expect(inv.TaxRateInfo).toHaveLength(2);
+    expect(inv.TotalAmountInWords).toMatch(/^Bảy mươi sáu nghìn đồng/);
+    const imported = repo.import(JSON.parse(JSON.stringify(inv)));
+    expect(imported.draft.lines.map((l) => l.ItemName)).toEqual(['Cà phê sữa', 'Bánh mì', 'Giao tận nơi']);
+    expect(imported.total).toBe('76000');
+    expect(imported.meta.wordsEdited).toBe(false);
+    expect(() => repo.import({ nope: 1 })).toThrow(/not an InvoiceData/);
+    // Hand-typed words survive the round trip.
+    const withWords = repo.import({ ...inv, TotalAmountInWords: 'Bảy mươi sáu ngàn đồng chẵn' });
+    expect(withWords.meta).toEqual({ wordsEdited: true, words: 'Bảy mươi sáu ngàn đồng chẵn' });
+    expect(repo.invoiceData(withWords.id).TotalAmountInWords).toBe('Bảy mươi sáu ngàn đồng chẵn');
+  });
+
+  it('learns buyers and items only from explicit saves', () => {
+    const a = repo.create();
+    repo.save(a.id, filled(a.draft, 'Công ty An Phát', '0101243150', '25000'));
+    expect(catalogues.searchBuyers('an phat')).toEqual([]);
+    repo.save(a.id, filled(a.draft, 'Công ty An Phát', '0101243150', '25000'), undefined, true);
+    expect(catalogues.searchBuyers('an phat')[0]).toMatchObject({ taxCode: '0101243150', legalName: 'Công ty An Phát', uses: 1 });
+    expect(catalogues.searchBuyers('0101243150')[0]!.legalName).toBe('Công ty An Phát');
+    const items = catalogues.searchItems('ca phe');
+    expect(items[0]).toMatchObject({ code: 'SP01', name: 'Cà phê sữa', unit: 'ly', price: '25000', vatRate: '8%' });
+    expect(catalogues.searchItems('giao')).toEqual([]); // note lines are not items
+    expect(catalogues.searchItems('sp01')[0]!.name).toBe('Cà phê sữa');
+  });
+});
+
+describe('CSV import', () => {
+  it('imports items with aliases, separators and problems per row', () => {
+    const csv = '\uFEFFMã hàng;Tên hàng;ĐVT;Đơn giá;Thuế suất\nA1;"Nước suối; chai 500ml";chai;8000;8\nA2;Trà đá;ly;abc;10%\nA3;;ly;1;10%\nA4;Bia;lon;15000;KHAC3.5%\nA5;Lạ;cái;1;7%\n';
+    const r = catalogues.importCsv('items', csv);
+    expect(r.imported).toBe(2);
+    expect(r.skipped).toBe(3);
+    expect(r.problems.map((p) => p.row)).toEqual([3, 4, 6]);
+    expect(catalogues.searchItems('nuoc suoi')[0]).toMatchObject({ name: 'Nước suối; chai 500ml', price: '8000', vatRate: '8%' });
+    expect(catalogues.searchItems('bia')[0]!.vatRate).toBe('KHAC:3.5%');
+  });
+
+  it('imports buyers and refuses a file without a name column', () => {
+    const r = catalogues.importCsv('buyers', 'taxCode,legalName,address,email\n0101243150,Công ty An Phát,Hà Nội,ke.toan@anphat.vn\n');
+    expect(r.imported).toBe(1);
+    expect(catalogues.searchBuyers('anphat')).toEqual([]);
+    expect(catalogues.searchBuyers('an phat')[0]!.email).toBe('ke.toan@anphat.vn');
+    const bad = catalogues.importCsv('buyers', 'foo,bar\n1,2\n');
+    expect(bad.imported).toBe(0);
+    expect(bad.problems[0]!.message).toMatch(/no legalName column/);
+  });
+});
+
+describe('fieldPathForCode', () => {
+  const draft = {
+    lines: [
+      { ...emptyLine(1), ItemName: 'A', UnitPrice: '1' },
+      { ...emptyLine(1), ItemName: 'B', UnitPrice: '' },
+    ],
+  } as unknown as InvoiceDraft;
+  it('maps codes naming a field to a draft path', () => {
+    expect(fieldPathForCode('RequireError_BuyerLegalName', draft)).toBe('BuyerLegalName');
+    expect(fieldPathForCode('requireerror_invseries', draft)).toBe('InvSeries');
+    expect(fieldPathForCode('InvoiceDetail_UnitPrice', draft)).toBe('lines[1].UnitPrice');
+    expect(fieldPathForCode('InvoiceDetail_ItemName', draft)).toBe('lines[0].ItemName');
+    expect(fieldPathForCode('TaxRateInfo_VATRateName', draft)).toBe('lines[0].VATRateName');
+    expect(fieldPathForCode('RequireError_TotalAmountInWords', draft)).toBe('words');
+    expect(fieldPathForCode('InvalidTaxCode', draft)).toBeNull();
+    expect(fieldPathForCode(null, draft)).toBeNull();
+  });
+});
