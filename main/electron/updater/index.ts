@@ -106,6 +106,7 @@ export function startUpdater(options: StartUpdaterOptions): void {
         settingEnabled,
         linuxPackage: process.platform === 'linux' ? linuxPackage(env) : null,
         masBuild: process.mas === true,
+        hasUpdateConfig: app.isPackaged ? fs.existsSync(path.join(process.resourcesPath, 'app-update.yml')) : undefined,
       });
       return mode;
     },

@@ -17,6 +17,11 @@ export interface UpdaterModeInput {
   linuxPackage?: 'appimage' | 'deb' | 'rpm' | 'pacman' | null;
   /** Mac App Store builds update through the store. */
   masBuild?: boolean;
+  /**
+   * Whether the build carries electron-builder's `resources/app-update.yml` (written from `publish`);
+   * the per-machine variant has none and so never updates itself.
+   */
+  hasUpdateConfig?: boolean;
 }
 
 const TRUE_VALUES = new Set(['1', 'true', 'yes', 'on']);
@@ -77,6 +82,9 @@ export function resolveUpdaterMode(input: UpdaterModeInput): UpdaterMode {
   }
   if (!['win32', 'darwin', 'linux'].includes(input.platform)) {
     return { enabled: false, reason: 'unsupported', detail: `platform ${input.platform}` };
+  }
+  if (input.hasUpdateConfig === false) {
+    return { enabled: false, reason: 'unsupported', detail: 'this build has no update feed (per-machine installer)' };
   }
   return { enabled: true, feed: { provider: 'github' } };
 }

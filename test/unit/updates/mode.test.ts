@@ -47,6 +47,9 @@ describe('where updates come from', () => {
     expect(resolveUpdaterMode({ ...base, platform: 'darwin', masBuild: true })).toMatchObject({ enabled: false, reason: 'unsupported' });
     expect(resolveUpdaterMode({ ...base, platform: 'linux', linuxPackage: null })).toMatchObject({ enabled: false, reason: 'unsupported' });
     expect(resolveUpdaterMode({ ...base, platform: 'freebsd' })).toMatchObject({ enabled: false, reason: 'unsupported' });
+    // The per-machine variant ships without app-update.yml: it never updates itself.
+    expect(resolveUpdaterMode({ ...base, hasUpdateConfig: false })).toMatchObject({ enabled: false, reason: 'unsupported' });
+    expect(resolveUpdaterMode({ ...base, hasUpdateConfig: true })).toMatchObject({ enabled: true });
   });
 
   it('EINVOICE_UPDATE_URL switches to a generic server (tests), even unpackaged', () => {
