@@ -107,7 +107,8 @@ export function unwrapData(value: unknown, maxDepth: number = MAX_UNWRAP_DEPTH):
 }
 
 function asOptionalString(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
+  // `0`/`false` are how some stacks say "no code"; a real code is text.
+  if (value === null || value === undefined || value === 0 || value === false) return null;
   if (typeof value === 'string') return value.trim() === '' ? null : value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   try {

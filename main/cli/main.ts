@@ -1,19 +1,22 @@
-import { APP_VERSION } from '../services/version';
+import { builtinCommands } from './commands';
+import { runCli } from './run';
 
-/** The `einvoice` command line. Commands are added by the client, download and email issues. */
-async function main(argv: string[]): Promise<number> {
-  if (argv[0] === '--version' || argv[0] === 'version') {
-    console.log(APP_VERSION);
-    return 0;
-  }
-  console.error('usage: einvoice <command> [options]  (commands arrive with later releases)');
-  return 2;
-}
+/** The `einvoice` command line (bin/einvoice.cjs → out/main/cli.cjs). */
+const controller = new AbortController();
+const stop = () => controller.abort();
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+runCli(process.argv.slice(2), builtinCommands(), {
+  io: { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() },
+  signal: controller.signal,
+}).then(
+  (code) => {
+    // Let stdout drain (a pipe may still hold the JSON document) before exiting.
+    process.stdout.write('', () => process.exit(code));
+  },
   (error: unknown) => {
-    console.error(`einvoice: ${error instanceof Error ? error.message : String(error)}`);
+    process.stderr.write(`einvoice: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(2);
   },
 );

@@ -46,7 +46,8 @@ export interface ApiClientOptions {
   timeoutMs?: number;
   /** Connect timeout of the default dispatcher (default 10 s). */
   connectTimeoutMs?: number;
-  retry?: Partial<RetryPolicy>;
+  /** Retry policy of the idempotent operations; `false` = one attempt only. */
+  retry?: Partial<RetryPolicy> | false;
   /** Largest Download batch this client sends (default and maximum 50). */
   maxBatch?: number;
   /** Receives one redacted line per attempt (and per retry decision). */
@@ -234,7 +235,7 @@ export class ApiClient {
     }
     this.maxBatch = maxBatch;
     this.timeoutMs = options.timeoutMs ?? 30_000;
-    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.retry = options.retry === false ? { ...DEFAULT_RETRY, retries: 0 } : { ...DEFAULT_RETRY, ...options.retry };
     this.random = options.random ?? Math.random;
     this.sleep = options.sleep ?? defaultSleep;
     this.log = options.log;
@@ -316,6 +317,9 @@ export class ApiClient {
       throw apiErrors.unknownOutcome(`unreadable answer: ${messageOf(error)}`, { operation: 'sendemail' });
     }
     if (env.kind === 'error' && (isAuthCode(env.code) || items.length === 0)) throw this.envelopeError('sendemail', env);
+    if (items.length === 0 && parameter.SendEmailDatas.length > 0) {
+      throw apiErrors.unknownOutcome('the service answered without per-invoice results', { operation: 'sendemail' });
+    }
     return {
       items,
       envelopeSuccess: env.success,

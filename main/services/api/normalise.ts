@@ -76,7 +76,7 @@ export function normaliseDownload(data: unknown, type: DownloadDataType, envelop
   let list: unknown[];
   if (Array.isArray(data)) list = data;
   else if (isObject(data) && getField(data, 'TransactionID') !== undefined) list = [data];
-  else if (data === null || data === undefined) list = [];
+  else if (data === null || data === undefined) throw new NormaliseError('Download answered without data');
   else throw new NormaliseError(`Download data is ${typeof data}, not a list of results`);
 
   const items: DownloadItem[] = list.map((raw, i) => {

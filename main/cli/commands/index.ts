@@ -1,0 +1,17 @@
+import { CommandRegistry } from '../registry';
+import { loginCommand, logoutCommand, statusCommand } from './auth';
+import { previewCommand } from './preview';
+import { sandboxCommand } from './sandbox';
+import { templatesCommand } from './templates';
+import { wordsCommand } from './words';
+
+/**
+ * Every `einvoice` command. A later issue adds one by writing `commands/<name>.ts` (a
+ * `CliCommand`) and one `.register(…)` line here.
+ */
+export function builtinCommands(): CommandRegistry {
+  return new CommandRegistry().register(templatesCommand).register(previewCommand).register(wordsCommand).register(sandboxCommand)
+    .register(loginCommand)
+    .register(logoutCommand)
+    .register(statusCommand);
+}

@@ -1,0 +1,52 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { AppError, issuesFromZod, validationError } from '../../../common/errors';
+import { InvoiceDataSchema } from '../../../common/model';
+import { apiErrors } from '../../services/api';
+import type { CliCommand } from '../registry';
+
+/** `einvoice preview FILE.json [--save OUT.pdf]` → `{"link":"…","saved":"OUT.pdf"|null}`. */
+export const previewCommand: CliCommand = {
+  name: 'preview',
+  summary: { en: 'Preview an invoice (one InvoiceData in a JSON file) as a PDF', vi: 'Xem trước hóa đơn (một InvoiceData trong tệp JSON) dạng PDF' },
+  synopsis: 'FILE.json [--save OUT.pdf]',
+  options: {
+    save: { type: 'string', arg: 'OUT.pdf', help: 'fetch the PDF at once (the link lives ~30 s) and save it here' },
+  },
+  positionals: { min: 1, max: 1 },
+  async run(ctx, { values, positionals }) {
+    const file = path.resolve(ctx.io.cwd, positionals[0]!);
+    let text: string;
+    try {
+      text = await fs.readFile(file, 'utf8');
+    } catch (error) {
+      const why = (error as NodeJS.ErrnoException).code ?? String(error);
+      throw new AppError('usage', { en: `Cannot read ${file} (${why}).`, vi: `Không đọc được tệp ${file} (${why}).` });
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text.replace(/^\uFEFF/, ''));
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      throw new AppError('usage', { en: `${file} is not valid JSON (${why}).`, vi: `Tệp ${file} không phải JSON hợp lệ (${why}).` });
+    }
+    const parsed = InvoiceDataSchema.safeParse(raw);
+    if (!parsed.success) throw validationError(issuesFromZod(parsed.error));
+
+    const client = await ctx.client();
+    const { link } = await client.preview(parsed.data, { signal: ctx.signal });
+    let saved: string | null = null;
+    if (typeof values.save === 'string') {
+      const { bytes } = await client.fetchBytes(link, { signal: ctx.signal });
+      if (Buffer.from(bytes.subarray(0, 5)).toString('latin1') !== '%PDF-') {
+        throw apiErrors.malformed('the preview link did not return a PDF', { operation: 'fetch' });
+      }
+      const out = path.resolve(ctx.io.cwd, values.save);
+      await fs.mkdir(path.dirname(out), { recursive: true });
+      await fs.writeFile(out, bytes);
+      saved = values.save;
+      ctx.progress({ vi: `Đã lưu ${out} (${bytes.byteLength} byte)`, en: `Saved ${out} (${bytes.byteLength} bytes)` });
+    }
+    return { json: { link, saved }, text: saved ? `${link}\n${saved}` : link };
+  },
+};
