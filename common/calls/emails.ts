@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import { call, noInput } from './define';
+
+/**
+ * The email send queue (outbox). One entry per invoice to email. States:
+ * queued → sending (claimed in a transaction) → sent (SendEmailStatus 3) | requested (4: the
+ * service will send) | sendingAtService (1) | failed (2 or an ErrorCode) | unknown (the request
+ * may have reached the service: never re-sent automatically). `cancelled`: stopped by the user.
+ */
+export const EMAIL_STATES = ['queued', 'sending', 'sent', 'requested', 'sendingAtService', 'failed', 'unknown', 'cancelled'] as const;
+export const EmailStateSchema = z.enum(EMAIL_STATES);
+export type EmailState = z.infer<typeof EmailStateSchema>;
+
+/** The invoice kind decides the request flags (one kind per sendemail request). */
+export const EmailKindSchema = z.enum(['withCode', 'withoutCode', 'cashRegister']);
+export type EmailKind = z.infer<typeof EmailKindSchema>;
+
+export const EmailEntrySchema = z.object({
+  id: z.number().int(),
+  transactionId: z.string(),
+  receiverName: z.string(),
+  /** One or more addresses, `;`-separated. */
+  receiverEmail: z.string(),
+  ccEmail: z.string(),
+  bccEmail: z.string(),
+  replyEmail: z.string(),
+  kind: EmailKindSchema,
+  state: EmailStateSchema,
+  /** The service's SendEmailStatus for this invoice (0…4), null before an answer. */
+  sendEmailStatus: z.number().int().nullable(),
+  /** The service's ErrorCode for this invoice (or the call's), null when none. */
+  errorCode: z.string().nullable(),
+  /** For failed entries: whether sending again can help without changing anything. */
+  retryable: z.boolean(),
+  attempts: z.number().int(),
+  nextAttemptAt: z.string().nullable(),
+  lastError: z.string().nullable(),
+  lastErrorVi: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  /** When the service acknowledged it (sent / requested / sending at service). */
+  doneAt: z.string().nullable(),
+});
+export type EmailEntry = z.infer<typeof EmailEntrySchema>;
+
+export const EmailCountsSchema = z.record(EmailStateSchema, z.number().int());
+export type EmailCounts = z.infer<typeof EmailCountsSchema>;
+
+/** What the sender is doing now. */
+export const EmailSenderStatusSchema = z.object({
+  /** idle: nothing due; flushing: sending; offline: waiting for the connection; paused: waiting for sign-in; backoff: waiting after a transient error. */
+  state: z.enum(['idle', 'flushing', 'offline', 'paused', 'backoff']),
+  nextAttemptAt: z.string().nullable(),
+  lastError: z.string().nullable(),
+  lastErrorVi: z.string().nullable(),
+  batchSize: z.number().int(),
+});
+export type EmailSenderStatus = z.infer<typeof EmailSenderStatusSchema>;
+
+export const EmailQueueStatusSchema = z.object({
+  counts: EmailCountsSchema,
+  total: z.number().int(),
+  sender: EmailSenderStatusSchema,
+});
+export type EmailQueueStatus = z.infer<typeof EmailQueueStatusSchema>;
+
+const text = (max: number) => z.string().max(max);
+
+/** One entry to enqueue (by hand, from the CLI, from a CSV row). */
+export const EmailInputSchema = z
+  .object({
+    transactionId: text(200),
+    receiverName: text(400).optional(),
+    receiverEmail: text(4000),
+    ccEmail: text(4000).optional(),
+    bccEmail: text(4000).optional(),
+    replyEmail: text(4000).optional(),
+    kind: EmailKindSchema.default('withoutCode'),
+  })
+  .strict();
+export type EmailInput = z.input<typeof EmailInputSchema>;
+
+/** A rejected input: its line in the CSV (1-based, the header is line 1) or its index. */
+export const EmailRejectSchema = z.object({
+  line: z.number().int().nullable(),
+  index: z.number().int().nullable(),
+  transactionId: z.string().nullable(),
+  reason: z.string(),
+  reasonVi: z.string(),
+});
+export type EmailReject = z.infer<typeof EmailRejectSchema>;
+
+export const EmailAddResultSchema = z.object({
+  added: z.array(z.number().int()),
+  rejected: z.array(EmailRejectSchema),
+});
+export type EmailAddResult = z.infer<typeof EmailAddResultSchema>;
+
+export const EMAIL_SORT_KEYS = ['id', 'transactionId', 'receiverName', 'receiverEmail', 'state', 'updatedAt', 'attempts', 'kind'] as const;
+
+export const EmailListRequestSchema = z
+  .object({
+    states: z.array(EmailStateSchema).max(EMAIL_STATES.length).optional(),
+    /** Matched (case-insensitively) against TransactionID, name, addresses and error code. */
+    search: text(200).optional(),
+    sort: z.enum(EMAIL_SORT_KEYS).default('id'),
+    dir: z.enum(['asc', 'desc']).default('desc'),
+    offset: z.number().int().min(0).default(0),
+    limit: z.number().int().min(1).max(100_000).default(100_000),
+  })
+  .strict();
+
+const idsRequest = z.object({ ids: z.array(z.number().int()).min(1).max(100_000) }).strict();
+const changedResponse = z.object({ changed: z.number().int(), skipped: z.number().int() });
+
+export const emailsCalls = {
+  'emails.list': call(
+    EmailListRequestSchema,
+    z.object({ items: z.array(EmailEntrySchema), total: z.number().int(), counts: EmailCountsSchema }),
+  ),
+  'emails.status': call(noInput, EmailQueueStatusSchema),
+  'emails.add': call(z.object({ entries: z.array(EmailInputSchema).min(1).max(10_000) }).strict(), EmailAddResultSchema),
+  /** CSV text (columns TransactionID, ReceiverName, ReceiverEmail, CCEmail, BCCEmail, ReplyEmail; `,` or `;`). */
+  'emails.importCsv': call(
+    z.object({ text: z.string().max(50_000_000), kind: EmailKindSchema }).strict(),
+    EmailAddResultSchema.extend({ rows: z.number().int() }),
+  ),
+  'emails.exportCsv': call(
+    z.object({ states: z.array(EmailStateSchema).max(EMAIL_STATES.length).optional(), search: text(200).optional() }).strict(),
+    z.object({ csv: z.string(), fileName: z.string(), count: z.number().int() }),
+  ),
+  /** Back to the queue: failed, unknown and cancelled entries (the user decided). */
+  'emails.retry': call(idsRequest, changedResponse),
+  /** Not sent after all: queued, failed and unknown entries. */
+  'emails.cancel': call(idsRequest, changedResponse),
+  /** Deletes entries (never one being sent right now). */
+  'emails.remove': call(idsRequest, changedResponse),
+  /** Changes the recipients of an entry not yet sent. */
+  'emails.update': call(
+    z
+      .object({
+        id: z.number().int(),
+        receiverName: text(400).optional(),
+        receiverEmail: text(4000).optional(),
+        ccEmail: text(4000).optional(),
+        bccEmail: text(4000).optional(),
+        replyEmail: text(4000).optional(),
+      })
+      .strict(),
+    EmailEntrySchema,
+  ),
+  /** Send what is due now (the sender also does this by itself when online). */
+  'emails.flush': call(noInput, EmailQueueStatusSchema),
+} as const;
+
+export const emailsEvents = {
+  /** The queue changed (entries added, sent, failed…): counts and the sender's state. */
+  'emails.changed': EmailQueueStatusSchema,
+} as const;

@@ -1,0 +1,158 @@
+import Papa from 'papaparse';
+import type { EmailEntry, EmailKind, EmailReject } from '../../../common/calls/emails';
+import { checkInput, type CleanInput } from './outbox';
+
+/** The import columns, in their default order (used when a file has no header line). */
+export const CSV_COLUMNS = ['TransactionID', 'ReceiverName', 'ReceiverEmail', 'CCEmail', 'BCCEmail', 'ReplyEmail'] as const;
+type Column = (typeof CSV_COLUMNS)[number];
+
+const FIELD: Record<Column, keyof CleanInput> = {
+  TransactionID: 'transactionId',
+  ReceiverName: 'receiverName',
+  ReceiverEmail: 'receiverEmail',
+  CCEmail: 'ccEmail',
+  BCCEmail: 'bccEmail',
+  ReplyEmail: 'replyEmail',
+};
+
+export interface ParsedCsv {
+  good: Array<{ line: number; input: CleanInput }>;
+  bad: EmailReject[];
+  /** Data rows seen (not counting the header and empty lines). */
+  rows: number;
+}
+
+/** Counts `ch` outside double quotes in one line. */
+function countOutsideQuotes(line: string, ch: string): number {
+  let n = 0;
+  let quoted = false;
+  for (const c of line) {
+    if (c === '"') quoted = !quoted;
+    else if (c === ch && !quoted) n++;
+  }
+  return n;
+}
+
+const norm = (s: string) => s.replace(/^\uFEFF/, '').trim().toLowerCase().replace(/[\s_-]/g, '');
+const HEADER_INDEX = new Map<string, Column>(CSV_COLUMNS.map((c) => [c.toLowerCase(), c]));
+
+/**
+ * Reads an email CSV: UTF-8 with or without BOM; `,` or `;` between fields (decided from the
+ * header line); columns TransactionID, ReceiverName, ReceiverEmail, CCEmail, BCCEmail,
+ * ReplyEmail in any order (by header) or in that order without a header. Quoted fields may hold
+ * the other delimiter and line breaks. Every bad row is reported with its line number and reason;
+ * bad rows never stop the good ones. Address lists are split on `;`/`,` and joined with `;`.
+ */
+export function parseEmailCsv(text: string, kind: EmailKind): ParsedCsv {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const good: ParsedCsv['good'] = [];
+  const bad: EmailReject[] = [];
+  const firstLineEnd = body.search(/\r?\n/);
+  const firstLine = firstLineEnd === -1 ? body : body.slice(0, firstLineEnd);
+  const firstCells = firstLine.split(/[,;]/).map(norm);
+  const hasHeader = firstCells.some((c) => HEADER_INDEX.has(c));
+  const delimiter = countOutsideQuotes(firstLine, ';') > countOutsideQuotes(firstLine, ',') ? ';' : ',';
+
+  let columns: Array<Column | null> = [...CSV_COLUMNS];
+  let rows = 0;
+  let prevCursor = 0;
+  let lineAt = 1; // line number at prevCursor
+  let isFirst = true;
+
+  const lineOf = (start: number): number => {
+    // Move past line breaks left by the previous row (and skipped empty lines).
+    let i = prevCursor;
+    let line = lineAt;
+    while (i < start) {
+      if (body.charCodeAt(i) === 10) line++;
+      i++;
+    }
+    return line;
+  };
+
+  Papa.parse<string[]>(body, {
+    delimiter,
+    skipEmptyLines: 'greedy',
+    step: (result) => {
+      const cursor = result.meta.cursor;
+      // The row starts at the first non-break character after the previous row.
+      let start = prevCursor;
+      while (start < body.length && (body[start] === '\r' || body[start] === '\n' || body[start] === ' ' || body[start] === '\t')) start++;
+      const line = lineOf(start);
+      // Advance the line counter to the end of this row.
+      let l = line;
+      for (let i = start; i < cursor && i < body.length; i++) if (body.charCodeAt(i) === 10) l++;
+      prevCursor = cursor;
+      lineAt = l;
+
+      const cells = result.data;
+      if (isFirst) {
+        isFirst = false;
+        if (hasHeader) {
+          columns = cells.map((c) => HEADER_INDEX.get(norm(c)) ?? null);
+          const missing = (['TransactionID', 'ReceiverEmail'] as const).filter((c) => !columns.includes(c));
+          if (missing.length > 0) {
+            bad.push({
+              line,
+              index: null,
+              transactionId: null,
+              reason: `The header has no ${missing.join(' / ')} column.`,
+              reasonVi: `Dòng tiêu đề thiếu cột ${missing.join(' / ')}.`,
+            });
+            columns = [];
+          }
+          return;
+        }
+      }
+      if (columns.length === 0) return;
+      rows++;
+      const quoteError = result.errors.find((e) => e.type === 'Quotes');
+      const record: Partial<Record<keyof CleanInput, string>> = {};
+      columns.forEach((col, i) => {
+        if (col) record[FIELD[col]] = cells[i] ?? '';
+      });
+      if (quoteError) {
+        bad.push({
+          line,
+          index: null,
+          transactionId: record.transactionId?.trim() || null,
+          reason: `Broken quotes: ${quoteError.message}.`,
+          reasonVi: `Dấu ngoặc kép không khớp: ${quoteError.message}.`,
+        });
+        return;
+      }
+      const checked = checkInput({ ...record, kind });
+      if (checked.ok) good.push({ line, input: checked.value });
+      else bad.push({ line, index: null, transactionId: record.transactionId?.trim() || null, reason: checked.problem.en, reasonVi: checked.problem.vi });
+    },
+  });
+  return { good, bad, rows };
+}
+
+const EXPORT_COLUMNS = [...CSV_COLUMNS, 'Kind', 'State', 'SendEmailStatus', 'ErrorCode', 'Attempts', 'LastError', 'CreatedAt', 'UpdatedAt'];
+
+/** Keeps spreadsheet programs from running a cell as a formula. */
+function safeCell(value: string): string {
+  return /^[=+@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+/** The queue as CSV (UTF-8 with BOM so spreadsheet programs read Vietnamese right; `,`; CRLF). */
+export function exportEmailCsv(entries: readonly EmailEntry[]): string {
+  const data = entries.map((e) => [
+    e.transactionId,
+    safeCell(e.receiverName),
+    e.receiverEmail,
+    e.ccEmail,
+    e.bccEmail,
+    e.replyEmail,
+    e.kind,
+    e.state,
+    e.sendEmailStatus === null ? '' : String(e.sendEmailStatus),
+    e.errorCode ?? '',
+    String(e.attempts),
+    safeCell(e.lastError ?? ''),
+    e.createdAt,
+    e.updatedAt,
+  ]);
+  return `\uFEFF${Papa.unparse({ fields: EXPORT_COLUMNS, data }, { delimiter: ',', newline: '\r\n', quotes: false })}\r\n`;
+}

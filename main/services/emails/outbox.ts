@@ -1,0 +1,511 @@
+import { randomBytes } from 'node:crypto';
+import type { SQLInputValue, StatementSync } from 'node:sqlite';
+import {
+  EMAIL_STATES,
+  type EmailAddResult,
+  type EmailCounts,
+  type EmailEntry,
+  type EmailKind,
+  type EmailReject,
+  type EmailState,
+} from '../../../common/calls/emails';
+import { AppError } from '../../../common/errors';
+import { splitEmails } from '../../../common/rules/email';
+import type { Store } from '../store';
+import type { Verdict } from './judge';
+
+/** A new entry, already checked and normalised (addresses `;`-separated). */
+export interface CleanInput {
+  transactionId: string;
+  receiverName: string;
+  receiverEmail: string;
+  ccEmail: string;
+  bccEmail: string;
+  replyEmail: string;
+  kind: EmailKind;
+}
+
+export interface RawInput {
+  transactionId?: string | null;
+  receiverName?: string | null;
+  receiverEmail?: string | null;
+  ccEmail?: string | null;
+  bccEmail?: string | null;
+  replyEmail?: string | null;
+  kind: EmailKind;
+}
+
+export type Problem = { en: string; vi: string };
+
+/** Checks and normalises one entry; returns the clean entry or the reason it is refused. */
+export function checkInput(raw: RawInput): { ok: true; value: CleanInput } | { ok: false; problem: Problem } {
+  const transactionId = (raw.transactionId ?? '').trim();
+  if (!transactionId) return { ok: false, problem: { en: 'TransactionID is empty.', vi: 'Thiếu mã tra cứu (TransactionID).' } };
+  if (transactionId.length > 200 || /\s/.test(transactionId)) {
+    return { ok: false, problem: { en: `TransactionID "${transactionId.slice(0, 60)}" is not valid.`, vi: `Mã tra cứu "${transactionId.slice(0, 60)}" không hợp lệ.` } };
+  }
+  const fields: Array<[keyof RawInput, string, string, boolean]> = [
+    ['receiverEmail', 'ReceiverEmail', 'Email người nhận', true],
+    ['ccEmail', 'CCEmail', 'Email CC', false],
+    ['bccEmail', 'BCCEmail', 'Email BCC', false],
+    ['replyEmail', 'ReplyEmail', 'Email trả lời', false],
+  ];
+  const out: Record<string, string> = {};
+  for (const [key, en, vi, required] of fields) {
+    const list = splitEmails((raw[key] as string | null | undefined) ?? '');
+    if (list.invalid.length > 0) {
+      const bad = list.invalid.map((a) => a.slice(0, 80)).join(', ');
+      return { ok: false, problem: { en: `${en}: not a valid address: ${bad}.`, vi: `${vi}: địa chỉ không hợp lệ: ${bad}.` } };
+    }
+    if (required && list.addresses.length === 0) return { ok: false, problem: { en: `${en} is empty.`, vi: `${vi} đang trống.` } };
+    out[key] = list.normalised;
+  }
+  return {
+    ok: true,
+    value: {
+      transactionId,
+      receiverName: (raw.receiverName ?? '').trim(),
+      receiverEmail: out.receiverEmail ?? '',
+      ccEmail: out.ccEmail ?? '',
+      bccEmail: out.bccEmail ?? '',
+      replyEmail: out.replyEmail ?? '',
+      kind: raw.kind,
+    },
+  };
+}
+
+interface Row {
+  id: number;
+  profile_id: string;
+  transaction_id: string;
+  receiver_name: string;
+  receiver_email: string;
+  cc_email: string;
+  bcc_email: string;
+  reply_email: string;
+  kind: EmailKind;
+  state: EmailState;
+  send_email_status: number | null;
+  error_code: string | null;
+  retryable: number;
+  attempts: number;
+  next_attempt_at: number;
+  last_error: string | null;
+  last_error_vi: string | null;
+  claim_token: string | null;
+  claimed_at: number | null;
+  created_at: number;
+  updated_at: number;
+  done_at: number | null;
+}
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+function toEntry(r: Row): EmailEntry {
+  return {
+    id: r.id,
+    transactionId: r.transaction_id,
+    receiverName: r.receiver_name,
+    receiverEmail: r.receiver_email,
+    ccEmail: r.cc_email,
+    bccEmail: r.bcc_email,
+    replyEmail: r.reply_email,
+    kind: r.kind,
+    state: r.state,
+    sendEmailStatus: r.send_email_status,
+    errorCode: r.error_code,
+    retryable: r.retryable === 1,
+    attempts: r.attempts,
+    nextAttemptAt: r.state === 'queued' && r.next_attempt_at > 0 ? iso(r.next_attempt_at) : null,
+    lastError: r.last_error,
+    lastErrorVi: r.last_error_vi,
+    createdAt: iso(r.created_at)!,
+    updatedAt: iso(r.updated_at)!,
+    doneAt: iso(r.done_at),
+  };
+}
+
+/** One claimed entry: what goes into the sendemail body. */
+export interface ClaimedEntry {
+  id: number;
+  transactionId: string;
+  receiverName: string;
+  receiverEmail: string;
+  ccEmail: string;
+  bccEmail: string;
+  replyEmail: string;
+  attempts: number;
+}
+
+export interface Claim {
+  token: string;
+  kind: EmailKind;
+  profileId: string;
+  entries: ClaimedEntry[];
+}
+
+export interface ListQuery {
+  states?: readonly EmailState[] | undefined;
+  search?: string | undefined;
+  sort?: 'id' | 'transactionId' | 'receiverName' | 'receiverEmail' | 'state' | 'updatedAt' | 'attempts' | 'kind';
+  dir?: 'asc' | 'desc';
+  offset?: number;
+  limit?: number;
+}
+
+const SORT_COLUMNS: Record<NonNullable<ListQuery['sort']>, string> = {
+  id: 'id',
+  transactionId: 'transaction_id',
+  receiverName: 'receiver_name',
+  receiverEmail: 'receiver_email',
+  state: 'state',
+  updatedAt: 'updated_at',
+  attempts: 'attempts',
+  kind: 'kind',
+};
+
+/** States the user may send again / cancel / edit / remove. */
+const RETRYABLE_STATES: readonly EmailState[] = ['failed', 'unknown', 'cancelled'];
+const CANCELLABLE_STATES: readonly EmailState[] = ['queued', 'failed', 'unknown'];
+const EDITABLE_STATES: readonly EmailState[] = ['queued', 'failed', 'unknown', 'cancelled'];
+
+/** Is the process that holds a claim still alive? (Claims are "<pid>:<random>".) */
+export type ClaimAlive = (token: string) => boolean;
+
+export function defaultClaimAlive(token: string): boolean {
+  const pid = Number(token.split(':')[0]);
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export interface OutboxOptions {
+  now?: () => number;
+  /** A claim older than this is taken as abandoned even if its pid is alive (pid reuse). Default 10 min. */
+  claimLeaseMs?: number;
+  claimAlive?: ClaimAlive;
+}
+
+/**
+ * The outbox repository: every state change is one SQL statement or one immediate transaction,
+ * so a crash at any moment leaves each entry in exactly one well-defined state.
+ */
+export class Outbox {
+  private readonly now: () => number;
+  private readonly leaseMs: number;
+  private readonly claimAlive: ClaimAlive;
+  private readonly stmts = new Map<string, StatementSync>();
+  /** The claims this process (this Outbox) holds right now. */
+  private readonly ownClaims = new Set<string>();
+
+  constructor(
+    private readonly store: Store,
+    options: OutboxOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.leaseMs = options.claimLeaseMs ?? 10 * 60_000;
+    this.claimAlive = options.claimAlive ?? defaultClaimAlive;
+  }
+
+  private stmt(sql: string): StatementSync {
+    let s = this.stmts.get(sql);
+    if (!s) this.stmts.set(sql, (s = this.store.db.prepare(sql)));
+    return s;
+  }
+
+  // ------------------------------------------------------------------ enqueue
+
+  /**
+   * Adds clean entries in one transaction. An entry whose TransactionID is already waiting
+   * (queued or being sent) for this profile is refused, so importing a file twice does not
+   * email customers twice.
+   */
+  add(profileId: string, inputs: ReadonlyArray<{ input: CleanInput; line?: number | null; index?: number | null }>): EmailAddResult {
+    const added: number[] = [];
+    const rejected: EmailReject[] = [];
+    const at = this.now();
+    this.store.transaction(() => {
+      const waiting = this.stmt(
+        "SELECT 1 FROM email_outbox WHERE profile_id = ? AND transaction_id = ? AND state IN ('queued', 'sending') LIMIT 1",
+      );
+      const insert = this.stmt(
+        `INSERT INTO email_outbox (profile_id, transaction_id, receiver_name, receiver_email, cc_email, bcc_email, reply_email, kind,
+           state, next_attempt_at, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?)`,
+      );
+      for (const { input, line = null, index = null } of inputs) {
+        if (waiting.get(profileId, input.transactionId)) {
+          rejected.push({
+            line,
+            index,
+            transactionId: input.transactionId,
+            reason: `TransactionID ${input.transactionId} is already in the queue.`,
+            reasonVi: `Mã tra cứu ${input.transactionId} đã có trong hàng đợi.`,
+          });
+          continue;
+        }
+        const r = insert.run(
+          profileId,
+          input.transactionId,
+          input.receiverName,
+          input.receiverEmail,
+          input.ccEmail,
+          input.bccEmail,
+          input.replyEmail,
+          input.kind,
+          at,
+          at,
+        );
+        added.push(Number(r.lastInsertRowid));
+      }
+    });
+    return { added, rejected };
+  }
+
+  // ------------------------------------------------------------------ reading
+
+  get(id: number): EmailEntry | null {
+    const row = this.stmt('SELECT * FROM email_outbox WHERE id = ?').get(id) as Row | undefined;
+    return row ? toEntry(row) : null;
+  }
+
+  private where(profileId: string, q: Pick<ListQuery, 'states' | 'search'>): { sql: string; params: SQLInputValue[] } {
+    const parts = ['profile_id = ?'];
+    const params: SQLInputValue[] = [profileId];
+    if (q.states && q.states.length > 0 && q.states.length < EMAIL_STATES.length) {
+      parts.push(`state IN (${q.states.map(() => '?').join(', ')})`);
+      params.push(...q.states);
+    }
+    const search = q.search?.trim();
+    if (search) {
+      const like = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      parts.push(
+        "(lower(transaction_id) LIKE ? ESCAPE '\\' OR lower(receiver_name) LIKE ? ESCAPE '\\' OR lower(receiver_email) LIKE ? ESCAPE '\\' OR lower(cc_email) LIKE ? ESCAPE '\\' OR lower(coalesce(error_code, '')) LIKE ? ESCAPE '\\')",
+      );
+      params.push(like, like, like, like, like);
+    }
+    return { sql: parts.join(' AND '), params };
+  }
+
+  list(profileId: string, q: ListQuery = {}): { items: EmailEntry[]; total: number } {
+    const { sql, params } = this.where(profileId, q);
+    const column = SORT_COLUMNS[q.sort ?? 'id'];
+    const dir = q.dir === 'asc' ? 'ASC' : 'DESC';
+    const total = (this.store.db.prepare(`SELECT count(*) AS n FROM email_outbox WHERE ${sql}`).get(...params) as { n: number }).n;
+    const rows = this.store.db
+      .prepare(`SELECT * FROM email_outbox WHERE ${sql} ORDER BY ${column} ${dir}, id ${dir} LIMIT ? OFFSET ?`)
+      .all(...params, q.limit ?? 100_000, q.offset ?? 0) as unknown as Row[];
+    return { items: rows.map(toEntry), total };
+  }
+
+  counts(profileId: string): EmailCounts {
+    const counts = Object.fromEntries(EMAIL_STATES.map((s) => [s, 0])) as EmailCounts;
+    const rows = this.stmt('SELECT state, count(*) AS n FROM email_outbox WHERE profile_id = ? GROUP BY state').all(profileId) as Array<{
+      state: EmailState;
+      n: number;
+    }>;
+    for (const r of rows) counts[r.state] = r.n;
+    return counts;
+  }
+
+  /** Queued entries whose time has come, and the earliest later one. */
+  due(profileId: string): { due: number; nextAt: number | null } {
+    const at = this.now();
+    const row = this.stmt(
+      "SELECT sum(next_attempt_at <= ?) AS due, min(CASE WHEN next_attempt_at > ? THEN next_attempt_at END) AS next FROM email_outbox WHERE profile_id = ? AND state = 'queued'",
+    ).get(at, at, profileId) as { due: number | null; next: number | null };
+    return { due: row.due ?? 0, nextAt: row.next };
+  }
+
+  // ------------------------------------------------------------------ the send cycle
+
+  /**
+   * Claims up to `max` due entries of ONE kind (the kind of the oldest due entry) in an immediate
+   * transaction: state `sending`, a fresh claim token, attempts + 1. Two processes never claim the
+   * same entry; one TransactionID appears at most once per claim.
+   */
+  claim(profileId: string, max: number): Claim | null {
+    const at = this.now();
+    const token = `${process.pid}:${randomBytes(8).toString('hex')}`;
+    const claim = this.store.transaction(() => {
+      const first = this.stmt(
+        "SELECT kind FROM email_outbox WHERE profile_id = ? AND state = 'queued' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT 1",
+      ).get(profileId, at) as { kind: EmailKind } | undefined;
+      if (!first) return null;
+      const rows = this.stmt(
+        `SELECT id, transaction_id, receiver_name, receiver_email, cc_email, bcc_email, reply_email, attempts FROM email_outbox
+         WHERE profile_id = ? AND state = 'queued' AND next_attempt_at <= ? AND kind = ? ORDER BY next_attempt_at, id LIMIT ?`,
+      ).all(profileId, at, first.kind, max * 2) as unknown as Row[];
+      const seen = new Set<string>();
+      const entries: ClaimedEntry[] = [];
+      for (const r of rows) {
+        if (seen.has(r.transaction_id)) continue;
+        seen.add(r.transaction_id);
+        entries.push({
+          id: r.id,
+          transactionId: r.transaction_id,
+          receiverName: r.receiver_name,
+          receiverEmail: r.receiver_email,
+          ccEmail: r.cc_email,
+          bccEmail: r.bcc_email,
+          replyEmail: r.reply_email,
+          attempts: r.attempts + 1,
+        });
+        if (entries.length >= max) break;
+      }
+      const mark = this.stmt(
+        "UPDATE email_outbox SET state = 'sending', claim_token = ?, claimed_at = ?, attempts = attempts + 1, updated_at = ? WHERE id = ? AND state = 'queued'",
+      );
+      for (const e of entries) mark.run(token, at, at, e.id);
+      return { token, kind: first.kind, profileId, entries };
+    });
+    if (claim) this.ownClaims.add(claim.token);
+    return claim;
+  }
+
+  /** Records the service's verdict for each claimed entry (only rows still held by this claim). */
+  settle(token: string, verdicts: ReadonlyMap<number, Verdict>): void {
+    const at = this.now();
+    this.store.transaction(() => {
+      const update = this.stmt(
+        `UPDATE email_outbox SET state = ?, send_email_status = ?, error_code = ?, retryable = ?, last_error = ?, last_error_vi = ?,
+           claim_token = NULL, claimed_at = NULL, updated_at = ?, done_at = ?
+         WHERE id = ? AND claim_token = ? AND state = 'sending'`,
+      );
+      for (const [id, v] of verdicts) {
+        const done = v.state === 'sent' || v.state === 'requested' || v.state === 'sendingAtService' ? at : null;
+        update.run(v.state, v.sendEmailStatus, v.errorCode, v.retryable ? 1 : 0, v.message?.en ?? null, v.message?.vi ?? null, at, done, id, token);
+      }
+    });
+    this.ownClaims.delete(token);
+  }
+
+  /**
+   * The request certainly did not reach the service (connection refused, 429, 503, auth refused
+   * before sending…): the claimed entries go back to `queued`, due at `nextAt`, the attempt not counted.
+   */
+  release(token: string, nextAt: number, problem: Problem | null): void {
+    const at = this.now();
+    this.stmt(
+      `UPDATE email_outbox SET state = 'queued', claim_token = NULL, claimed_at = NULL, attempts = max(0, attempts - 1),
+         next_attempt_at = ?, last_error = ?, last_error_vi = ?, updated_at = ?
+       WHERE claim_token = ? AND state = 'sending'`,
+    ).run(nextAt, problem?.en ?? null, problem?.vi ?? null, at, token);
+    this.ownClaims.delete(token);
+  }
+
+  /** The request may have reached the service: every claimed entry waits in `unknown` for the user. */
+  markUnknown(token: string, problem: Problem): void {
+    const at = this.now();
+    this.stmt(
+      `UPDATE email_outbox SET state = 'unknown', claim_token = NULL, claimed_at = NULL, retryable = 0, last_error = ?, last_error_vi = ?, updated_at = ?
+       WHERE claim_token = ? AND state = 'sending'`,
+    ).run(problem.en, problem.vi, at, token);
+    this.ownClaims.delete(token);
+  }
+
+  /**
+   * After a crash or restart: entries left in `sending` by a process that is gone (or whose claim
+   * is older than the lease) may have been sent → `unknown`. Claims of live processes (the app
+   * and the CLI share the database) are left alone. Returns how many were recovered.
+   */
+  recover(): number {
+    const rows = this.stmt("SELECT DISTINCT claim_token AS token, min(claimed_at) AS at FROM email_outbox WHERE state = 'sending' GROUP BY claim_token").all() as Array<{
+      token: string | null;
+      at: number | null;
+    }>;
+    const stale = rows.filter(
+      (r) => r.token === null || (!this.ownClaims.has(r.token) && (!this.claimAlive(r.token) || this.now() - (r.at ?? 0) > this.leaseMs)),
+    );
+    if (stale.length === 0) return 0;
+    const problem = {
+      en: 'The app stopped while this email was being sent: it may or may not have reached the service. Check, then retry or cancel.',
+      vi: 'Ứng dụng bị dừng khi đang gửi email này: không rõ yêu cầu đã tới dịch vụ hay chưa. Hãy kiểm tra rồi gửi lại hoặc hủy.',
+    };
+    let n = 0;
+    this.store.transaction(() => {
+      const update = this.stmt(
+        `UPDATE email_outbox SET state = 'unknown', claim_token = NULL, claimed_at = NULL, retryable = 0, last_error = ?, last_error_vi = ?, updated_at = ?
+         WHERE state = 'sending' AND claim_token IS ?`,
+      );
+      for (const r of stale) n += Number(update.run(problem.en, problem.vi, this.now(), r.token).changes);
+    });
+    return n;
+  }
+
+  // ------------------------------------------------------------------ user actions
+
+  private bulk(ids: readonly number[], allowed: readonly EmailState[], set: string, extra: SQLInputValue[] = []): { changed: number; skipped: number } {
+    let changed = 0;
+    const at = this.now();
+    const unique = [...new Set(ids)];
+    this.store.transaction(() => {
+      const s = this.stmt(`UPDATE email_outbox SET ${set}, updated_at = ? WHERE id = ? AND state IN (${allowed.map((a) => `'${a}'`).join(', ')})`);
+      for (const id of unique) changed += Number(s.run(...extra, at, id).changes);
+    });
+    return { changed, skipped: unique.length - changed };
+  }
+
+  /** failed / unknown / cancelled → queued, due now (the user decided to send again). */
+  retry(ids: readonly number[]): { changed: number; skipped: number } {
+    return this.bulk(ids, RETRYABLE_STATES, "state = 'queued', next_attempt_at = 0, last_error = NULL, last_error_vi = NULL, retryable = 0");
+  }
+
+  cancel(ids: readonly number[]): { changed: number; skipped: number } {
+    return this.bulk(ids, CANCELLABLE_STATES, "state = 'cancelled'");
+  }
+
+  remove(ids: readonly number[]): { changed: number; skipped: number } {
+    let changed = 0;
+    const unique = [...new Set(ids)];
+    this.store.transaction(() => {
+      const s = this.stmt("DELETE FROM email_outbox WHERE id = ? AND state <> 'sending'");
+      for (const id of unique) changed += Number(s.run(id).changes);
+    });
+    return { changed, skipped: unique.length - changed };
+  }
+
+  /** Ids of entries in the given states (for "retry all failed" and the CLI). */
+  idsIn(profileId: string, states: readonly EmailState[]): number[] {
+    const rows = this.store.db
+      .prepare(`SELECT id FROM email_outbox WHERE profile_id = ? AND state IN (${states.map(() => '?').join(', ')}) ORDER BY id`)
+      .all(profileId, ...states) as Array<{ id: number }>;
+    return rows.map((r) => r.id);
+  }
+
+  /** Changes recipients of an entry not yet sent; addresses are checked and normalised. */
+  update(id: number, patch: Partial<Omit<RawInput, 'kind' | 'transactionId'>>): EmailEntry {
+    return this.store.transaction(() => {
+      const row = this.stmt('SELECT * FROM email_outbox WHERE id = ?').get(id) as Row | undefined;
+      if (!row) throw new AppError('email_not_found', { en: `There is no queued email #${id}.`, vi: `Không có email #${id} trong hàng đợi.` });
+      if (!EDITABLE_STATES.includes(row.state)) {
+        throw new AppError('email_not_editable', {
+          en: `Email #${id} (${row.transaction_id}) can no longer be changed: it is ${row.state}.`,
+          vi: `Không thể sửa email #${id} (${row.transaction_id}) nữa: trạng thái hiện tại là ${row.state}.`,
+        });
+      }
+      const checked = checkInput({
+        transactionId: row.transaction_id,
+        kind: row.kind,
+        receiverName: patch.receiverName ?? row.receiver_name,
+        receiverEmail: patch.receiverEmail ?? row.receiver_email,
+        ccEmail: patch.ccEmail ?? row.cc_email,
+        bccEmail: patch.bccEmail ?? row.bcc_email,
+        replyEmail: patch.replyEmail ?? row.reply_email,
+      });
+      if (!checked.ok) {
+        throw new AppError('email_invalid', checked.problem, { issues: [{ path: 'recipients', message: checked.problem.en, messageVi: checked.problem.vi }] });
+      }
+      const v = checked.value;
+      this.stmt(
+        'UPDATE email_outbox SET receiver_name = ?, receiver_email = ?, cc_email = ?, bcc_email = ?, reply_email = ?, updated_at = ? WHERE id = ?',
+      ).run(v.receiverName, v.receiverEmail, v.ccEmail, v.bccEmail, v.replyEmail, this.now(), id);
+      return toEntry(this.stmt('SELECT * FROM email_outbox WHERE id = ?').get(id) as unknown as Row);
+    });
+  }
+}

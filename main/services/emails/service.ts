@@ -1,0 +1,269 @@
+import type { Dispatcher } from 'undici';
+import type { EmailAddResult, EmailInput, EmailKind, EmailQueueStatus, EmailReject, EmailState } from '../../../common/calls/emails';
+import type { EventBus } from '../../../common/ipc/bus';
+import type { ContractHandlers } from '../../../common/ipc/dispatch';
+import { ApiClient } from '../api';
+import type { Session } from '../auth';
+import type { Store } from '../store';
+import type { WorkInProgress } from '../updates/work-in-progress';
+import { exportEmailCsv, parseEmailCsv } from './csv';
+import { checkInput, Outbox, type ClaimAlive, type CleanInput, type ListQuery } from './outbox';
+import { EmailSender, type FlushOptions } from './sender';
+
+export interface EmailServiceDeps {
+  store: Store;
+  bus?: EventBus;
+  /** The active connection profile: entries are queued under it and flushed for it. */
+  activeProfileId: () => string;
+  /** AuthGate: `ready()` blocks while signed out / paused; `reportAuthFailure()` pauses. */
+  gate: { ready(signal?: AbortSignal): Promise<Session>; reportAuthFailure(profileId?: string): Promise<void> };
+  /** Connectivity: false while the service is unreachable. */
+  isOnline?: () => boolean;
+  checkConnectivity?: () => void;
+  /** Invoices per sendemail request (default 20, e.g. from settings.batchSizes.email). */
+  batchSize?: () => number;
+  work?: WorkInProgress;
+  /** Per-request timeout of sendemail (default 30 s); after it the outcome is unknown. */
+  sendTimeoutMs?: number;
+  /** An undici dispatcher shared by the clients (tests, benchmarks). */
+  dispatcher?: Dispatcher;
+  now?: () => number;
+  random?: () => number;
+  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  stopGraceMs?: number;
+  claimLeaseMs?: number;
+  claimAlive?: ClaimAlive;
+}
+
+export const DEFAULT_EMAIL_BATCH = 20;
+
+/**
+ * The email send queue: the outbox in the database, the sender that flushes it while online
+ * and signed in, CSV import/export, and the contract handlers of the queue screen.
+ */
+export class EmailService {
+  readonly outbox: Outbox;
+  readonly sender: EmailSender<Session>;
+  private client: { key: string; client: ApiClient } | null = null;
+  private readonly unsubscribe: Array<() => void> = [];
+  private emitTimer: NodeJS.Timeout | undefined;
+  private lastEmit = 0;
+  private started = false;
+
+  constructor(private readonly deps: EmailServiceDeps) {
+    this.outbox = new Outbox(deps.store, {
+      ...(deps.now ? { now: deps.now } : {}),
+      ...(deps.claimLeaseMs !== undefined ? { claimLeaseMs: deps.claimLeaseMs } : {}),
+      ...(deps.claimAlive ? { claimAlive: deps.claimAlive } : {}),
+    });
+    this.sender = new EmailSender<Session>({
+      outbox: this.outbox,
+      activeProfileId: deps.activeProfileId,
+      ready: (signal) => deps.gate.ready(signal),
+      reportAuthFailure: (session) => deps.gate.reportAuthFailure(session.profile.id),
+      send: (session, parameter, signal) => this.clientFor(session).sendEmail(parameter, { signal, retry: false }),
+      batchSize: () => deps.batchSize?.() ?? DEFAULT_EMAIL_BATCH,
+      onChange: () => this.changed(),
+      ...(deps.isOnline ? { isOnline: deps.isOnline } : {}),
+      ...(deps.checkConnectivity ? { checkConnectivity: deps.checkConnectivity } : {}),
+      ...(deps.now ? { now: deps.now } : {}),
+      ...(deps.random ? { random: deps.random } : {}),
+      ...(deps.log ? { log: deps.log } : {}),
+      ...(deps.backoffBaseMs !== undefined ? { backoffBaseMs: deps.backoffBaseMs } : {}),
+      ...(deps.backoffMaxMs !== undefined ? { backoffMaxMs: deps.backoffMaxMs } : {}),
+      ...(deps.stopGraceMs !== undefined ? { stopGraceMs: deps.stopGraceMs } : {}),
+    });
+  }
+
+  private clientFor(session: Session): ApiClient {
+    const key = `${session.endpoint.baseUrl}|${session.token}`;
+    if (this.client?.key !== key) {
+      const old = this.client?.client;
+      if (old) void old.close();
+      this.client = {
+        key,
+        client: new ApiClient({
+          baseUrl: session.endpoint.baseUrl,
+          token: session.token,
+          timeoutMs: this.deps.sendTimeoutMs ?? 30_000,
+          ...(this.deps.dispatcher ? { dispatcher: this.deps.dispatcher } : {}),
+          ...(this.deps.log ? { log: this.deps.log } : {}),
+        }),
+      };
+    }
+    return this.client.client;
+  }
+
+  /** Begins sending on its own: now, whenever `app.online` turns true, and after each enqueue. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.outbox.recover();
+    if (this.deps.bus) {
+      this.unsubscribe.push(
+        this.deps.bus.on('app.online', (e) => {
+          if (e.online) void this.sender.kick();
+        }),
+      );
+    }
+    if (this.deps.work) {
+      this.unsubscribe.push(
+        this.deps.work.register('emails.queue', () => {
+          const n = this.sender.sending;
+          return n > 0
+            ? { busy: true, message: `${n} emails are being sent`, messageVi: `Đang gửi ${n} email` }
+            : { busy: false };
+        }),
+      );
+    }
+    void this.sender.kick();
+  }
+
+  async stop(): Promise<void> {
+    for (const u of this.unsubscribe.splice(0)) u();
+    await this.sender.stop();
+    if (this.emitTimer) clearTimeout(this.emitTimer);
+    await this.client?.client.close();
+    this.client = null;
+  }
+
+  // ---------------------------------------------------------------- events
+
+  /** Publishes `emails.changed`, at most every 250 ms (the last change always goes out). */
+  private changed(): void {
+    if (!this.deps.bus || this.emitTimer) return;
+    const wait = Math.max(0, 250 - (Date.now() - this.lastEmit));
+    this.emitTimer = setTimeout(() => {
+      this.emitTimer = undefined;
+      this.lastEmit = Date.now();
+      try {
+        this.deps.bus?.emit('emails.changed', this.status());
+      } catch (error) {
+        this.deps.log?.('warn', `emails.changed not published: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }, wait);
+    this.emitTimer.unref?.();
+    this.deps.work?.changed();
+  }
+
+  // ---------------------------------------------------------------- queue operations
+
+  status(): EmailQueueStatus {
+    const counts = this.outbox.counts(this.deps.activeProfileId());
+    const total = Object.values(counts).reduce((a, b) => a + b, 0);
+    return { counts, total, sender: this.sender.senderStatus() };
+  }
+
+  /** Enqueues entries (by hand, the CLI); bad ones are reported by index, the good ones added. */
+  add(inputs: ReadonlyArray<EmailInput & { kind?: EmailKind }>): EmailAddResult {
+    const good: Array<{ input: CleanInput; index: number }> = [];
+    const rejected: EmailReject[] = [];
+    inputs.forEach((raw, index) => {
+      const checked = checkInput({ ...raw, kind: raw.kind ?? 'withoutCode' });
+      if (checked.ok) good.push({ input: checked.value, index });
+      else rejected.push({ line: null, index, transactionId: raw.transactionId?.trim() || null, reason: checked.problem.en, reasonVi: checked.problem.vi });
+    });
+    const result = this.outbox.add(this.deps.activeProfileId(), good);
+    result.rejected.push(...rejected);
+    result.rejected.sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+    if (result.added.length > 0) this.afterEnqueue();
+    return result;
+  }
+
+  /** Imports a CSV: good rows are queued, bad rows listed by line with the reason. */
+  importCsv(text: string, kind: EmailKind): EmailAddResult & { rows: number } {
+    const parsed = parseEmailCsv(text, kind);
+    const result = this.outbox.add(
+      this.deps.activeProfileId(),
+      parsed.good.map((g) => ({ input: g.input, line: g.line })),
+    );
+    const rejected = [...parsed.bad, ...result.rejected].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+    if (result.added.length > 0) this.afterEnqueue();
+    return { added: result.added, rejected, rows: parsed.rows };
+  }
+
+  exportCsv(query: Pick<ListQuery, 'states' | 'search'>): { csv: string; fileName: string; count: number } {
+    const { items } = this.outbox.list(this.deps.activeProfileId(), { ...query, sort: 'id', dir: 'asc' });
+    const stamp = new Date(this.deps.now?.() ?? Date.now()).toISOString().slice(0, 19).replace(/[:T]/g, '-');
+    return { csv: exportEmailCsv(items), fileName: `email-queue-${stamp}.csv`, count: items.length };
+  }
+
+  list(query: ListQuery) {
+    const profileId = this.deps.activeProfileId();
+    return { ...this.outbox.list(profileId, query), counts: this.outbox.counts(profileId) };
+  }
+
+  retry(ids: readonly number[]) {
+    const r = this.outbox.retry(ids);
+    if (r.changed > 0) this.afterEnqueue();
+    return r;
+  }
+
+  /** Ids in the given states (CLI `queue retry`). */
+  idsIn(states: readonly EmailState[]): number[] {
+    return this.outbox.idsIn(this.deps.activeProfileId(), states);
+  }
+
+  cancel(ids: readonly number[]) {
+    const r = this.outbox.cancel(ids);
+    this.changed();
+    return r;
+  }
+
+  remove(ids: readonly number[]) {
+    const r = this.outbox.remove(ids);
+    this.changed();
+    return r;
+  }
+
+  update(id: number, patch: Parameters<Outbox['update']>[1]) {
+    const entry = this.outbox.update(id, patch);
+    this.changed();
+    return entry;
+  }
+
+  /** Sends what is due and resolves when done (or offline / not signed in). */
+  flush(options: FlushOptions = {}): Promise<void> {
+    return this.sender.flush(options);
+  }
+
+  private afterEnqueue(): void {
+    this.changed();
+    if (this.started) void this.sender.kick();
+  }
+
+  handlers(): Pick<
+    ContractHandlers,
+    | 'emails.list'
+    | 'emails.status'
+    | 'emails.add'
+    | 'emails.importCsv'
+    | 'emails.exportCsv'
+    | 'emails.retry'
+    | 'emails.cancel'
+    | 'emails.remove'
+    | 'emails.update'
+    | 'emails.flush'
+  > {
+    return {
+      'emails.list': (req) => this.list(req),
+      'emails.status': () => this.status(),
+      'emails.add': (req) => this.add(req.entries),
+      'emails.importCsv': (req) => this.importCsv(req.text, req.kind),
+      'emails.exportCsv': (req) => this.exportCsv(req),
+      'emails.retry': (req) => this.retry(req.ids),
+      'emails.cancel': (req) => this.cancel(req.ids),
+      'emails.remove': (req) => this.remove(req.ids),
+      'emails.update': (req) => {
+        const { id, ...patch } = req;
+        return this.update(id, patch);
+      },
+      'emails.flush': () => {
+        void this.sender.kick();
+        return this.status();
+      },
+    };
+  }
+}

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import Papa from 'papaparse';
+import { exportEmailCsv, parseEmailCsv } from '../../../main/services/emails/csv';
+import type { EmailEntry } from '../../../common/calls/emails';
+
+describe('parseEmailCsv', () => {
+  it('reads a comma file with BOM, quoted lists, and reports bad rows with their line', () => {
+    const text =
+      '\uFEFFTransactionID,ReceiverName,ReceiverEmail,CCEmail,BCCEmail,ReplyEmail\r\n' +
+      'TX1,Nguyễn Văn An,"a@x.vn, b@y.vn",,,\r\n' +
+      'TX2,Bad,not-an-email,,,\r\n' +
+      '\r\n' +
+      ',No id,c@x.vn,,,\r\n' +
+      'TX3,"Trần, Thị ""B""",c@x.vn,d@x.vn;e@x.vn,f@x.vn,reply@x.vn\r\n';
+    const r = parseEmailCsv(text, 'withCode');
+    expect(r.rows).toBe(4);
+    expect(r.good.map((g) => [g.line, g.input.transactionId, g.input.receiverEmail])).toEqual([
+      [2, 'TX1', 'a@x.vn;b@y.vn'],
+      [6, 'TX3', 'c@x.vn'],
+    ]);
+    expect(r.good[1]!.input).toMatchObject({ receiverName: 'Trần, Thị "B"', ccEmail: 'd@x.vn;e@x.vn', bccEmail: 'f@x.vn', replyEmail: 'reply@x.vn', kind: 'withCode' });
+    expect(r.good[0]!.input.receiverName).toBe('Nguyễn Văn An');
+    expect(r.bad.map((b) => [b.line, b.transactionId])).toEqual([
+      [3, 'TX2'],
+      [5, null],
+    ]);
+    expect(r.bad[0]!.reason).toContain('not-an-email');
+    expect(r.bad[0]!.reasonVi).toContain('không hợp lệ');
+  });
+
+  it('reads a semicolon file without BOM, columns in another order, a quoted line break', () => {
+    const text = 'ReceiverEmail;TransactionID;ReceiverName\n"a@x.vn,b@x.vn";TX1;"Line\nbreak"\nc@x.vn;TX2;C\n';
+    const r = parseEmailCsv(text, 'cashRegister');
+    expect(r.good.map((g) => [g.line, g.input.transactionId, g.input.receiverEmail])).toEqual([
+      [2, 'TX1', 'a@x.vn;b@x.vn'],
+      [4, 'TX2', 'c@x.vn'],
+    ]);
+    expect(r.good[0]!.input.kind).toBe('cashRegister');
+  });
+
+  it('a header without the required columns is one bad line', () => {
+    const r = parseEmailCsv('TransactionID,Name\nTX1,x\n', 'withCode');
+    expect(r.good).toHaveLength(0);
+    expect(r.bad).toHaveLength(1);
+    expect(r.bad[0]!.line).toBe(1);
+  });
+});
+
+describe('exportEmailCsv', () => {
+  it('round-trips through the importer and neutralises formulas', () => {
+    const entry: EmailEntry = {
+      id: 1,
+      transactionId: 'TX1',
+      receiverName: '=HYPERLINK("x")',
+      receiverEmail: 'a@x.vn;b@x.vn',
+      ccEmail: '',
+      bccEmail: '',
+      replyEmail: '',
+      kind: 'withCode',
+      state: 'failed',
+      sendEmailStatus: 2,
+      errorCode: 'InvalidEmail',
+      retryable: false,
+      attempts: 1,
+      nextAttemptAt: null,
+      lastError: 'bad, address',
+      lastErrorVi: null,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+      doneAt: null,
+    };
+    const csv = exportEmailCsv([entry]);
+    expect(csv.startsWith('\uFEFF')).toBe(true);
+    const rows = Papa.parse<string[]>(csv.slice(1).trim()).data;
+    expect(rows[1]![1]).toBe('\'=HYPERLINK("x")');
+    expect(rows[1]![7]).toBe('failed');
+    const back = parseEmailCsv(csv, 'withCode');
+    expect(back.good.map((g) => g.input.receiverEmail)).toEqual(['a@x.vn;b@x.vn']);
+  });
+});
+
+describe('headerless files', () => {
+  it('use the default column order', () => {
+    const r = parseEmailCsv('TX9;Ann;a@x.vn\n', 'withoutCode');
+    expect(r.good.map((g) => [g.line, g.input.transactionId, g.input.receiverName])).toEqual([[1, 'TX9', 'Ann']]);
+  });
+});
