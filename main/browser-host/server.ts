@@ -28,6 +28,7 @@ export interface BrowserHost {
 
 const MAX_BODY = 32 * 1024 * 1024;
 const CALL_PREFIX = '/api/call/';
+const PREVIEW_PREFIX = '/api/preview/';
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -89,6 +90,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
         return refuse(res, 401, 'bad_secret', 'This browser tab is not signed in to the app.', 'Thẻ trình duyệt này chưa được ứng dụng cho phép.');
       }
       if (url.pathname === EVENTS_ROUTE && req.method === 'GET') return streamEvents(req, res);
+      if (url.pathname.startsWith(PREVIEW_PREFIX) && req.method === 'GET') return servePreview(services, decodeURIComponent(url.pathname.slice(PREVIEW_PREFIX.length)), res);
       if (url.pathname.startsWith(CALL_PREFIX) && req.method === 'POST') {
         const name = decodeURIComponent(url.pathname.slice(CALL_PREFIX.length));
         let body: unknown;
@@ -175,6 +177,27 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** A kept preview (issue 6) as its own page: the PDF bytes, or a redirect to a page-type preview. */
+function servePreview(services: Services, id: string, res: http.ServerResponse): void {
+  const kept = services.drafting.preview.get(id);
+  if (!kept) return refuse(res, 404, 'preview_not_found', 'That preview is no longer kept.', 'Bản xem trước này không còn được lưu.');
+  if (kept.kind === 'page' && kept.link) {
+    res.writeHead(302, { location: kept.link, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+    res.end();
+    return;
+  }
+  // No CSP sandbox here: Chromium's PDF viewer would refuse to run.
+  res.writeHead(200, {
+    'content-type': 'application/pdf',
+    'content-length': kept.bytes.length,
+    'content-disposition': `inline; filename="preview-${kept.draftId}.pdf"`,
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+  });
+  res.end(Buffer.from(kept.bytes));
 }
 
 async function readJson(req: http.IncomingMessage): Promise<unknown> {

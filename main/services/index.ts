@@ -9,8 +9,11 @@ import type { ServicesConfig } from './config';
 import type { AuthService } from './auth';
 import type { Connectivity } from './connectivity/connectivity';
 import { createConnections } from './profiles/connections';
+import { externalSandbox } from './profiles/sandbox-runner';
 import { accessFromAuth, createDrafting, type Drafting } from './drafting';
 import { EmailService } from './emails';
+import { DownloadsService } from './downloads';
+import { sessionFromGate } from './downloads/session';
 import type { ProfileService } from './profiles';
 import type { SecretStore } from './secrets';
 import type { SettingsService } from './settings/settings';
@@ -40,6 +43,8 @@ export interface Services {
   readonly drafting: Drafting;
   /** The email send queue (outbox + sender). */
   readonly emails: EmailService;
+  /** Bulk download jobs of issued invoices. */
+  readonly downloads: DownloadsService;
   close(): Promise<void>;
 }
 
@@ -69,7 +74,11 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
     now: config.now,
     log,
     // The built-in Sandbox profile runs the sandbox service in this process on 127.0.0.1.
-    startSandbox: async () => (await import('../sandbox')).startSandbox({ port: 0 }),
+    // EINVOICE_SANDBOX_URL (tests) points it at a sandbox running elsewhere instead.
+    startSandbox: async () =>
+      process.env.EINVOICE_SANDBOX_URL
+        ? externalSandbox(process.env.EINVOICE_SANDBOX_URL, (await import('../sandbox/tokens')).SANDBOX_DEV_TOKEN)
+        : (await import('../sandbox')).startSandbox({ port: 0 }),
   });
   closers.push(() => connections.close());
   const { connectivity, store, secrets, profiles, auth, settings } = connections;
@@ -90,6 +99,19 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
   });
   closers.push(() => emails.stop());
 
+  const downloads = new DownloadsService({
+    store,
+    bus,
+    work,
+    activeProfileId: () => profiles.activeId(),
+    session: sessionFromGate(auth.gate, { log }),
+    reportAuthFailure: (profileId) => auth.gate.reportAuthFailure(profileId),
+    ...(config.dialogs ? { dialogs: config.dialogs } : {}),
+    ...(config.now ? { now: config.now } : {}),
+    log,
+  });
+  closers.push(() => downloads.close());
+
   const handlers: ContractHandlers = {
     ...diagnosticsHandlers({ log: logFile, dataDir: config.dataDir, now: config.now, facts: { version: config.version, host: config.host, extra: () => ({ databaseSchema: store.version }) } }),
     ...appHandlers({ config, connectivity, connectionKind: connections.connectionKind }),
@@ -97,6 +119,7 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
     ...updates.handlers(),
     ...drafting.handlers,
     ...emails.handlers(),
+    ...downloads.handlers(),
   };
 
   const dispatch = createDispatch(handlers, (name, error) =>
@@ -104,6 +127,7 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
   );
   connectivity.start();
   emails.start();
+  downloads.resumeInterrupted();
 
   return {
     config,
@@ -121,6 +145,7 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
     updates,
     drafting,
     emails,
+    downloads,
     async close() {
       for (const close of closers.reverse()) await close();
     },

@@ -37,6 +37,13 @@ export function fieldPathForCode(code: string | null | undefined, draft: Invoice
     return lineField ? linePath(draft, lineField) : 'lines';
   }
   if (/^TaxRateInfo_VATRateName$/i.test(code.trim())) return linePath(draft, 'VATRateName');
+  // `InvalidTaxCode` (the buyer's), `InvalidInvSeries`, `InvalidInvDate`, `InvalidRefID`…
+  if (/^InvalidTaxCode$/i.test(code.trim())) return 'BuyerTaxCode';
+  const invalid = /^Invalid(.+)$/i.exec(code.trim());
+  if (invalid) {
+    const field = caseInsensitive(INVOICE_FIELDS, invalid[1]!);
+    if (field && field !== 'TotalAmountInWords') return field;
+  }
   return null;
 }
 

@@ -84,3 +84,19 @@ export class SandboxRunner {
     if (handle) await handle.close();
   }
 }
+
+/**
+ * A sandbox already running elsewhere (tests: `EINVOICE_SANDBOX_URL=<sandbox origin>`), used by
+ * the built-in Sandbox profile instead of starting one in-process. Stopping it is the owner's job.
+ */
+export function externalSandbox(origin: string, devToken: string): SandboxHandle {
+  const base = origin.replace(/\/+$/, '');
+  return {
+    baseUrl: `${base}/api/integration/invoice`,
+    tokenUrl: `${base}/api/integration/auth/token`,
+    devToken,
+    stop() {},
+    start() {},
+    close() {},
+  };
+}

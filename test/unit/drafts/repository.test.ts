@@ -164,7 +164,9 @@ describe('fieldPathForCode', () => {
     expect(fieldPathForCode('InvoiceDetail_ItemName', draft)).toBe('lines[0].ItemName');
     expect(fieldPathForCode('TaxRateInfo_VATRateName', draft)).toBe('lines[0].VATRateName');
     expect(fieldPathForCode('RequireError_TotalAmountInWords', draft)).toBe('words');
-    expect(fieldPathForCode('InvalidTaxCode', draft)).toBeNull();
+    expect(fieldPathForCode('InvalidTaxCode', draft)).toBe('BuyerTaxCode');
+    expect(fieldPathForCode('InvalidInvSeries', draft)).toBe('InvSeries');
+    expect(fieldPathForCode('LicenseInfo_Expired', draft)).toBeNull();
     expect(fieldPathForCode(null, draft)).toBeNull();
   });
 });
