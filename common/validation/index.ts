@@ -102,6 +102,8 @@ export function validateDraft(draft: InvoiceDraft, options: ValidateOptions = {}
     p.push(problem(['lines'], 'lines.empty', { en: 'The invoice has no lines.', vi: 'Hóa đơn chưa có dòng hàng nào.' }));
   }
   draft.lines.forEach((line, i) => validateLine(draft, computed, i, p));
+  // Negative rows/totals caused by a wrong line are not reported twice.
+  const lineErrors = p.some((x) => x.severity === 'error' && x.path.startsWith('lines['));
 
   computed.taxRates.forEach((row, i) => {
     if (row.overrideInvalid) {
@@ -119,7 +121,7 @@ export function validateDraft(draft: InvoiceDraft, options: ValidateOptions = {}
         ),
       );
     }
-    if (row.VATAmountOC.isNegative() && !row.VATAmountOC.isZero()) {
+    if (!lineErrors && row.VATAmountOC.isNegative() && !row.VATAmountOC.isZero()) {
       p.push(problem(['taxRates', i, 'VATAmountOC'], 'vat.negative', { en: `The VAT for ${row.VATRateName} is negative.`, vi: `Tiền thuế ${row.VATRateName} bị âm.` }));
     }
   });
@@ -128,7 +130,7 @@ export function validateDraft(draft: InvoiceDraft, options: ValidateOptions = {}
   }
 
   const t = computed.totals;
-  if (t.TotalAmountOC.isNegative() && !t.TotalAmountOC.isZero()) {
+  if (!lineErrors && t.TotalAmountOC.isNegative() && !t.TotalAmountOC.isZero()) {
     p.push(problem(['TotalAmountOC'], 'total.negative', { en: 'The invoice total is negative: the trade discounts exceed the goods.', vi: 'Tổng tiền thanh toán bị âm: chiết khấu thương mại lớn hơn tiền hàng.' }));
   }
   for (const [field, value] of Object.entries(t) as [string, Decimal][]) {
@@ -176,12 +178,13 @@ function validateLine(draft: InvoiceDraft, computed: ComputedInvoice, i: number,
     p.push(problem(at('UnitPrice'), 'line.negative', { en: `Line ${n}: the unit price cannot be negative (use a trade-discount line).`, vi: `Dòng ${n}: đơn giá không được âm (hãy dùng dòng chiết khấu thương mại).` }));
   }
   if (allowsLineDiscount(line.ItemType)) {
-    if (c.DiscountRate.isNegative() || c.DiscountRate.gt(100)) {
+    // Only the field the cashier typed is judged; the derived one follows from it.
+    if (line.discountBy !== 'amount' && (c.DiscountRate.isNegative() || c.DiscountRate.gt(100))) {
       p.push(problem(at('DiscountRate'), 'line.discountRate', { en: `Line ${n}: the discount rate must be between 0 and 100%.`, vi: `Dòng ${n}: tỷ lệ chiết khấu phải từ 0 đến 100%.` }));
     }
     if (c.DiscountAmountOC.isNegative() && !c.DiscountAmountOC.isZero()) {
       p.push(problem(at('DiscountAmountOC'), 'line.negative', { en: `Line ${n}: the discount amount cannot be negative.`, vi: `Dòng ${n}: tiền chiết khấu không được âm.` }));
-    } else if (c.DiscountAmountOC.gt(c.AmountOC)) {
+    } else if (line.discountBy === 'amount' && !c.AmountOC.isNegative() && c.DiscountAmountOC.gt(c.AmountOC)) {
       p.push(problem(at('DiscountAmountOC'), 'line.discountTooLarge', { en: `Line ${n}: the discount is larger than the amount.`, vi: `Dòng ${n}: tiền chiết khấu lớn hơn thành tiền.` }));
     }
   }
