@@ -1,0 +1,77 @@
+import Papa from 'papaparse';
+
+export interface ParsedIds {
+  /** Unique TransactionIDs in first-seen order. */
+  ids: string[];
+  /** How many repeats were dropped. */
+  duplicates: number;
+  /** How many empty entries were dropped. */
+  blanks: number;
+}
+
+const HEADER = /^(transaction[\s_-]*id|transactionid|mã tra cứu|ma tra cuu|id)$/i;
+
+/** Drops blanks and duplicates (exact match after trimming), keeping the first occurrence. */
+export function dedupeIds(raw: readonly string[]): ParsedIds {
+  const seen = new Set<string>();
+  const ids: string[] = [];
+  let duplicates = 0;
+  let blanks = 0;
+  for (const entry of raw) {
+    const id = entry.replace(/^\uFEFF/, '').trim();
+    if (id === '') {
+      blanks++;
+      continue;
+    }
+    if (seen.has(id)) {
+      duplicates++;
+      continue;
+    }
+    seen.add(id);
+    ids.push(id);
+  }
+  return { ids, duplicates, blanks };
+}
+
+/**
+ * TransactionIDs from pasted text or an imported TXT/CSV file. A CSV (or any text with commas,
+ * semicolons or tabs on its lines) is read with a CSV parser: the column headed TransactionID
+ * when there is one, otherwise the first column. Plain text: one ID per line (spaces also split).
+ */
+export function parseIdsText(text: string, fileName?: string): ParsedIds {
+  const body = text.replace(/^\uFEFF/, '');
+  const lines = body.split(/\r\n|\n|\r/);
+  const isCsv = /\.csv$/i.test(fileName ?? '') || lines.some((l) => /[,;\t]/.test(l));
+  if (!isCsv) {
+    const raw: string[] = [];
+    for (const line of lines) {
+      const parts = line.split(/\s+/);
+      if (parts.every((p) => p === '')) raw.push('');
+      else raw.push(...parts.filter((p) => p !== ''));
+    }
+    // A trailing newline is not a blank entry.
+    if (raw.length > 0 && raw[raw.length - 1] === '' && /[\r\n]$/.test(body)) raw.pop();
+    return dedupeIds(raw);
+  }
+  const first = lines.find((l) => l.trim() !== '') ?? '';
+  const delimiter = [',', ';', '\t', '|'].map((d) => ({ d, n: first.split(d).length })).sort((a, b) => b.n - a.n)[0]!.d;
+  const parsed = Papa.parse<string[]>(body, { skipEmptyLines: false, delimiter });
+  const rows = parsed.data.filter((r) => Array.isArray(r));
+  let column = 0;
+  let start = 0;
+  const head = rows[0];
+  if (head) {
+    const idx = head.findIndex((cell) => HEADER.test(String(cell ?? '').trim()));
+    if (idx >= 0) {
+      column = idx;
+      start = 1;
+    }
+  }
+  const raw: string[] = [];
+  for (let i = start; i < rows.length; i++) {
+    const row = rows[i]!;
+    if (row.length === 1 && row[0] === '' && i === rows.length - 1) continue; // trailing newline
+    raw.push(String(row[column] ?? ''));
+  }
+  return dedupeIds(raw);
+}

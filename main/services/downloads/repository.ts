@@ -1,0 +1,250 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { DownloadItemView, ExistingPolicy, ItemStatus, JobStatus } from '../../../common/calls/downloads';
+import type { DownloadDataType } from '../../../common/model';
+import type { Store } from '../store';
+
+export interface JobSettings {
+  type: DownloadDataType;
+  withCode: boolean;
+  calc: boolean;
+  folder: string;
+  existing: ExistingPolicy;
+  unzip: boolean;
+}
+
+export interface JobRow extends JobSettings {
+  id: string;
+  profileId: string;
+  fingerprint: string;
+  status: JobStatus;
+  lastError: { message: string; messageVi: string } | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface JobCounts {
+  total: number;
+  pending: number;
+  placing: number;
+  saved: number;
+  skipped: number;
+  failed: number;
+  bytes: number;
+}
+
+export interface ItemRow {
+  seq: number;
+  transactionId: string;
+  status: ItemStatus;
+  file: string | null;
+  bytes: number;
+  attempts: number;
+}
+
+/** One finished item, written in a batch with {@link JobsRepository.record}. */
+export interface ItemOutcome {
+  seq: number;
+  status: ItemStatus;
+  file?: string | null;
+  bytes?: number;
+  errorCode?: string | null;
+  message?: string | null;
+  messageVi?: string | null;
+  /** Count one more attempt. */
+  attempt?: boolean;
+}
+
+interface RawJob {
+  id: string;
+  profile_id: string;
+  fingerprint: string;
+  type: string;
+  with_code: number;
+  calc: number;
+  folder: string;
+  existing: string;
+  unzip: number;
+  status: string;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+function toJob(r: RawJob): JobRow {
+  return {
+    id: r.id,
+    profileId: r.profile_id,
+    fingerprint: r.fingerprint,
+    type: r.type as DownloadDataType,
+    withCode: r.with_code === 1,
+    calc: r.calc === 1,
+    folder: r.folder,
+    existing: r.existing as ExistingPolicy,
+    unzip: r.unzip === 1,
+    status: r.status as JobStatus,
+    lastError: r.last_error ? (JSON.parse(r.last_error) as { message: string; messageVi: string }) : null,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+/** Same IDs, type, flags, folder and policies → same fingerprint (the CLI resumes by it). */
+export function jobFingerprint(scope: string, settings: JobSettings, ids: readonly string[]): string {
+  const h = createHash('sha256');
+  h.update(JSON.stringify([scope, settings.type, settings.withCode, settings.calc, settings.folder, settings.existing, settings.unzip]));
+  for (const id of ids) h.update(`\n${id}`);
+  return h.digest('hex');
+}
+
+/** Download jobs and their items in `einvoice.db` (tables in schema.ts). */
+export class JobsRepository {
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  private get db() {
+    return this.store.db;
+  }
+
+  /** `scope` goes into the fingerprint (default the profile; the CLI adds the service address). */
+  create(profileId: string, settings: JobSettings, ids: readonly string[], scope: string = profileId): JobRow {
+    const id = randomUUID();
+    const stamp = this.now().toISOString();
+    const fingerprint = jobFingerprint(scope, settings, ids);
+    this.store.transaction((db) => {
+      db.prepare(
+        `INSERT INTO download_jobs(id, profile_id, fingerprint, type, with_code, calc, folder, existing, unzip, status, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'ready', ?, ?)`,
+      ).run(id, profileId, fingerprint, settings.type, settings.withCode ? 1 : 0, settings.calc ? 1 : 0, settings.folder, settings.existing, settings.unzip ? 1 : 0, stamp, stamp);
+      const insert = db.prepare(`INSERT INTO download_items(job_id, seq, transaction_id, status) VALUES (?, ?, ?, 'pending')`);
+      ids.forEach((tid, seq) => insert.run(id, seq, tid));
+    });
+    return this.get(id)!;
+  }
+
+  get(id: string): JobRow | undefined {
+    const row = this.db.prepare('SELECT * FROM download_jobs WHERE id = ?').get(id) as RawJob | undefined;
+    return row ? toJob(row) : undefined;
+  }
+
+  list(profileId?: string): JobRow[] {
+    const rows = (
+      profileId
+        ? this.db.prepare('SELECT * FROM download_jobs WHERE profile_id = ? ORDER BY created_at DESC, rowid DESC').all(profileId)
+        : this.db.prepare('SELECT * FROM download_jobs ORDER BY created_at DESC, rowid DESC').all()
+    ) as unknown as RawJob[];
+    return rows.map(toJob);
+  }
+
+  /** The newest job with this fingerprint that has not finished (for the CLI's "run again"). */
+  findUnfinished(fingerprint: string): JobRow | undefined {
+    const row = this.db
+      .prepare(`SELECT * FROM download_jobs WHERE fingerprint = ? AND status IN ('ready', 'running', 'paused') ORDER BY created_at DESC LIMIT 1`)
+      .get(fingerprint) as RawJob | undefined;
+    return row ? toJob(row) : undefined;
+  }
+
+  setStatus(id: string, status: JobStatus, lastError?: { message: string; messageVi: string } | null): void {
+    const stamp = this.now().toISOString();
+    if (lastError === undefined) this.db.prepare('UPDATE download_jobs SET status = ?, updated_at = ? WHERE id = ?').run(status, stamp, id);
+    else this.db.prepare('UPDATE download_jobs SET status = ?, last_error = ?, updated_at = ? WHERE id = ?').run(status, lastError ? JSON.stringify(lastError) : null, stamp, id);
+  }
+
+  remove(id: string): boolean {
+    return Number(this.db.prepare('DELETE FROM download_jobs WHERE id = ?').run(id).changes) > 0;
+  }
+
+  counts(id: string): JobCounts {
+    const rows = this.db
+      .prepare('SELECT status, count(*) AS n, coalesce(sum(bytes), 0) AS b FROM download_items WHERE job_id = ? GROUP BY status')
+      .all(id) as Array<{ status: ItemStatus; n: number; b: number }>;
+    const c: JobCounts = { total: 0, pending: 0, placing: 0, saved: 0, skipped: 0, failed: 0, bytes: 0 };
+    for (const r of rows) {
+      c[r.status] = Number(r.n);
+      c.total += Number(r.n);
+      c.bytes += Number(r.b);
+    }
+    return c;
+  }
+
+  /** Items in a state, in order (the engine reads `pending` and `placing` ones). */
+  itemsWithStatus(id: string, status: ItemStatus): ItemRow[] {
+    const rows = this.db
+      .prepare('SELECT seq, transaction_id, status, file, bytes, attempts FROM download_items WHERE job_id = ? AND status = ? ORDER BY seq')
+      .all(id, status) as Array<{ seq: number; transaction_id: string; status: ItemStatus; file: string | null; bytes: number; attempts: number }>;
+    return rows.map((r) => ({ seq: Number(r.seq), transactionId: r.transaction_id, status: r.status, file: r.file, bytes: Number(r.bytes), attempts: Number(r.attempts) }));
+  }
+
+  /** Every file name already given to an item of this job (so a new one never reuses it). */
+  usedNames(id: string): string[] {
+    const rows = this.db.prepare(`SELECT file FROM download_items WHERE job_id = ? AND file IS NOT NULL AND status IN ('placing', 'saved')`).all(id) as Array<{ file: string }>;
+    return rows.map((r) => r.file);
+  }
+
+  page(id: string, offset: number, limit: number, status?: ItemStatus): { total: number; items: DownloadItemView[] } {
+    const where = status ? 'job_id = ? AND status = ?' : 'job_id = ?';
+    const args: Array<string | number> = status ? [id, status] : [id];
+    const total = Number((this.db.prepare(`SELECT count(*) AS n FROM download_items WHERE ${where}`).get(...args) as { n: number }).n);
+    const rows = this.db
+      .prepare(`SELECT seq, transaction_id, status, file, bytes, error_code, message, message_vi FROM download_items WHERE ${where} ORDER BY seq LIMIT ? OFFSET ?`)
+      .all(...args, limit, offset) as Array<{
+      seq: number;
+      transaction_id: string;
+      status: ItemStatus;
+      file: string | null;
+      bytes: number;
+      error_code: string | null;
+      message: string | null;
+      message_vi: string | null;
+    }>;
+    return {
+      total,
+      items: rows.map((r) => ({
+        seq: Number(r.seq),
+        transactionId: r.transaction_id,
+        status: r.status,
+        file: r.file,
+        bytes: Number(r.bytes),
+        errorCode: r.error_code,
+        message: r.message,
+        messageVi: r.message_vi,
+      })),
+    };
+  }
+
+  failed(id: string): Array<{ transactionId: string; errorCode: string | null; message: string | null; messageVi: string | null }> {
+    return this.page(id, 0, Number.MAX_SAFE_INTEGER, 'failed').items;
+  }
+
+  /** Records many item outcomes in one transaction (the engine commits per batch, not per file). */
+  record(jobId: string, outcomes: readonly ItemOutcome[]): void {
+    if (outcomes.length === 0) return;
+    const stamp = this.now().toISOString();
+    this.store.transaction((db) => {
+      const update = db.prepare(
+        `UPDATE download_items SET status = ?, file = ?, bytes = ?, error_code = ?, message = ?, message_vi = ?, attempts = attempts + ?
+         WHERE job_id = ? AND seq = ?`,
+      );
+      for (const o of outcomes) {
+        update.run(o.status, o.file ?? null, o.bytes ?? 0, o.errorCode ?? null, o.message ?? null, o.messageVi ?? null, o.attempt ? 1 : 0, jobId, o.seq);
+      }
+      db.prepare('UPDATE download_jobs SET updated_at = ? WHERE id = ?').run(stamp, jobId);
+    });
+  }
+
+  /** failed → pending (for "retry failed"). Returns how many. */
+  resetFailed(id: string): number {
+    return this.store.transaction((db) => {
+      const n = Number(
+        db.prepare(`UPDATE download_items SET status = 'pending', error_code = NULL, message = NULL, message_vi = NULL, attempts = 0 WHERE job_id = ? AND status = 'failed'`).run(id).changes,
+      );
+      return n;
+    });
+  }
+
+  /** Jobs left `running` by a process that stopped (crash, kill, quit): paused, to be resumed. */
+  interruptedJobs(): JobRow[] {
+    return (this.db.prepare(`SELECT * FROM download_jobs WHERE status = 'running' ORDER BY created_at`).all() as unknown as RawJob[]).map(toJob);
+  }
+}

@@ -1,0 +1,424 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { DownloadJob, ExistingPolicy } from '../../../common/calls/downloads';
+import { AppError } from '../../../common/errors';
+import type { EventBus } from '../../../common/ipc/bus';
+import type { ContractHandlers } from '../../../common/ipc/dispatch';
+import type { DownloadDataType } from '../../../common/model';
+import { failedItemsCsv } from './csv';
+import { DownloadEngine, type DownloadClient, type EngineOptions, type EngineProgress } from './engine';
+import { dedupeIds, parseIdsText, type ParsedIds } from './ids';
+import { JobsRepository, jobFingerprint, type JobRow, type JobSettings } from './repository';
+import type { Store } from '../store';
+
+export interface DownloadSession {
+  profileId: string;
+  client: DownloadClient;
+  /** Closes what the session opened (an HTTP pool). */
+  release?: () => Promise<void> | void;
+}
+
+/** Host abilities the Electron host provides (a folder dialog, the file manager). */
+export interface DialogsPort {
+  chooseFolder?(defaultPath?: string): Promise<string | null>;
+  openFolder?(folder: string): Promise<boolean>;
+}
+
+export interface WorkRegistry {
+  register(source: string, probe: () => { busy: boolean; message?: string; messageVi?: string }): () => void;
+  changed?(): void;
+}
+
+export interface DownloadsDeps {
+  store: Store;
+  bus?: EventBus;
+  work?: WorkRegistry;
+  /** The active profile's id (jobs belong to it). */
+  activeProfileId: () => string;
+  /** A client signed in to the job's profile; waits for sign-in when needed (aborted by `signal`). */
+  session: (profileId: string, signal: AbortSignal) => Promise<DownloadSession>;
+  /** Tells the sign-in machinery the service refused the token. */
+  reportAuthFailure?: (profileId: string) => Promise<void> | void;
+  dialogs?: DialogsPort;
+  engine?: Partial<Omit<EngineOptions, 'repo' | 'client' | 'job' | 'onProgress'>>;
+  now?: () => Date;
+  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+}
+
+export interface CreateJobInput {
+  ids?: readonly string[];
+  idsText?: string;
+  fileName?: string;
+  type: DownloadDataType;
+  withCode?: boolean;
+  calc?: boolean;
+  folder: string;
+  existing?: ExistingPolicy;
+  unzip?: boolean;
+}
+
+interface Running {
+  engine: DownloadEngine | undefined;
+  done: Promise<void>;
+  stopAs: 'paused' | 'cancelled' | null;
+  progress: EngineProgress | null;
+  abort: () => void;
+}
+
+function badFolder(folder: string, why: { en: string; vi: string }): AppError {
+  return new AppError('download_folder', {
+    en: `The folder "${folder}" cannot be used: ${why.en}`,
+    vi: `Không dùng được thư mục "${folder}": ${why.vi}`,
+  });
+}
+
+function notFound(id: string): AppError {
+  return new AppError('download_not_found', { en: `There is no download job ${id}.`, vi: `Không có lượt tải ${id}.` });
+}
+
+/**
+ * Download jobs: created from pasted/imported IDs, kept in the database, run by the engine one
+ * job at a time per id, progress published as `downloads.progress`. A job left running by a
+ * process that stopped is resumed by `resumeInterrupted()`.
+ */
+export class DownloadsService {
+  readonly repo: JobsRepository;
+  private readonly running = new Map<string, Running>();
+  private readonly unregisterWork: (() => void) | undefined;
+  private closed = false;
+
+  constructor(private readonly deps: DownloadsDeps) {
+    this.repo = new JobsRepository(deps.store, deps.now);
+    this.unregisterWork = deps.work?.register('downloads', () => {
+      const n = this.running.size;
+      return n === 0
+        ? { busy: false }
+        : {
+            busy: true,
+            message: n === 1 ? 'A download is running' : `${n} downloads are running`,
+            messageVi: n === 1 ? 'Đang tải hóa đơn về máy' : `Đang chạy ${n} lượt tải hóa đơn`,
+          };
+    });
+  }
+
+  parse(input: { ids?: readonly string[]; idsText?: string; fileName?: string }): ParsedIds {
+    const fromText = input.idsText !== undefined ? parseIdsText(input.idsText, input.fileName) : { ids: [], duplicates: 0, blanks: 0 };
+    if (!input.ids) return fromText;
+    const merged = dedupeIds([...fromText.ids, ...input.ids]);
+    return { ids: merged.ids, duplicates: merged.duplicates + fromText.duplicates, blanks: merged.blanks + fromText.blanks };
+  }
+
+  /** Checks and creates the target folder; returns its absolute path. */
+  async prepareFolder(folder: string): Promise<string> {
+    const trimmed = folder.trim();
+    if (!path.isAbsolute(trimmed)) {
+      throw badFolder(folder, { en: 'type a full path (for example C:\\Invoices or /home/me/invoices).', vi: 'hãy nhập đường dẫn đầy đủ (ví dụ C:\\HoaDon hoặc /home/toi/hoadon).' });
+    }
+    const abs = path.resolve(trimmed);
+    try {
+      await fs.promises.mkdir(abs, { recursive: true });
+      const st = await fs.promises.stat(abs);
+      if (!st.isDirectory()) throw new Error('not a folder');
+      await fs.promises.access(abs, fs.constants.W_OK);
+    } catch (error) {
+      const detail = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
+      throw badFolder(folder, { en: `it is not a writable folder (${detail}).`, vi: `đây không phải thư mục ghi được (${detail}).` });
+    }
+    return abs;
+  }
+
+  async create(input: CreateJobInput, profileId = this.deps.activeProfileId()): Promise<{ job: JobRow; parsed: ParsedIds }> {
+    const parsed = this.parse(input);
+    if (parsed.ids.length === 0) {
+      throw new AppError('download_no_ids', { en: 'There are no TransactionIDs to download.', vi: 'Chưa có mã tra cứu (TransactionID) nào để tải.' });
+    }
+    const settings = await this.settingsOf(input);
+    return { job: this.repo.create(profileId, settings, parsed.ids), parsed };
+  }
+
+  async settingsOf(input: CreateJobInput): Promise<JobSettings> {
+    return {
+      type: input.type,
+      withCode: input.withCode ?? false,
+      calc: input.calc ?? false,
+      folder: await this.prepareFolder(input.folder),
+      existing: input.existing ?? 'skip',
+      unzip: input.type === 'All' && (input.unzip ?? false),
+    };
+  }
+
+  /** The CLI's "run it again": the unfinished job with the same IDs and settings, or a new one. */
+  async createOrResume(
+    input: CreateJobInput,
+    profileId = this.deps.activeProfileId(),
+    scope: string = profileId,
+  ): Promise<{ job: JobRow; parsed: ParsedIds; resumed: boolean }> {
+    const parsed = this.parse(input);
+    if (parsed.ids.length === 0) {
+      throw new AppError('download_no_ids', { en: 'There are no TransactionIDs to download.', vi: 'Chưa có mã tra cứu (TransactionID) nào để tải.' });
+    }
+    const settings = await this.settingsOf(input);
+    const existing = this.repo.findUnfinished(jobFingerprint(scope, settings, parsed.ids));
+    if (existing) return { job: existing, parsed, resumed: true };
+    return { job: this.repo.create(profileId, settings, parsed.ids, scope), parsed, resumed: false };
+  }
+
+  job(id: string): JobRow {
+    const job = this.repo.get(id);
+    if (!job) throw notFound(id);
+    return job;
+  }
+
+  view(id: string): DownloadJob {
+    const job = this.job(id);
+    const c = this.repo.counts(id);
+    const live = this.running.get(id)?.progress ?? null;
+    const done = c.saved + c.skipped + c.failed;
+    return {
+      id: job.id,
+      type: job.type,
+      withCode: job.withCode,
+      calc: job.calc,
+      folder: job.folder,
+      existing: job.existing,
+      unzip: job.unzip,
+      status: job.status,
+      total: c.total,
+      saved: c.saved,
+      skipped: c.skipped,
+      failed: c.failed,
+      done,
+      bytes: c.bytes,
+      rate: live?.rate ?? 0,
+      itemsPerSecond: live?.itemsPerSecond ?? 0,
+      etaSeconds: job.status === 'running' ? (live?.etaSeconds ?? null) : done === c.total ? 0 : null,
+      lastError: job.lastError,
+      createdAt: job.createdAt,
+      updatedAt: job.updatedAt,
+    };
+  }
+
+  isRunning(id: string): boolean {
+    return this.running.has(id);
+  }
+
+  private publish(id: string, progress?: EngineProgress): void {
+    if (!this.deps.bus) return;
+    const view = this.view(id);
+    if (progress) {
+      const c = progress.counts;
+      Object.assign(view, {
+        saved: c.saved,
+        skipped: c.skipped,
+        failed: c.failed,
+        done: c.saved + c.skipped + c.failed,
+        bytes: c.bytes,
+        rate: progress.rate,
+        itemsPerSecond: progress.itemsPerSecond,
+        etaSeconds: progress.etaSeconds,
+      });
+    }
+    this.deps.bus.emit('downloads.progress', view);
+  }
+
+  /**
+   * Starts (or resumes) a job; returns at once. `whenDone(id)` waits for the run to end.
+   * `onProgress` is for the CLI's progress bar.
+   */
+  start(id: string, onProgress?: (p: EngineProgress) => void): DownloadJob {
+    if (this.closed) throw new AppError('download_closed', { en: 'The app is closing.', vi: 'Ứng dụng đang đóng.' });
+    const job = this.job(id);
+    if (this.running.has(id)) return this.view(id);
+    this.repo.setStatus(id, 'running', null);
+    const controller = new AbortController();
+    const entry: Running = { engine: undefined, done: Promise.resolve(), stopAs: null, progress: null, abort: () => controller.abort() };
+    const run = async () => {
+      let session: DownloadSession | undefined;
+      try {
+        session = await this.deps.session(job.profileId, controller.signal);
+        if (entry.stopAs) return;
+        const engine = new DownloadEngine({
+          ...this.deps.engine,
+          ...(this.deps.log ? { log: this.deps.log } : {}),
+          repo: this.repo,
+          client: session.client,
+          job: this.job(id),
+          onProgress: (p) => {
+            entry.progress = p;
+            onProgress?.(p);
+            this.publish(id, p);
+          },
+        });
+        entry.engine = engine;
+        if (entry.stopAs) engine.stop();
+        const outcome = await engine.run();
+        if (outcome.kind === 'auth') {
+          await this.deps.reportAuthFailure?.(job.profileId);
+          this.repo.setStatus(id, 'paused', { message: outcome.error.message, messageVi: outcome.error.messageVi });
+        } else if (outcome.kind === 'stopped') {
+          // Stopped by close(): stays `running`, so the next start of the app resumes it.
+          if (entry.stopAs || !this.closed) this.repo.setStatus(id, entry.stopAs ?? 'paused');
+        } else {
+          const c = this.repo.counts(id);
+          this.repo.setStatus(id, c.pending + c.placing === 0 ? 'done' : 'paused');
+        }
+      } catch (error) {
+        const payload =
+          error instanceof AppError
+            ? { message: error.message, messageVi: error.messageVi }
+            : { message: `The download stopped: ${error instanceof Error ? error.message : String(error)}`, messageVi: 'Lượt tải bị dừng do lỗi.' };
+        if (!(error instanceof AppError)) this.deps.log?.('error', `download job ${id} failed: ${payload.message}`);
+        if (entry.stopAs || !this.closed) this.repo.setStatus(id, entry.stopAs ?? 'paused', entry.stopAs ? undefined : payload);
+      } finally {
+        await session?.release?.();
+        this.running.delete(id);
+        this.deps.work?.changed?.();
+        if (!this.closed) {
+          try {
+            this.publish(id);
+          } catch {
+            // The job may have been removed meanwhile.
+          }
+        }
+      }
+    };
+    this.running.set(id, entry);
+    this.deps.work?.changed?.();
+    entry.done = run();
+    const view = this.view(id);
+    this.publish(id);
+    return view;
+  }
+
+  private stop(id: string, as: 'paused' | 'cancelled'): void {
+    const entry = this.running.get(id);
+    if (!entry) return;
+    entry.stopAs = as;
+    entry.abort();
+    entry.engine?.stop();
+  }
+
+  async whenDone(id: string): Promise<DownloadJob> {
+    await this.running.get(id)?.done;
+    return this.view(id);
+  }
+
+  async pause(id: string): Promise<DownloadJob> {
+    const job = this.job(id);
+    if (this.running.has(id)) {
+      this.stop(id, 'paused');
+      await this.running.get(id)?.done;
+    } else if (job.status === 'running' || job.status === 'ready') this.repo.setStatus(id, 'paused');
+    this.publish(id);
+    return this.view(id);
+  }
+
+  async cancel(id: string): Promise<DownloadJob> {
+    const job = this.job(id);
+    if (this.running.has(id)) {
+      this.stop(id, 'cancelled');
+      await this.running.get(id)?.done;
+    } else if (job.status !== 'done') this.repo.setStatus(id, 'cancelled');
+    this.publish(id);
+    return this.view(id);
+  }
+
+  retryFailed(id: string): DownloadJob {
+    this.job(id);
+    this.repo.resetFailed(id);
+    if (this.running.has(id)) {
+      // The running engine read its queue already: restart it after this run ends.
+      const entry = this.running.get(id)!;
+      void entry.done.then(() => {
+        if (!this.closed) this.start(id);
+      });
+      return this.view(id);
+    }
+    return this.start(id);
+  }
+
+  async remove(id: string): Promise<boolean> {
+    if (this.running.has(id)) await this.cancel(id);
+    return this.repo.remove(id);
+  }
+
+  exportFailed(id: string): { csv: string; fileName: string; count: number } {
+    this.job(id);
+    const rows = this.repo.failed(id);
+    return { csv: failedItemsCsv(rows), fileName: `failed-${id.slice(0, 8)}.csv`, count: rows.length };
+  }
+
+  /** Jobs left `running` by a process that stopped: continue them. */
+  resumeInterrupted(): string[] {
+    const ids: string[] = [];
+    for (const job of this.repo.interruptedJobs()) {
+      if (this.running.has(job.id)) continue;
+      this.start(job.id);
+      ids.push(job.id);
+    }
+    return ids;
+  }
+
+  handlers(): Pick<
+    ContractHandlers,
+    | 'downloads.create'
+    | 'downloads.parseIds'
+    | 'downloads.list'
+    | 'downloads.get'
+    | 'downloads.items'
+    | 'downloads.start'
+    | 'downloads.pause'
+    | 'downloads.cancel'
+    | 'downloads.retryFailed'
+    | 'downloads.remove'
+    | 'downloads.exportFailed'
+    | 'downloads.openFolder'
+    | 'downloads.chooseFolder'
+  > {
+    return {
+      'downloads.create': async (req) => {
+        const { job, parsed } = await this.create(req);
+        const view = req.start ? this.start(job.id) : this.view(job.id);
+        return { job: view, added: parsed.ids.length, duplicates: parsed.duplicates, blanks: parsed.blanks };
+      },
+      'downloads.parseIds': (req) => {
+        const p = this.parse(req);
+        return { ids: p.ids.length, duplicates: p.duplicates, blanks: p.blanks };
+      },
+      'downloads.list': () => ({ jobs: this.repo.list(this.deps.activeProfileId()).map((j) => this.view(j.id)) }),
+      'downloads.get': (req) => this.view(req.jobId),
+      'downloads.items': (req) => {
+        this.job(req.jobId);
+        return this.repo.page(req.jobId, req.offset, req.limit, req.status);
+      },
+      'downloads.start': (req) => this.start(req.jobId),
+      'downloads.pause': (req) => this.pause(req.jobId),
+      'downloads.cancel': (req) => this.cancel(req.jobId),
+      'downloads.retryFailed': (req) => this.retryFailed(req.jobId),
+      'downloads.remove': async (req) => ({ removed: await this.remove(req.jobId) }),
+      'downloads.exportFailed': (req) => this.exportFailed(req.jobId),
+      'downloads.openFolder': async (req) => {
+        const job = this.job(req.jobId);
+        const opened = this.deps.dialogs?.openFolder ? await this.deps.dialogs.openFolder(job.folder) : false;
+        return { opened, folder: job.folder };
+      },
+      'downloads.chooseFolder': async (req) => {
+        if (!this.deps.dialogs?.chooseFolder) return { supported: false, folder: null };
+        return { supported: true, folder: await this.deps.dialogs.chooseFolder(req.defaultPath) };
+      },
+    };
+  }
+
+  /** Pauses running jobs (they stay `running` in the database, so the next start resumes them). */
+  async close(): Promise<void> {
+    this.closed = true;
+    const entries = [...this.running.values()];
+    for (const e of entries) {
+      e.stopAs = null;
+      e.abort();
+      e.engine?.stop();
+    }
+    await Promise.all(entries.map((e) => e.done.catch(() => {})));
+    this.unregisterWork?.();
+  }
+}

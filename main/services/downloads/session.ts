@@ -1,0 +1,34 @@
+import { AppError } from '../../../common/errors';
+import { ApiClient } from '../api';
+import type { Session } from '../auth';
+import type { DownloadSession } from './service';
+
+export interface GateLike {
+  ready(signal?: AbortSignal): Promise<Session>;
+}
+
+/**
+ * Sessions for download jobs from the sign-in gate: waits while signed out (the job shows
+ * `running` and continues once staff sign in), one keep-alive client per run.
+ */
+export function sessionFromGate(
+  gate: GateLike,
+  options: { log?: (level: 'info' | 'warn' | 'error', message: string) => void; timeoutMs?: number } = {},
+): (profileId: string, signal: AbortSignal) => Promise<DownloadSession> {
+  return async (profileId, signal) => {
+    const session = await gate.ready(signal);
+    if (session.profile.id !== profileId) {
+      throw new AppError('download_other_profile', {
+        en: `This download belongs to another connection profile; switch to it to continue.`,
+        vi: `Lượt tải này thuộc cấu hình kết nối khác; hãy chuyển sang cấu hình đó để tiếp tục.`,
+      });
+    }
+    const client = new ApiClient({
+      baseUrl: session.endpoint.baseUrl,
+      token: session.token,
+      timeoutMs: options.timeoutMs ?? 60_000,
+      ...(options.log ? { log: options.log } : {}),
+    });
+    return { profileId, client, release: () => client.close() };
+  };
+}
