@@ -10,6 +10,8 @@ export interface ServicesConfig {
   /** Injected so tests can move time; defaults to the wall clock. */
   now?: () => Date;
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+  /** Host abilities (Electron: folder dialog, file manager); absent in the browser host and CLI. */
+  dialogs?: import('./downloads/service').DialogsPort;
 }
 
 export const PRODUCT_DIR_NAME = 'eInvoice Desk';

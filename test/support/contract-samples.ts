@@ -86,6 +86,19 @@ export const sampleRequests: { [N in CallName]: CallRequest<N> } = {
   'templates.list': {},
   'preview.run': { draftId: 'no-such-draft' },
   'preview.open': { previewId: 'no-such-preview' },
+  'downloads.create': { idsText: 'TX-SAMPLE-1\nTX-SAMPLE-1\n\nTX-SAMPLE-2\n', type: 'Pdf', folder: '/tmp/einvoice-contract-sample-downloads', start: false },
+  'downloads.parseIds': { idsText: 'A\nB\nA\n\n' },
+  'downloads.list': {},
+  'downloads.get': { jobId: 'no-such-job' },
+  'downloads.items': { jobId: 'no-such-job', offset: 0, limit: 50 },
+  'downloads.start': { jobId: 'no-such-job' },
+  'downloads.pause': { jobId: 'no-such-job' },
+  'downloads.cancel': { jobId: 'no-such-job' },
+  'downloads.retryFailed': { jobId: 'no-such-job' },
+  'downloads.remove': { jobId: 'no-such-job' },
+  'downloads.exportFailed': { jobId: 'no-such-job' },
+  'downloads.openFolder': { jobId: 'no-such-job' },
+  'downloads.chooseFolder': {},
 };
 
 /** Calls whose sample may legitimately answer with an AppError in a fresh data folder. */
@@ -99,4 +112,13 @@ export const mayFailWithAppError: ReadonlySet<CallName> = new Set<CallName>(['pr
   'preview.run',
   'preview.open',
   'emails.update',
+  'downloads.create',
+  'downloads.get',
+  'downloads.items',
+  'downloads.start',
+  'downloads.pause',
+  'downloads.cancel',
+  'downloads.retryFailed',
+  'downloads.exportFailed',
+  'downloads.openFolder',
 ]);
