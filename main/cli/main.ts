@@ -8,7 +8,16 @@ process.once('SIGINT', stop);
 process.once('SIGTERM', stop);
 
 runCli(process.argv.slice(2), builtinCommands(), {
-  io: { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() },
+  io: {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    // A getter: touching process.stdin creates the stream, so only commands that read it do.
+    get stdin() {
+      return process.stdin;
+    },
+    env: process.env,
+    cwd: process.cwd(),
+  },
   signal: controller.signal,
 }).then(
   (code) => {

@@ -40,6 +40,8 @@ export interface CliIo {
   stderr: { write(text: string): unknown };
   env: Record<string, string | undefined>;
   cwd: string;
+  /** For commands that read a secret or data from a pipe (e.g. `login`). */
+  stdin?: NodeJS.ReadableStream;
 }
 
 export interface CommandContext {

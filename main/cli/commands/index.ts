@@ -1,9 +1,12 @@
 import { CommandRegistry } from '../registry';
 import { loginCommand, logoutCommand, statusCommand } from './auth';
+import { emailCommand } from './email';
 import { previewCommand } from './preview';
+import { queueCommand } from './queue';
 import { sandboxCommand } from './sandbox';
 import { templatesCommand } from './templates';
 import { wordsCommand } from './words';
+import { downloadCommand } from './download';
 
 /**
  * Every `einvoice` command. A later issue adds one by writing `commands/<name>.ts` (a
@@ -13,5 +16,8 @@ export function builtinCommands(): CommandRegistry {
   return new CommandRegistry().register(templatesCommand).register(previewCommand).register(wordsCommand).register(sandboxCommand)
     .register(loginCommand)
     .register(logoutCommand)
-    .register(statusCommand);
+    .register(statusCommand)
+    .register(emailCommand)
+    .register(queueCommand)
+    .register(downloadCommand);
 }
