@@ -5,6 +5,7 @@ import { DownloadsArea } from '../downloads/DownloadsArea';
 import { DraftsArea } from '../drafts/DraftsArea';
 import { EmailsArea } from '../emails/EmailsArea';
 import { LANGUAGES, setLanguage, type Language } from '../i18n';
+import { AuthBanner } from '../settings/AuthBanner';
 import { SettingsArea } from '../settings/SettingsArea';
 import { TemplatesArea } from '../templates/TemplatesArea';
 import { UpdateBanner } from '../updates/UpdateBanner';
@@ -98,6 +99,7 @@ export function App() {
         </nav>
         <div className="sidebar-foot">
           <OnlineIndicator />
+          <AuthBanner />
           <UpdateBanner />
           <LanguageSwitch />
           {info && <p className="version">{t('app.version', { version: info.version })}</p>}

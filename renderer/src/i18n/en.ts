@@ -1,4 +1,5 @@
 import type { Messages } from './vi';
+import { settingsEn } from '../settings/messages';
 
 export const en: Messages = {
   app: {
@@ -29,6 +30,7 @@ export const en: Messages = {
     cancel: 'Later',
     installing: 'Installing update {{version}}…',
   },
+  settings: settingsEn,
   errors: {
     title: 'Something went wrong',
     body: 'This screen ran into a problem. Your saved work is safe.',

@@ -1,3 +1,5 @@
+import { settingsVi } from '../settings/messages';
+
 /** Vietnamese, the default language. Keys are shared with en.ts (checked by its type). */
 export const vi = {
   app: {
@@ -28,6 +30,7 @@ export const vi = {
     cancel: 'Để sau',
     installing: 'Đang cài đặt bản cập nhật {{version}}…',
   },
+  settings: settingsVi,
   errors: {
     title: 'Đã có lỗi xảy ra',
     body: 'Màn hình này gặp sự cố. Dữ liệu đã lưu của bạn vẫn an toàn.',
