@@ -2,7 +2,8 @@ import type { Dispatcher } from 'undici';
 import type { EmailAddResult, EmailInput, EmailKind, EmailQueueStatus, EmailReject, EmailState } from '../../../common/calls/emails';
 import type { EventBus } from '../../../common/ipc/bus';
 import type { ContractHandlers } from '../../../common/ipc/dispatch';
-import { ApiClient } from '../api';
+import type { SendEmailParameter } from '../../../common/model';
+import { ApiClient, type SendEmailOutcome } from '../api';
 import type { Session } from '../auth';
 import type { Store } from '../store';
 import type { WorkInProgress } from '../updates/work-in-progress';
@@ -25,6 +26,8 @@ export interface EmailServiceDeps {
   work?: WorkInProgress;
   /** Per-request timeout of sendemail (default 30 s); after it the outcome is unknown. */
   sendTimeoutMs?: number;
+  /** Sends one sendemail request instead of the built-in client (the CLI passes its own client). */
+  send?: (session: Session, parameter: SendEmailParameter, signal: AbortSignal) => Promise<SendEmailOutcome>;
   /** An undici dispatcher shared by the clients (tests, benchmarks). */
   dispatcher?: Dispatcher;
   now?: () => number;
@@ -63,7 +66,7 @@ export class EmailService {
       activeProfileId: deps.activeProfileId,
       ready: (signal) => deps.gate.ready(signal),
       reportAuthFailure: (session) => deps.gate.reportAuthFailure(session.profile.id),
-      send: (session, parameter, signal) => this.clientFor(session).sendEmail(parameter, { signal, retry: false }),
+      send: deps.send ?? ((session, parameter, signal) => this.clientFor(session).sendEmail(parameter, { signal, retry: false })),
       batchSize: () => deps.batchSize?.() ?? DEFAULT_EMAIL_BATCH,
       onChange: () => this.changed(),
       ...(deps.isOnline ? { isOnline: deps.isOnline } : {}),

@@ -1,0 +1,267 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { EmailEntry, EmailKind, EmailReject, EmailState } from '../../../common/calls/emails';
+import { EventBus } from '../../../common/ipc/bus';
+import type { Session } from '../../services/auth';
+import { EmailService } from '../../services/emails';
+import { ProfileService } from '../../services/profiles';
+import { createConnections } from '../../services/profiles/connections';
+import { secretAccounts } from '../../services/secrets';
+import { externalSandbox } from '../../services/profiles/sandbox-runner';
+import { openDatabase } from '../../services/store';
+import { ExitCode, UsageError, type CliCommand, type CliOption, type CommandContext, type ParsedArgs } from '../registry';
+
+/** The email queue of the data folder (the same outbox as the app), with a way to send it. */
+export interface CliQueue {
+  emails: EmailService;
+  /** False when the connection is a bare --base-url (no profile sign-in). */
+  profileId: string;
+}
+
+/**
+ * Opens the outbox. With `--base-url` (or EINVOICE_BASE_URL) the queue sends through the
+ * command's client (EINVOICE_TOKEN); otherwise through the profile's sign-in, like the app
+ * (`--profile NAME`, default the active profile; the built-in Sandbox honours EINVOICE_SANDBOX_URL).
+ */
+export async function openQueue(ctx: CommandContext, batch: number | undefined): Promise<CliQueue> {
+  const { globals, io } = ctx;
+  const baseUrl = globals.baseUrl ?? (io.env.EINVOICE_BASE_URL?.trim() || undefined);
+  const log = io.env.EINVOICE_DEBUG ? (level: string, message: string) => void io.stderr.write(`[${level}] ${message}\n`) : undefined;
+  const common = {
+    sendTimeoutMs: globals.timeoutMs ?? 30_000,
+    backoffBaseMs: 500,
+    backoffMaxMs: 30_000,
+    stopGraceMs: 30_000,
+    ...(log ? { log } : {}),
+  };
+  if (baseUrl !== undefined && globals.profile === undefined) {
+    const store = openDatabase(globals.dataDir);
+    ctx.onClose(() => store.close());
+    const profiles = new ProfileService(store);
+    const profileId = profiles.activeId();
+    const client = await ctx.client();
+    const session = { profile: profiles.get(profileId), endpoint: { baseUrl: client.baseUrl.href, tokenUrl: null }, token: '' } as Session;
+    const emails = new EmailService({
+      store,
+      activeProfileId: () => profileId,
+      gate: { ready: async () => session, reportAuthFailure: async () => {} },
+      send: (_s, parameter, signal) => client.sendEmail(parameter, { signal, retry: false }),
+      ...(batch ? { batchSize: () => batch } : {}),
+      ...common,
+    });
+    ctx.onClose(() => emails.stop());
+    return { emails, profileId };
+  }
+  const sandboxUrl = io.env.EINVOICE_SANDBOX_URL?.trim();
+  const conn = await createConnections({
+    dataDir: globals.dataDir,
+    bus: new EventBus(),
+    startSandbox: async () => {
+      if (sandboxUrl) return externalSandbox(sandboxUrl, (await import('../../sandbox/tokens')).SANDBOX_DEV_TOKEN);
+      const { startSandbox } = await import('../../sandbox');
+      return await startSandbox({ port: 0 });
+    },
+  });
+  ctx.onClose(() => conn.close());
+  const profile = globals.profile ? conn.profiles.find(globals.profile) : conn.profiles.active();
+  const emails = new EmailService({
+    store: conn.store,
+    activeProfileId: () => profile.id,
+    gate: {
+      ready: async (signal) => {
+        const s = await conn.auth.gate.ready(signal);
+        // --profile other than the active one: same sign-in rules, that profile's endpoint.
+        if (s.profile.id === profile.id) return s;
+        const token = (await conn.secrets.get(secretAccounts.token(profile.id))) ?? '';
+        return { profile, endpoint: await conn.resolveEndpoint(profile), token };
+      },
+      reportAuthFailure: (id) => conn.auth.gate.reportAuthFailure(id),
+    },
+    batchSize: () => batch ?? conn.settings.get().batchSizes.email,
+    ...common,
+  });
+  ctx.onClose(() => emails.stop());
+  return { emails, profileId: profile.id };
+}
+
+export interface FlushReport {
+  exitCode: number;
+  paused: boolean;
+  offline: boolean;
+}
+
+/** Sends what is due; waits through backoff (up to `waitMs`) while `ids` are still queued. */
+export async function flushAndWait(ctx: CommandContext, q: CliQueue, ids: readonly number[], waitMs: number): Promise<FlushReport> {
+  const { emails } = q;
+  const deadline = Date.now() + waitMs;
+  const pending = () => ids.some((id) => emails.outbox.get(id)?.state === 'queued');
+  for (;;) {
+    await emails.flush({ signInTimeoutMs: 3_000 });
+    if (ctx.signal.aborted) break;
+    const st = emails.sender.senderStatus();
+    if (!pending() || (st.state !== 'backoff' && st.state !== 'offline')) break;
+    const next = st.nextAttemptAt ? Date.parse(st.nextAttemptAt) : Date.now() + 1_000;
+    if (next > deadline) break;
+    ctx.progress({ en: `Waiting ${Math.ceil((next - Date.now()) / 1000)} s before sending again…`, vi: `Chờ ${Math.ceil((next - Date.now()) / 1000)} giây rồi gửi lại…` });
+    await new Promise((r) => setTimeout(r, Math.max(50, next - Date.now())));
+  }
+  const st = emails.sender.senderStatus();
+  return { exitCode: 0, paused: st.state === 'paused', offline: st.state === 'offline' || st.state === 'backoff' };
+}
+
+export const FAILED_STATES: readonly EmailState[] = ['failed', 'unknown'];
+
+export interface ItemJson {
+  id: number | null;
+  transactionId: string | null;
+  state: EmailState | 'rejected';
+  sendEmailStatus: number | null;
+  errorCode: string | null;
+  message?: string;
+  messageVi?: string;
+  line?: number | null;
+}
+
+export function itemJson(e: EmailEntry): ItemJson {
+  return {
+    id: e.id,
+    transactionId: e.transactionId,
+    state: e.state,
+    sendEmailStatus: e.sendEmailStatus,
+    errorCode: e.errorCode,
+    ...(e.lastError ? { message: e.lastError, messageVi: e.lastErrorVi ?? e.lastError } : {}),
+  };
+}
+
+export function rejectJson(r: EmailReject): ItemJson {
+  return { id: null, transactionId: r.transactionId, state: 'rejected', sendEmailStatus: null, errorCode: null, message: r.reason, messageVi: r.reasonVi, line: r.line };
+}
+
+const STATE_VI: Record<ItemJson['state'], string> = {
+  queued: 'đang chờ',
+  sending: 'đang gửi',
+  sent: 'đã gửi',
+  requested: 'đã yêu cầu gửi',
+  sendingAtService: 'dịch vụ đang gửi',
+  failed: 'lỗi',
+  unknown: 'không rõ',
+  cancelled: 'đã hủy',
+  rejected: 'bị từ chối',
+};
+
+export function itemsText(items: readonly ItemJson[]): string {
+  if (items.length === 0) return 'Không có email nào / No emails.';
+  return items
+    .map((i) => {
+      const where = i.line ? `line ${i.line}: ` : i.id !== null ? `#${i.id} ` : '';
+      const status = i.sendEmailStatus !== null ? ` (SendEmailStatus ${i.sendEmailStatus})` : '';
+      const err = i.errorCode ? ` [${i.errorCode}]` : '';
+      const msg = i.message && (i.state === 'failed' || i.state === 'unknown' || i.state === 'rejected') ? ` — ${i.messageVi} / ${i.message}` : '';
+      return `${where}${i.transactionId ?? '?'}: ${STATE_VI[i.state]} / ${i.state}${status}${err}${msg}`;
+    })
+    .join('\n');
+}
+
+/** Exit code: 1 when any entry failed (or was refused), 3 when sign-in is needed, 4 when still waiting for the service, else 0. */
+export function exitFor(items: readonly ItemJson[], report: FlushReport): number {
+  if (items.some((i) => i.state === 'failed' || i.state === 'unknown' || i.state === 'rejected')) return ExitCode.SomeFailed;
+  const waiting = items.some((i) => i.state === 'queued');
+  if (waiting && report.paused) return ExitCode.Auth;
+  if (waiting) return ExitCode.Unreachable;
+  return ExitCode.Ok;
+}
+
+export function parseBatch(values: ParsedArgs['values'], command: string): number | undefined {
+  const raw = values.batch;
+  if (typeof raw !== 'string') return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 100) {
+    throw new UsageError({ en: `--batch must be a whole number from 1 to 100 (got ${raw}).`, vi: `--batch phải là số nguyên từ 1 đến 100 (đang là ${raw}).` }, command);
+  }
+  return n;
+}
+
+export function parseWait(values: ParsedArgs['values'], command: string): number {
+  const raw = values.wait;
+  if (typeof raw !== 'string') return 120_000;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError({ en: `--wait must be a number of seconds (got ${raw}).`, vi: `--wait phải là số giây (đang là ${raw}).` }, command);
+  return Math.round(n * 1000);
+}
+
+export const SEND_OPTIONS: Record<string, CliOption> = {
+  batch: { type: 'string', arg: 'N', help: 'invoices per sendemail request (default: the setting, 20)' },
+  wait: { type: 'string', arg: 'SECONDS', help: 'how long to keep retrying after transient errors (default 120)' },
+  'no-send': { type: 'boolean', help: 'only queue; the app (or `einvoice queue flush`) sends later' },
+};
+
+/**
+ * `einvoice email --csv FILE [--with-code | --calc]` and
+ * `einvoice email --id ID --to "a@x;b@y" [--name N] [--cc …] [--bcc …] [--reply …]`:
+ * queue, send, print each invoice's outcome.
+ */
+export const emailCommand: CliCommand = {
+  name: 'email',
+  summary: { en: 'Queue and send invoice emails; prints each invoice’s outcome', vi: 'Xếp hàng và gửi email hóa đơn; in kết quả từng hóa đơn' },
+  synopsis: '(--csv FILE | --id ID --to "a@x;b@y" [--name N] [--cc …] [--bcc …] [--reply …]) [--with-code | --calc]',
+  options: {
+    csv: { type: 'string', arg: 'FILE', help: 'CSV with TransactionID, ReceiverName, ReceiverEmail, CCEmail, BCCEmail, ReplyEmail' },
+    id: { type: 'string', arg: 'ID', help: 'TransactionID of one invoice' },
+    to: { type: 'string', arg: 'ADDRS', help: 'receiver address(es), separated by ; or ,' },
+    name: { type: 'string', arg: 'NAME', help: 'receiver name' },
+    cc: { type: 'string', arg: 'ADDRS', help: 'CC address(es)' },
+    bcc: { type: 'string', arg: 'ADDRS', help: 'BCC address(es)' },
+    reply: { type: 'string', arg: 'ADDR', help: 'reply-to address' },
+    'with-code': { type: 'boolean', help: 'invoices with a tax-authority code' },
+    calc: { type: 'boolean', help: 'cash-register invoices' },
+    ...SEND_OPTIONS,
+  },
+  async run(ctx, { values }) {
+    const csv = typeof values.csv === 'string' ? values.csv : undefined;
+    const id = typeof values.id === 'string' ? values.id : undefined;
+    if ((csv === undefined) === (id === undefined)) {
+      throw new UsageError({ en: 'Give either --csv FILE or --id ID --to ADDRESSES.', vi: 'Dùng --csv TỆP hoặc --id MÃ --to ĐỊA_CHỈ.' }, 'email');
+    }
+    if (values['with-code'] === true && values.calc === true) {
+      throw new UsageError({ en: 'Give at most one of --with-code and --calc.', vi: 'Chỉ dùng một trong --with-code và --calc.' }, 'email');
+    }
+    const kind: EmailKind = values.calc === true ? 'cashRegister' : values['with-code'] === true ? 'withCode' : 'withoutCode';
+    const batch = parseBatch(values, 'email');
+    const waitMs = parseWait(values, 'email');
+    let text: string | undefined;
+    if (csv !== undefined) {
+      const file = path.resolve(ctx.io.cwd, csv);
+      try {
+        text = fs.readFileSync(file, 'utf8');
+      } catch (error) {
+        throw new UsageError({ en: `Cannot read ${file}: ${(error as Error).message}`, vi: `Không đọc được ${file}: ${(error as Error).message}` }, 'email');
+      }
+    } else if (typeof values.to !== 'string') {
+      throw new UsageError({ en: '--id needs --to ADDRESSES.', vi: '--id cần --to ĐỊA_CHỈ.' }, 'email');
+    }
+
+    const q = await openQueue(ctx, batch);
+    const result =
+      text !== undefined
+        ? q.emails.importCsv(text, kind)
+        : q.emails.add([
+            {
+              transactionId: id!,
+              receiverEmail: values.to as string,
+              kind,
+              ...(typeof values.name === 'string' ? { receiverName: values.name } : {}),
+              ...(typeof values.cc === 'string' ? { ccEmail: values.cc } : {}),
+              ...(typeof values.bcc === 'string' ? { bccEmail: values.bcc } : {}),
+              ...(typeof values.reply === 'string' ? { replyEmail: values.reply } : {}),
+            },
+          ]);
+    ctx.progress({ en: `${result.added.length} queued, ${result.rejected.length} refused.`, vi: `Đã xếp hàng ${result.added.length}, từ chối ${result.rejected.length}.` });
+    const report = values['no-send'] === true ? { exitCode: 0, paused: false, offline: false } : await flushAndWait(ctx, q, result.added, waitMs);
+    const items = [
+      ...result.added.map((n) => q.emails.outbox.get(n)).filter((e): e is EmailEntry => e !== null).map(itemJson),
+      ...result.rejected.map(rejectJson),
+    ];
+    const exitCode = values['no-send'] === true ? (result.rejected.length > 0 ? ExitCode.SomeFailed : ExitCode.Ok) : exitFor(items, report);
+    return { exitCode, json: { items }, text: itemsText(items) };
+  },
+};

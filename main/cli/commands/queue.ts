@@ -1,0 +1,65 @@
+import { EMAIL_STATES, type EmailEntry, type EmailState } from '../../../common/calls/emails';
+import { UsageError, type CliCommand } from '../registry';
+import { exitFor, flushAndWait, itemJson, itemsText, openQueue, parseBatch, parseWait, SEND_OPTIONS } from './email';
+
+function parseStates(raw: unknown): EmailState[] | undefined {
+  if (typeof raw !== 'string') return undefined;
+  const states = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = states.filter((s) => !(EMAIL_STATES as readonly string[]).includes(s));
+  if (bad.length > 0) {
+    throw new UsageError({ en: `Unknown state ${bad.join(', ')}; use ${EMAIL_STATES.join(', ')}.`, vi: `Không có trạng thái ${bad.join(', ')}; dùng ${EMAIL_STATES.join(', ')}.` }, 'queue');
+  }
+  return states as EmailState[];
+}
+
+function parseIds(raw: unknown): number[] | undefined {
+  if (typeof raw !== 'string') return undefined;
+  const ids = raw.split(/[,\s]+/).filter(Boolean).map(Number);
+  if (ids.some((n) => !Number.isInteger(n) || n < 1)) throw new UsageError({ en: `--ids takes entry numbers like 1,2,3 (got ${raw}).`, vi: `--ids nhận số thứ tự như 1,2,3 (đang là ${raw}).` }, 'queue');
+  return ids;
+}
+
+/** `einvoice queue list|flush|retry [--json]`: the app's email queue from the command line. */
+export const queueCommand: CliCommand = {
+  name: 'queue',
+  summary: { en: 'Show, send or retry the email queue (list | flush | retry)', vi: 'Xem, gửi hoặc gửi lại hàng đợi email (list | flush | retry)' },
+  synopsis: 'list [--state S,…] | flush | retry [--ids N,…] [--unknown]',
+  positionals: { min: 1, max: 1 },
+  options: {
+    state: { type: 'string', arg: 'S,…', help: `list only these states (${EMAIL_STATES.join(', ')})` },
+    ids: { type: 'string', arg: 'N,…', help: 'retry these entries (default: every failed one)' },
+    unknown: { type: 'boolean', help: 'retry also the entries whose outcome is unknown (check first: they may have been sent)' },
+    ...SEND_OPTIONS,
+  },
+  async run(ctx, { values, positionals }) {
+    const action = positionals[0];
+    if (action !== 'list' && action !== 'flush' && action !== 'retry') {
+      throw new UsageError({ en: `Unknown action "${action}": use list, flush or retry.`, vi: `Không có thao tác "${action}": dùng list, flush hoặc retry.` }, 'queue');
+    }
+    const batch = parseBatch(values, 'queue');
+    const waitMs = parseWait(values, 'queue');
+    const q = await openQueue(ctx, batch);
+    const { emails } = q;
+    if (action === 'list') {
+      const states = parseStates(values.state);
+      const { items } = emails.list({ ...(states ? { states } : {}), sort: 'id', dir: 'asc' });
+      const out = items.map(itemJson);
+      return { json: { items: out, counts: emails.status().counts }, text: itemsText(out) };
+    }
+    let ids: number[];
+    if (action === 'retry') {
+      ids = parseIds(values.ids) ?? emails.idsIn(values.unknown === true ? ['failed', 'unknown'] : ['failed']);
+      const r = emails.retry(ids);
+      ctx.progress({ en: `${r.changed} back in the queue, ${r.skipped} left as they were.`, vi: `${r.changed} email được xếp lại hàng đợi, ${r.skipped} giữ nguyên.` });
+      ids = ids.filter((id) => emails.outbox.get(id)?.state === 'queued');
+    } else {
+      ids = emails.idsIn(['queued']);
+    }
+    const report = values['no-send'] === true ? { exitCode: 0, paused: false, offline: false } : await flushAndWait(ctx, q, ids, waitMs);
+    const items = ids
+      .map((id) => emails.outbox.get(id))
+      .filter((e): e is EmailEntry => e !== null)
+      .map(itemJson);
+    return { exitCode: exitFor(items, report), json: { items, counts: emails.status().counts }, text: itemsText(items) };
+  },
+};
