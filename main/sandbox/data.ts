@@ -390,47 +390,59 @@ export function buildCatalogue(seed: number, invoiceCount: number, now: Date): C
     if (kind === 'withoutCode') return `1K${yy}TAA`;
     return r() < 0.15 ? `2C${yy}TBB` : `1C${yy}TAA`;
   };
-  type Draft = { kind: InvoiceKind; day: number; inv: SandboxInvoice; deleted: boolean };
-  const drafts: Draft[] = [];
+  // Cheap skeletons first (kind, date, series, code, number); the content of each invoice is
+  // generated on first access from its own PRNG stream, so start-up stays fast at any size.
+  type Skeleton = { index: number; kind: InvoiceKind; day: number; date: string; series: string; code: string; deleted: boolean; invNo: string };
+  const skeletons: Skeleton[] = [];
   const used = new Set<string>();
   for (let i = 0; i < invoiceCount; i++) {
     const r = rng();
     const kind: InvoiceKind = r < 0.6 ? 'withCode' : r < 0.85 ? 'withoutCode' : 'calc';
     const day = randInt(rng, 0, span);
     const date = new Date(startMs + day * 86_400_000).toISOString().slice(0, 10);
-    const inv = makeInvoice(rng, kind, seriesFor(kind, rng), date, year);
+    const series = seriesFor(kind, rng);
     let code = lookupCode(rng);
     while (used.has(code)) code = lookupCode(rng);
     used.add(code);
-    inv.TransactionID = code;
-    drafts.push({ kind, day, inv, deleted: rng() < 0.01 });
+    skeletons.push({ index: i, kind, day, date, series, code, deleted: rng() < 0.01, invNo: '' });
   }
   // Numbers increase with the date inside each series.
-  const bySeries = new Map<string, Draft[]>();
-  for (const d of drafts) {
-    const list = bySeries.get(d.inv.InvSeries) ?? [];
-    list.push(d);
-    bySeries.set(d.inv.InvSeries, list);
+  const bySeries = new Map<string, Skeleton[]>();
+  for (const sk of skeletons) {
+    const list = bySeries.get(sk.series) ?? [];
+    list.push(sk);
+    bySeries.set(sk.series, list);
   }
   for (const list of bySeries.values()) {
-    [...list].sort((a, b) => a.day - b.day).forEach((d, i) => {
-      d.inv.InvNo = String(i + 1).padStart(8, '0');
+    [...list].sort((a, b) => a.day - b.day || a.index - b.index).forEach((sk, i) => {
+      sk.invNo = String(i + 1).padStart(8, '0');
     });
   }
-  const byId = new Map<string, SandboxInvoice>();
+  const skById = new Map<string, Skeleton>();
+  const built = new Map<string, SandboxInvoice>();
   const lists: Record<InvoiceKind, string[]> = { withCode: [], withoutCode: [], calc: [] };
   const deleted: Record<InvoiceKind, string[]> = { withCode: [], withoutCode: [], calc: [] };
-  for (const d of drafts) {
-    const id = d.inv.TransactionID ?? '';
-    if (d.deleted) d.inv.deleted = true;
-    byId.set(id, d.inv);
-    (d.deleted ? deleted : lists)[d.kind].push(id);
+  for (const sk of skeletons) {
+    skById.set(sk.code, sk);
+    (sk.deleted ? deleted : lists)[sk.kind].push(sk.code);
   }
+  const get = (id: string): SandboxInvoice | undefined => {
+    let inv = built.get(id);
+    if (inv) return inv;
+    const sk = skById.get(id);
+    if (!sk) return undefined;
+    inv = makeInvoice(createRng(`invoice:${seed}:${sk.index}`), sk.kind, sk.series, sk.date, year);
+    inv.TransactionID = sk.code;
+    inv.InvNo = sk.invNo;
+    if (sk.deleted) inv.deleted = true;
+    built.set(id, inv);
+    return inv;
+  };
   return {
     list: (kind) => lists[kind],
     deletedIds: (kind) => deleted[kind],
-    get: (id) => byId.get(id),
-    kindOf: (id) => byId.get(id)?.kind,
-    size: byId.size,
+    get,
+    kindOf: (id) => skById.get(id)?.kind,
+    size: skById.size,
   };
 }

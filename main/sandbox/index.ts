@@ -124,6 +124,8 @@ export interface Sandbox {
   reset(): void;
   /** Issues a token directly (tests: `issueToken({ ttlMs: -1000 })` gives an expired one). */
   issueToken(opts?: { ttlMs?: number }): string;
+  /** Pre-renders invoices into the bytes cache (benchmarks: measure the client, not the renderer). */
+  warm(ids: readonly string[], type?: DownloadDataType): Promise<void>;
   /** Rendering statistics of the bytes cache. */
   stats(): { cacheHits: number; cacheMisses: number; cachedItems: number; cachedBytes: number; renderMs: number };
   /** Stops listening and drops open connections; state is kept. */
@@ -296,8 +298,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const kind = kindForFlags(withCode, calc);
     const items = body.map((raw: unknown) => {
       if (typeof raw !== 'string' || !TRANSACTION_ID.test(raw)) return { id: typeof raw === 'string' ? raw : JSON.stringify(raw), code: 'InvalidTransactionID' };
-      const inv = cat.get(raw);
-      if (!inv || inv.kind !== kind) return { id: raw, code: 'InvoiceNotExist' };
+      const inv = cat.kindOf(raw) === kind ? cat.get(raw) : undefined;
+      if (!inv) return { id: raw, code: 'InvoiceNotExist' };
       if (inv.deleted) return { id: raw, code: 'InvoiceDeleted' };
       return { id: raw, code: '', inv };
     });
@@ -692,6 +694,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     requests: (filter) => (filter?.op ? log.filter((r) => r.op === filter.op) : [...log]),
     reset: resetAll,
     issueToken: (opts) => tokens.issue(opts),
+    warm: async (ids, type = 'Pdf') => {
+      for (const id of ids) {
+        const inv = cat.get(id);
+        if (inv && !inv.deleted) await renderer.render(inv, type);
+      }
+    },
     stats: () => ({ cacheHits: renderer.cache.hits, cacheMisses: renderer.cache.misses, cachedItems: renderer.cache.size, cachedBytes: renderer.cache.totalBytes, renderMs: renderer.renderMs }),
     stop,
     start: async () => {

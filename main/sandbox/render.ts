@@ -3,14 +3,20 @@ import path from 'node:path';
 import fontkit from '@pdf-lib/fontkit';
 import Decimal from 'decimal.js';
 import { zipSync, strToU8 } from 'fflate';
+import zlib from 'node:zlib';
 import {
+  CustomFontEmbedder,
   CustomFontSubsetEmbedder,
+  PDFContext,
   PDFDocument,
   PDFFont,
   PDFHexString,
   PDFName,
+  PDFString,
   rgb,
   type PDFPage,
+  type PDFRawStream,
+  type PDFRef,
 } from 'pdf-lib';
 import { SANDBOX_SELLER, type SandboxInvoice } from './data';
 import { createRng } from './prng';
@@ -89,34 +95,180 @@ interface SubsetInternals {
   widthOfTextAtSize(text: string, size: number): number;
 }
 
+function encodeInto(embedder: SubsetInternals, f: LoadedFont, text: string): string {
+  let hex = '';
+  for (const ch of text.normalize('NFC')) {
+    const glyph = glyphFor(f, ch.codePointAt(0) ?? 32);
+    const sid = embedder.subset.includeGlyph(glyph);
+    embedder.glyphs[sid - 1] = glyph;
+    embedder.glyphIdMap.set(glyph.id, sid);
+    hex += sid.toString(16).toUpperCase().padStart(4, '0');
+  }
+  embedder.glyphCache.invalidate();
+  return hex;
+}
+
+function widthOf(f: LoadedFont, text: string, size: number): number {
+  let w = 0;
+  for (const ch of text.normalize('NFC')) w += glyphFor(f, ch.codePointAt(0) ?? 32).advanceWidth;
+  return (w * f.scale * size) / 1000;
+}
+
 /**
- * Embeds an already-parsed font as a subset. pdf-lib's own path re-parses the 750 KB font and
- * runs full OpenType shaping for every string; Vietnamese NFC text needs neither (DejaVu has
- * every precomposed letter), so glyphs come straight from the cmap, cached per process.
+ * Embeds an already-parsed font as a per-document subset. pdf-lib's own path re-parses the
+ * 750 KB font and runs full OpenType shaping for every string; Vietnamese NFC text needs
+ * neither (DejaVu has every precomposed letter), so glyphs come straight from the cmap.
  */
-function embedFast(doc: PDFDocument, f: LoadedFont): PDFFont {
+function embedSubset(doc: PDFDocument, f: LoadedFont): PDFFont {
   const embedder = Reflect.construct(CustomFontSubsetEmbedder, [f.font, f.bytes, f.name]) as unknown as SubsetInternals;
   embedder.encodeText = function encodeText(text: string): PDFHexString {
-    let hex = '';
-    for (const ch of text.normalize('NFC')) {
-      const glyph = glyphFor(f, ch.codePointAt(0) ?? 32);
-      const sid = this.subset.includeGlyph(glyph);
-      this.glyphs[sid - 1] = glyph;
-      this.glyphIdMap.set(glyph.id, sid);
-      hex += sid.toString(16).toUpperCase().padStart(4, '0');
-    }
-    this.glyphCache.invalidate();
-    return PDFHexString.of(hex);
+    return PDFHexString.of(encodeInto(this, f, text));
   };
-  embedder.widthOfTextAtSize = function widthOfTextAtSize(text: string, size: number): number {
-    let w = 0;
-    for (const ch of text.normalize('NFC')) w += glyphFor(f, ch.codePointAt(0) ?? 32).advanceWidth;
-    return (w * f.scale * size) / 1000;
-  };
+  embedder.widthOfTextAtSize = (text: string, size: number): number => widthOf(f, text, size);
   const internals = doc as unknown as { fonts: PDFFont[] };
   const font = PDFFont.of(doc.context.nextRef(), doc, embedder as unknown as CustomFontSubsetEmbedder);
   internals.fonts.push(font);
   return font;
+}
+
+/** Every character the sandbox's own documents use: ASCII, all Vietnamese letters, a few signs. */
+function masterCharset(): string {
+  let out = '';
+  for (let c = 32; c < 127; c++) out += String.fromCharCode(c);
+  const bases = 'aăâeêioôơuưyAĂÂEÊIOÔƠUƯY';
+  const marks = ['', '\u0300', '\u0301', '\u0309', '\u0303', '\u0323'];
+  for (const b of bases) for (const m of marks) out += (b + m).normalize('NFC');
+  return out + 'đĐ–—…“”‘’•·₫€°×÷±\u00a0';
+}
+
+interface MasterFont {
+  chars: Set<number>;
+  sidHex: Map<number, string>;
+  fontFile: Uint8Array;
+  fontFileLength: number;
+  cmap: Uint8Array;
+  widths: (number | number[])[];
+  descriptor: Record<string, unknown>;
+}
+
+const masters = new Map<LoadedFont, Promise<MasterFont>>();
+
+/**
+ * One fixed subset per font (all Vietnamese letters + ASCII), serialised and compressed once
+ * per process. Every catalogue PDF embeds these same bytes, so a cold render costs only the
+ * page content; text outside the set falls back to a per-document subset.
+ */
+function masterFor(f: LoadedFont): Promise<MasterFont> {
+  let p = masters.get(f);
+  if (!p) {
+    p = (async () => {
+      const embedder = Reflect.construct(CustomFontSubsetEmbedder, [f.font, f.bytes, f.name]) as unknown as SubsetInternals & {
+        serializeFont(): Promise<Uint8Array>;
+        computeWidths(): (number | number[])[];
+        embedUnicodeCmap(ctx: PDFContext): PDFRef;
+      };
+      const chars = new Set<number>();
+      const sidHex = new Map<number, string>();
+      for (const ch of masterCharset()) {
+        const cp = ch.codePointAt(0) ?? 32;
+        chars.add(cp);
+        sidHex.set(cp, encodeInto(embedder, f, ch));
+      }
+      const raw = await embedder.serializeFont();
+      const ctx = PDFContext.create();
+      const cmapStream = ctx.lookup(embedder.embedUnicodeCmap(ctx)) as PDFRawStream;
+      const font = f.font as unknown as {
+        italicAngle: number;
+        ascent: number;
+        descent: number;
+        capHeight: number;
+        xHeight: number;
+        bbox: { minX: number; minY: number; maxX: number; maxY: number };
+        post: { isFixedPitch: number | boolean };
+        head: { macStyle: { italic: boolean } };
+        'OS/2'?: { sFamilyClass: number };
+      };
+      const familyClass = font['OS/2']?.sFamilyClass ?? 0;
+      let flags = 1 << 2; // symbolic, as pdf-lib sets it
+      if (font.post.isFixedPitch) flags |= 1;
+      if (familyClass >= 1 && familyClass <= 7) flags |= 1 << 1;
+      if (familyClass === 10) flags |= 1 << 3;
+      if (font.head.macStyle.italic) flags |= 1 << 6;
+      const sc = f.scale;
+      return {
+        chars,
+        sidHex,
+        fontFile: new Uint8Array(zlib.deflateSync(raw)),
+        fontFileLength: raw.length,
+        cmap: cmapStream.contents,
+        widths: embedder.computeWidths(),
+        descriptor: {
+          Type: 'FontDescriptor',
+          FontName: f.name,
+          Flags: flags,
+          FontBBox: [font.bbox.minX * sc, font.bbox.minY * sc, font.bbox.maxX * sc, font.bbox.maxY * sc],
+          ItalicAngle: font.italicAngle,
+          Ascent: font.ascent * sc,
+          Descent: font.descent * sc,
+          CapHeight: (font.capHeight || font.ascent) * sc,
+          XHeight: (font.xHeight || 0) * sc,
+          StemV: 0,
+        },
+      };
+    })();
+    masters.set(f, p);
+  }
+  return p;
+}
+
+function embedMaster(doc: PDFDocument, f: LoadedFont, m: MasterFont): PDFFont {
+  const embedder = Object.create(CustomFontEmbedder.prototype) as Record<string, unknown>;
+  Object.assign(embedder, {
+    font: f.font,
+    scale: f.scale,
+    fontData: f.bytes,
+    fontName: f.name,
+    customName: f.name,
+    baseFontName: f.name,
+    encodeText(text: string): PDFHexString {
+      let hex = '';
+      for (const ch of text.normalize('NFC')) hex += m.sidHex.get(ch.codePointAt(0) ?? 32) ?? '0000';
+      return PDFHexString.of(hex);
+    },
+    widthOfTextAtSize: (text: string, size: number): number => widthOf(f, text, size),
+    async embedIntoContext(context: PDFContext, ref?: PDFRef): Promise<PDFRef> {
+      const fileRef = context.register(context.stream(m.fontFile, { Filter: 'FlateDecode', Length1: m.fontFileLength }));
+      const descRef = context.register(context.obj({ ...m.descriptor, FontFile2: fileRef } as never));
+      const cidRef = context.register(
+        context.obj({
+          Type: 'Font',
+          Subtype: 'CIDFontType2',
+          CIDToGIDMap: 'Identity',
+          BaseFont: f.name,
+          CIDSystemInfo: { Registry: PDFString.of('Adobe'), Ordering: PDFString.of('Identity'), Supplement: 0 },
+          FontDescriptor: descRef,
+          W: m.widths,
+        }),
+      );
+      const cmapRef = context.register(context.stream(m.cmap, { Filter: 'FlateDecode' }));
+      const dict = context.obj({ Type: 'Font', Subtype: 'Type0', BaseFont: f.name, Encoding: 'Identity-H', DescendantFonts: [cidRef], ToUnicode: cmapRef });
+      if (ref) {
+        context.assign(ref, dict);
+        return ref;
+      }
+      return context.register(dict);
+    },
+  });
+  const internals = doc as unknown as { fonts: PDFFont[] };
+  const font = PDFFont.of(doc.context.nextRef(), doc, embedder as unknown as CustomFontEmbedder);
+  internals.fonts.push(font);
+  return font;
+}
+
+/** True when every character of the invoice's text is in the master subset. */
+function coveredBy(m: MasterFont, inv: SandboxInvoice): boolean {
+  for (const ch of JSON.stringify(inv).normalize('NFC')) if (!m.chars.has(ch.codePointAt(0) ?? 0)) return false;
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -263,6 +415,8 @@ export interface PdfOptions {
   padKb?: number;
   /** Seed for the padding bytes. */
   padSeed?: string;
+  /** false = always embed a per-document subset (default: the shared Vietnamese subset when it covers the text). */
+  fastFont?: boolean;
 }
 
 const A4: [number, number] = [595.28, 841.89];
@@ -384,8 +538,11 @@ export function loadFonts(fontDir?: string): LoadedFonts {
 
 export async function renderPdf(inv: SandboxInvoice, fonts: LoadedFonts, opts: PdfOptions = {}): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
-  const regular = embedFast(doc, fonts.regular);
-  const bold = fonts.bold === fonts.regular ? regular : embedFast(doc, fonts.bold);
+  const [mRegular, mBold] = await Promise.all([masterFor(fonts.regular), masterFor(fonts.bold)]);
+  const useMaster = opts.fastFont !== false && coveredBy(mRegular, inv) && coveredBy(mBold, inv);
+  const embed = (f: LoadedFont, m: MasterFont): PDFFont => (useMaster ? embedMaster(doc, f, m) : embedSubset(doc, f));
+  const regular = embed(fonts.regular, mRegular);
+  const bold = fonts.bold === fonts.regular ? regular : embed(fonts.bold, mBold);
   const title = opts.preview ? `Bản xem trước ${str(inv.InvSeries)}` : `${str(inv.InvoiceName)} ${str(inv.InvSeries)} số ${str(inv.InvNo)}`;
   doc.setTitle(title);
   doc.setAuthor(SANDBOX_SELLER.name);

@@ -1,0 +1,118 @@
+import { unzipSync, strFromU8 } from 'fflate';
+import { extractText, getDocumentProxy } from 'unpdf';
+import { describe, expect, it } from 'vitest';
+import { buildCatalogue } from '../../../main/sandbox/data';
+import { ByteLru, InvoiceRenderer, formatAmount, loadFonts, padPdf, renderPdf } from '../../../main/sandbox/render';
+import { sampleInvoiceData } from '../../../main/sandbox/validate';
+
+const NOW = new Date('2026-11-21T10:00:00Z');
+const cat = buildCatalogue(1, 120, NOW);
+const fonts = loadFonts();
+
+async function pdfText(bytes: Uint8Array): Promise<string> {
+  const doc = await getDocumentProxy(new Uint8Array(bytes));
+  const { text } = await extractText(doc, { mergePages: true });
+  return text;
+}
+
+const vi = (s: string): string => s.normalize('NFC');
+
+describe('PDF rendering', () => {
+  it('renders catalogue invoices with correct Vietnamese text', async () => {
+    const id = cat.list('withCode')[0] as string;
+    const inv = cat.get(id)!;
+    const text = vi(await pdfText(await renderPdf(inv, fonts)));
+    expect(text).toContain('HÓA ĐƠN GIÁ TRỊ GIA TĂNG');
+    expect(text).toContain('Công ty TNHH Cửa hàng Thử nghiệm Hóa đơn Điện tử');
+    expect(text).toContain(inv.BuyerFullName);
+    expect(text).toContain(`Mã tra cứu: ${id}`);
+    expect(text).toContain(formatAmount(inv.TotalAmountOC, inv.CurrencyCode));
+    expect(text).toContain(inv.TotalAmountInWords);
+  });
+
+  it('is byte-for-byte deterministic, also across renderers', async () => {
+    const inv = cat.get(cat.list('calc')[0] as string)!;
+    const a = await renderPdf(inv, fonts, { padKb: 60 });
+    const b = await new InvoiceRenderer({ padKb: 60 }).render(inv, 'Pdf');
+    expect(Buffer.from(a).equals(Buffer.from(b))).toBe(true);
+  });
+
+  it('falls back to a per-document subset for characters outside the shared set', async () => {
+    const inv = sampleInvoiceData({ BuyerFullName: 'Ωmega Nguyễn Văn Ánh ∑' });
+    const fast = await renderPdf(inv, fonts, { preview: true });
+    const text = vi(await pdfText(fast));
+    expect(text).toContain('Ωmega Nguyễn Văn Ánh ∑');
+    expect(text).toContain('BẢN XEM TRƯỚC');
+    const slow = vi(await pdfText(await renderPdf(sampleInvoiceData(), fonts, { fastFont: false })));
+    expect(slow).toContain('Nguyễn Thị Thu Hương');
+    expect(slow).toContain('1.129.200');
+  });
+
+  it('decomposed (NFD) input still renders as precomposed letters', async () => {
+    const inv = sampleInvoiceData({ BuyerFullName: 'Trần Thị Thảo'.normalize('NFD') });
+    expect(vi(await pdfText(await renderPdf(inv, fonts)))).toContain('Trần Thị Thảo');
+  });
+
+  it('pads to about the requested size and stays a readable PDF', async () => {
+    const inv = cat.get(cat.list('withCode')[1] as string)!;
+    const padded = await renderPdf(inv, fonts, { padKb: 100 });
+    expect(padded.length).toBeGreaterThan(100 * 1024 - 600);
+    expect(padded.length).toBeLessThan(100 * 1024 + 600);
+    expect(vi(await pdfText(padded))).toContain(inv.BuyerFullName);
+    const small = await renderPdf(inv, fonts);
+    expect(padPdf(small, 10, 'x')).toBe(small);
+    expect(small.length).toBeLessThan(60 * 1024);
+  });
+});
+
+describe('other types', () => {
+  const r = new InvoiceRenderer();
+  const id = cat.list('withoutCode')[0] as string;
+  const inv = cat.get(id)!;
+
+  it('XML is UTF-8 with the invoice content', async () => {
+    const xml = strFromU8(await r.render(inv, 'Xml'));
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
+    expect(xml).toContain(`<MTCuu>${id}</MTCuu>`);
+    expect(xml).toContain(inv.BuyerFullName);
+    expect(xml).toContain(`<TgTTTBSo>${inv.TotalAmountOC}</TgTTTBSo>`);
+  });
+
+  it('HTML is a UTF-8 page', async () => {
+    const html = strFromU8(await r.render(inv, 'Html'));
+    expect(html).toContain('<meta charset="utf-8">');
+    expect(html).toContain('HÓA ĐƠN GIÁ TRỊ GIA TĂNG');
+    expect(html).toContain(inv.BuyerFullName);
+  });
+
+  it('All is a zip holding the same XML and PDF', async () => {
+    const zip = unzipSync(await r.render(inv, 'All'));
+    expect(Object.keys(zip).sort()).toEqual([`${id}.pdf`, `${id}.xml`]);
+    expect(Buffer.from(zip[`${id}.pdf`]!).equals(Buffer.from(await r.render(inv, 'Pdf')))).toBe(true);
+    expect(strFromU8(zip[`${id}.xml`]!)).toBe(strFromU8(await r.render(inv, 'Xml')));
+    const again = await new InvoiceRenderer().render(inv, 'All');
+    expect(Buffer.from(again).equals(Buffer.from(await r.render(inv, 'All')))).toBe(true);
+  });
+
+  it('caches rendered bytes', async () => {
+    const before = r.cache.hits;
+    await r.render(inv, 'Pdf');
+    expect(r.cache.hits).toBe(before + 1);
+  });
+});
+
+describe('ByteLru', () => {
+  it('evicts least recently used entries beyond its byte bound', () => {
+    const lru = new ByteLru(10);
+    lru.set('a', new Uint8Array(4));
+    lru.set('b', new Uint8Array(4));
+    lru.get('a');
+    lru.set('c', new Uint8Array(4));
+    expect(lru.get('b')).toBeUndefined();
+    expect(lru.get('a')).toBeDefined();
+    expect(lru.get('c')).toBeDefined();
+    expect(lru.totalBytes).toBe(8);
+    lru.set('huge', new Uint8Array(11));
+    expect(lru.get('huge')).toBeUndefined();
+  });
+});
