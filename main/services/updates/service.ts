@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { UpdateState } from '../../../common/calls/updates';
+import { AppError } from '../../../common/errors';
 import type { EventBus } from '../../../common/ipc/bus';
 import type { ContractHandlers } from '../../../common/ipc/dispatch';
 import { notReadyError, UpdateController, type UpdateDriver, type UpdatePolicy } from './controller';
@@ -35,6 +36,8 @@ export interface UpdaterHost {
 const SETTINGS_FILE = 'updates.json';
 /** Renderer declarations are namespaced so they never clash with a service's probe. */
 const RENDERER_PREFIX = 'renderer:';
+/** The renderer is untrusted input: it cannot grow the registry without bound. */
+const MAX_RENDERER_DECLARATIONS = 32;
 
 /**
  * The updates capability inside Services: owns the in-app on/off setting (`updates.json` in the data
@@ -46,6 +49,7 @@ export class UpdatesService {
   private controller: UpdateController | undefined;
   private host: UpdaterHost | undefined;
   private current: UpdateState = { status: 'disabled', reason: 'unsupported' };
+  private readonly rendererKeys = new Set<string>();
 
   constructor(private readonly deps: UpdatesServiceDeps) {
     this.work = deps.work;
@@ -109,8 +113,19 @@ export class UpdatesService {
       'updates.setEnabled': ({ enabled }) => this.setEnabled(enabled),
       'updates.declareWork': ({ key, busy, message, messageVi }) => {
         const source = `${RENDERER_PREFIX}${key}`;
-        if (busy) this.work.declare(source, { message, messageVi });
-        else this.work.clear(source);
+        if (busy) {
+          if (!this.rendererKeys.has(source) && this.rendererKeys.size >= MAX_RENDERER_DECLARATIONS) {
+            throw new AppError('too_many_declarations', {
+              en: `At most ${MAX_RENDERER_DECLARATIONS} pieces of work can be declared at once.`,
+              vi: `Chỉ có thể khai báo tối đa ${MAX_RENDERER_DECLARATIONS} công việc cùng lúc.`,
+            });
+          }
+          this.rendererKeys.add(source);
+          this.work.declare(source, { message, messageVi });
+        } else {
+          this.rendererKeys.delete(source);
+          this.work.clear(source);
+        }
         return { ok: true as const };
       },
     };

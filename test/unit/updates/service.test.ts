@@ -112,6 +112,19 @@ describe('the updates service', () => {
     expect(s.driver.installs).toBe(1);
   });
 
+  it('the renderer cannot grow the registry without bound', async () => {
+    const s = setup();
+    for (let i = 0; i < 32; i++) await s.h['updates.declareWork']({ key: `k${i}`, busy: true }, ctx);
+    // Re-declaring a known key is fine; a 33rd is refused; clearing one makes room again.
+    await s.h['updates.declareWork']({ key: 'k0', busy: true }, ctx);
+    await expect(Promise.resolve().then(() => s.h['updates.declareWork']({ key: 'k32', busy: true }, ctx))).rejects.toMatchObject({
+      code: 'too_many_declarations',
+    });
+    await s.h['updates.declareWork']({ key: 'k5', busy: false }, ctx);
+    await s.h['updates.declareWork']({ key: 'k32', busy: true }, ctx);
+    expect((await s.work.check()).reasons).toHaveLength(32);
+  });
+
   it('cancelRestart turns waiting back into ready', async () => {
     const s = setup();
     s.driver.answers.push({ version: '0.2.0' });
