@@ -258,9 +258,21 @@ export class AuthService {
     for (const waiter of [...this.waiters]) waiter();
   }
 
+  /**
+   * The session of a profile right now (default: the active one), or null when it is signed
+   * out, expired or paused — without waiting. For one-shot users such as CLI commands; long
+   * work uses `gate.ready()`.
+   */
+  async session(profileId?: string): Promise<Session | null> {
+    return await this.sessionOf(this.profile(profileId));
+  }
+
   /** @internal for AuthGate */
   async sessionIfReady(): Promise<Session | null> {
-    const profile = this.deps.profiles.active();
+    return await this.sessionOf(this.deps.profiles.active());
+  }
+
+  private async sessionOf(profile: Profile): Promise<Session | null> {
     if (this.paused.has(profile.id)) return null;
     let token = await this.storedToken(profile.id);
     if (token) {

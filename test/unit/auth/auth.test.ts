@@ -204,3 +204,24 @@ describe('AuthService and AuthGate', () => {
     expect(status.storageMessageVi).toMatch(/chỉ được giữ trong bộ nhớ/);
   });
 });
+
+describe('AuthService.session', () => {
+  it('gives the session of any profile without waiting, or null', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'einv-auth-s-'));
+    const store = openDatabase(dir);
+    const profiles = new ProfileService(store);
+    const auth = new AuthService({
+      store,
+      secrets: new MemorySecretStore(),
+      profiles,
+      resolveEndpoint: async (p) => (p.kind === 'sandbox' ? { baseUrl: 'http://127.0.0.1:1/x', tokenUrl: null, devToken: 'dev' } : { baseUrl: p.baseUrl!, tokenUrl: p.tokenUrl }),
+    });
+    const p = profiles.add({ name: 'T', kind: 'test' });
+    expect(await auth.session(p.id)).toBeNull();
+    await auth.signInWithToken(p.id, 'tok');
+    expect(await auth.session(p.id)).toMatchObject({ token: 'tok', endpoint: { baseUrl: p.baseUrl }, profile: { id: p.id } });
+    expect((await auth.session())?.token).toBe('dev');
+    store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
