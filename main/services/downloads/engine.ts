@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describeErrorCode, isAuthCode } from '../../../common/envelope';
 import type { DownloadDataType } from '../../../common/model';
 import type { DownloadOptions, FetchedBytes } from '../api/client';
-import { ApiError, isApiError } from '../api/errors';
+import { ApiError, apiErrors, isApiError, TRANSIENT_KINDS } from '../api/errors';
 import type { DownloadResult } from '../api/normalise';
 import { fileNameFor, numbered, resolveInside, TEMP_PREFIX } from './names';
 import type { ItemOutcome, ItemRow, JobCounts, JobRow, JobsRepository } from './repository';
@@ -64,6 +64,12 @@ class AuthStop extends Error {
 }
 
 const MAX_BATCH = 50;
+
+/** Worth another round: the kinds the client retries (a broken answer included), but not a 404/501. */
+function transient(error: ApiError): boolean {
+  if (!TRANSIENT_KINDS.has(error.kind)) return false;
+  return !(error.kind === 'unavailable' && (error.httpStatus === 404 || error.httpStatus === 501));
+}
 
 function message(en: string, vi: string): { message: string; messageVi: string } {
   return { message: en, messageVi: vi };
@@ -254,7 +260,7 @@ export class DownloadEngine {
       } catch (error) {
         if (!isApiError(error)) throw error;
         if (error.kind === 'auth' || (error.serviceCode && isAuthCode(error.serviceCode))) throw new AuthStop(error);
-        if (this.signal.aborted || !error.retryable || round >= this.opts.batchRetries) throw error;
+        if (this.signal.aborted || !transient(error) || round >= this.opts.batchRetries) throw error;
         const wait = Math.max(error.retryAfterMs ?? 0, this.opts.retryDelayMs * 2 ** round);
         this.opts.log?.('warn', `download: ${error.kind}, round ${round + 1}/${this.opts.batchRetries} in ${wait} ms`);
         await sleep(wait, this.signal);
@@ -267,9 +273,12 @@ export class DownloadEngine {
     const ids = batch.map((i) => i.transactionId);
     let result: DownloadResult;
     try {
-      result = await this.callWithRetries(() =>
-        this.opts.client.download(ids, { type: this.type, withCode: this.job.withCode, cashRegister: this.job.calc, signal: this.signal }),
-      );
+      result = await this.callWithRetries(async () => {
+        const r = await this.opts.client.download(ids, { type: this.type, withCode: this.job.withCode, cashRegister: this.job.calc, signal: this.signal });
+        // An answer without a single item for a non-empty request is a broken answer: ask again.
+        if (r.kind === 'items' && r.items.length === 0) throw apiErrors.malformed('the answer holds no items', { operation: 'download' });
+        return r;
+      });
     } catch (error) {
       if (error instanceof AuthStop || this.signal.aborted) throw error;
       if (isApiError(error)) {

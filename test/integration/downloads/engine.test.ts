@@ -1,0 +1,284 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { unzipSync } from 'fflate';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../../main/sandbox';
+import type { DownloadJob } from '../../../common/calls/downloads';
+import { TEMP_PREFIX } from '../../../main/services/downloads';
+import { harness, listFiles } from './helpers';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, invoiceCount: 1500, seed: 7 });
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+beforeEach(() => sandbox.reset());
+
+const withCode = () => sandbox.catalogue.list('withCode');
+
+async function runJob(h: ReturnType<typeof harness>, input: Parameters<typeof h.service.create>[0]): Promise<DownloadJob> {
+  const { job } = await h.service.create(input);
+  h.service.start(job.id);
+  return await h.service.whenDone(job.id);
+}
+
+describe('downloads against the sandbox', () => {
+  it.each(['Xml', 'Pdf', 'Html'] as const)('saves %s byte-identical to what the sandbox serves', async (type) => {
+    const h = harness(sandbox);
+    try {
+      const ids = withCode().slice(0, 6);
+      const job = await runJob(h, { ids, type, withCode: true, folder: h.out });
+      expect(job).toMatchObject({ status: 'done', total: 6, saved: 6, failed: 0 });
+      const ext = { Xml: '.xml', Pdf: '.pdf', Html: '.html' }[type];
+      for (const id of ids) {
+        const got = fs.readFileSync(path.join(h.out, id + ext));
+        expect(Buffer.compare(got, Buffer.from(await sandbox.catalogue.expected(id, type)))).toBe(0);
+      }
+      expect(listFiles(h.out)).toHaveLength(6);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('All: keeps the zip, or extracts it into a folder per invoice', async () => {
+    const h = harness(sandbox);
+    try {
+      const ids = withCode().slice(10, 13);
+      const kept = await runJob(h, { ids, type: 'All', withCode: true, folder: path.join(h.out, 'zips') });
+      expect(kept.saved).toBe(3);
+      const extracted = await runJob(h, { ids, type: 'All', withCode: true, unzip: true, folder: path.join(h.out, 'dirs') });
+      expect(extracted.saved).toBe(3);
+      for (const id of ids) {
+        const expected = Buffer.from(await sandbox.catalogue.expected(id, 'All'));
+        expect(Buffer.compare(fs.readFileSync(path.join(h.out, 'zips', `${id}.zip`)), expected)).toBe(0);
+        const entries = unzipSync(new Uint8Array(expected));
+        const names = Object.keys(entries).filter((n) => !n.endsWith('/'));
+        expect(names.length).toBeGreaterThanOrEqual(2);
+        for (const n of names) {
+          expect(Buffer.compare(fs.readFileSync(path.join(h.out, 'dirs', id, n)), Buffer.from(entries[n]!))).toBe(0);
+        }
+      }
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('sends the flags, batches of at most 50 (120 IDs → 3 calls), unknown IDs fail alone with their code', async () => {
+    const h = harness(sandbox);
+    try {
+      const good = sandbox.catalogue.list('calc').slice(0, 117);
+      const bad = ['NOPE-1', 'NOPE-2', 'NOPE-3'];
+      const ids = [...good.slice(0, 40), bad[0]!, ...good.slice(40, 80), bad[1]!, ...good.slice(80), bad[2]!];
+      expect(ids).toHaveLength(120);
+      const job = await runJob(h, { ids, type: 'Xml', withCode: true, calc: true, folder: h.out });
+      expect(job).toMatchObject({ status: 'done', saved: 117, failed: 3 });
+      const calls = sandbox.requests({ op: 'download' });
+      expect(calls).toHaveLength(3);
+      for (const c of calls) expect(c.query).toMatchObject({ invoiceWithCode: 'true', invoiceCalcu: 'true', downloadDataType: 'Xml' });
+      expect(h.client.requested.map((r) => r.length)).toEqual([50, 50, 20]);
+      const failed = h.service.repo.page(job.id, 0, 100, 'failed').items;
+      expect(failed.map((f) => f.transactionId).sort()).toEqual(bad);
+      for (const f of failed) {
+        expect(f.errorCode).toBe('InvoiceNotExist');
+        expect(f.message).toBeTruthy();
+        expect(f.messageVi).toBeTruthy();
+      }
+      // Without the flags, the same invoices are "not found" for this kind: the flags really reach the service.
+      const other = await runJob(h, { ids: good.slice(0, 3), type: 'Xml', folder: path.join(h.out, 'noflags') });
+      expect(other).toMatchObject({ saved: 0, failed: 3 });
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('handles every DOMAIN.md answer variant and the single-link form', async () => {
+    const variants = [
+      { casing: 'pascal' },
+      { dataEncoding: 'object' },
+      { dataEncoding: 'double' },
+      { itemDataField: 'Data' },
+      { itemDataField: 'mixed' },
+      { downloadPdfAsLink: true },
+      { tooManyIds: 'http400', maxDownloadIds: 20 },
+      { tooManyIds: 'envelope', maxDownloadIds: 30 },
+    ] as const;
+    const ids = withCode().slice(100, 160);
+    for (const [n, quirks] of variants.entries()) {
+      sandbox.reset();
+      sandbox.setQuirks(quirks);
+      const h = harness(sandbox);
+      try {
+        const some = [...ids.slice(0, 'downloadPdfAsLink' in quirks ? 5 : 60), 'NOPE-X'];
+        const job = await runJob(h, { ids: some, type: 'Pdf', withCode: true, folder: h.out });
+        expect(job, JSON.stringify(quirks)).toMatchObject({ status: 'done', saved: some.length - 1, failed: 1 });
+        for (const id of some.slice(0, -1)) {
+          const got = fs.readFileSync(path.join(h.out, `${id}.pdf`));
+          expect(Buffer.compare(got, Buffer.from(await sandbox.catalogue.expected(id, 'Pdf'))), `${n} ${id}`).toBe(0);
+        }
+        const failed = h.service.repo.page(job.id, 0, 10, 'failed').items[0]!;
+        expect(failed.transactionId).toBe('NOPE-X');
+        expect(failed.errorCode).toBe('InvoiceNotExist');
+      } finally {
+        await h.close();
+      }
+    }
+  });
+
+  it('keeps hostile TransactionIDs from breaking out of the folder', async () => {
+    const h = harness(sandbox);
+    try {
+      const hostile = ['../x', 'a/b', 'CON', 'x'.repeat(300), 'a\u0001b', '..\\..\\evil', '/etc/passwd'];
+      const job = await runJob(h, { ids: [...hostile, withCode()[0]!], type: 'Xml', withCode: true, folder: h.out });
+      expect(job.done).toBe(8);
+      const parent = path.dirname(h.out);
+      expect(fs.readdirSync(parent).sort()).toEqual(['einvoice.db', 'einvoice.db-shm', 'einvoice.db-wal', 'out'].filter((f) => fs.existsSync(path.join(parent, f))).sort());
+      for (const f of listFiles(h.out)) expect(f).not.toContain(path.sep);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('existing files: skip, overwrite, keep both', async () => {
+    const h = harness(sandbox);
+    try {
+      const ids = withCode().slice(200, 203);
+      fs.mkdirSync(h.out, { recursive: true });
+      fs.writeFileSync(path.join(h.out, `${ids[0]}.xml`), 'old');
+      const skip = await runJob(h, { ids, type: 'Xml', withCode: true, folder: h.out, existing: 'skip' });
+      expect(skip).toMatchObject({ saved: 2, skipped: 1 });
+      expect(fs.readFileSync(path.join(h.out, `${ids[0]}.xml`), 'utf8')).toBe('old');
+      const both = await runJob(h, { ids, type: 'Xml', withCode: true, folder: h.out, existing: 'keepBoth' });
+      expect(both).toMatchObject({ saved: 3 });
+      expect(fs.existsSync(path.join(h.out, `${ids[0]} (2).xml`))).toBe(true);
+      const over = await runJob(h, { ids, type: 'Xml', withCode: true, folder: h.out, existing: 'overwrite' });
+      expect(over).toMatchObject({ saved: 3 });
+      expect(Buffer.compare(fs.readFileSync(path.join(h.out, `${ids[0]}.xml`)), Buffer.from(await sandbox.catalogue.expected(ids[0]!, 'Xml')))).toBe(0);
+      expect(listFiles(h.out)).toHaveLength(6);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('publishes throttled progress events with counts, bytes, rate and ETA', async () => {
+    const h = harness(sandbox);
+    try {
+      sandbox.setFaults({ download: { latencyMs: 40 } });
+      const events: DownloadJob[] = [];
+      h.bus.on('downloads.progress', (e) => events.push(e));
+      const ids = withCode().slice(0, 400);
+      const started = Date.now();
+      await runJob(h, { ids, type: 'Xml', withCode: true, folder: h.out });
+      const secs = (Date.now() - started) / 1000;
+      expect(events.length).toBeGreaterThan(1);
+      expect(events.length).toBeLessThanOrEqual(Math.ceil(secs * 10) + 4);
+      const last = events[events.length - 1]!;
+      expect(last).toMatchObject({ status: 'done', total: 400, done: 400, saved: 400 });
+      expect(last.bytes).toBeGreaterThan(0);
+      expect(events.some((e) => e.status === 'running' && e.rate > 0 && e.etaSeconds !== null)).toBe(true);
+      const dones = events.map((e) => e.done);
+      expect([...dones].sort((a, b) => a - b)).toEqual(dones);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('pause, resume and cancel', async () => {
+    const h = harness(sandbox, { engine: { concurrency: 2, retryDelayMs: 50 } });
+    try {
+      sandbox.setFaults({ download: { latencyMs: 150 } });
+      const ids = withCode().slice(0, 600);
+      const { job } = await h.service.create({ ids, type: 'Xml', withCode: true, folder: h.out });
+      h.service.start(job.id);
+      await waitFor(() => h.service.view(job.id).saved >= 100);
+      const paused = await h.service.pause(job.id);
+      expect(paused.status).toBe('paused');
+      expect(paused.saved).toBeLessThan(600);
+      const savedAtPause = paused.saved;
+      const savedIdsAtPause = new Set(h.service.repo.page(job.id, 0, 600, 'saved').items.map((i) => i.transactionId));
+      const callsAtPause = h.client.requested.length;
+      await new Promise((r) => setTimeout(r, 300));
+      expect(h.service.view(job.id).saved).toBe(savedAtPause);
+      expect(listFiles(h.out).filter((f) => f.startsWith(TEMP_PREFIX))).toEqual([]);
+      expect(listFiles(h.out)).toHaveLength(savedAtPause);
+
+      h.service.start(job.id);
+      await waitFor(() => h.service.view(job.id).saved >= savedAtPause + 100);
+      const cancelled = await h.service.cancel(job.id);
+      expect(cancelled.status).toBe('cancelled');
+      expect(cancelled.saved).toBeLessThan(600);
+
+      sandbox.setFaults({});
+      h.service.start(job.id);
+      const done = await h.service.whenDone(job.id);
+      expect(done).toMatchObject({ status: 'done', saved: 600, failed: 0 });
+      // Nothing saved before the pause was fetched again (aborted in-flight batches are asked again).
+      const askedLater = h.client.requested.slice(callsAtPause).flat();
+      expect(askedLater.filter((id) => savedIdsAtPause.has(id))).toEqual([]);
+      expect(listFiles(h.out)).toHaveLength(600);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('continues after a restart without fetching saved items again', async () => {
+    const first = harness(sandbox);
+    const ids = withCode().slice(0, 500);
+    sandbox.setFaults({ download: { latencyMs: 100 } });
+    const { job } = await first.service.create({ ids, type: 'Pdf', withCode: true, folder: first.out });
+    first.service.start(job.id);
+    await waitFor(() => first.service.view(job.id).saved >= 100);
+    await first.service.close(); // the app quits mid-job
+    const savedBefore = first.service.repo.counts(job.id).saved;
+    const askedBefore = first.client.idsRequested();
+    first.store.close();
+    await first.client.inner.close();
+    expect(savedBefore).toBeLessThan(500);
+
+    sandbox.setFaults({});
+    const second = harness(sandbox, {}, first.dir);
+    try {
+      expect(second.service.repo.get(job.id)!.status).toBe('running');
+      expect(second.service.resumeInterrupted()).toEqual([job.id]);
+      const done = await second.service.whenDone(job.id);
+      expect(done).toMatchObject({ status: 'done', saved: 500 });
+      const savedIds = new Set(second.service.repo.page(job.id, 0, 500).items.filter((i) => i.status === 'saved').map((i) => i.transactionId));
+      const askedAgain = second.client.idsRequested();
+      expect(askedAgain.length).toBeLessThanOrEqual(500 - savedBefore + 4 * 50);
+      expect(askedAgain.length + Math.min(askedBefore.length, 500)).toBeGreaterThanOrEqual(500);
+      expect(savedIds.size).toBe(500);
+      expect(listFiles(second.out)).toHaveLength(500);
+    } finally {
+      await second.close();
+      fs.rmSync(first.dir, { recursive: true, force: true });
+    }
+  });
+
+  it('retry failed and export the failed list', async () => {
+    const h = harness(sandbox);
+    try {
+      sandbox.setFaults({ download: { status503: 1 } });
+      const ids = withCode().slice(0, 30);
+      const job = await runJob(h, { ids, type: 'Xml', withCode: true, folder: h.out });
+      expect(job).toMatchObject({ status: 'done', failed: 30, saved: 0 });
+      const exported = h.service.exportFailed(job.id);
+      expect(exported.count).toBe(30);
+      expect(exported.csv).toContain('api.unavailable');
+      sandbox.setFaults({});
+      h.service.retryFailed(job.id);
+      const again = await h.service.whenDone(job.id);
+      expect(again).toMatchObject({ status: 'done', failed: 0, saved: 30 });
+    } finally {
+      await h.close();
+    }
+  }, 60_000);
+});
+
+async function waitFor(cond: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { EventBus } from '../../../common/ipc/bus';
+import { ApiClient } from '../../../main/services/api';
+import { DownloadsService, type DownloadClient, type DownloadsDeps } from '../../../main/services/downloads';
+import { ProfileService } from '../../../main/services/profiles';
+import { openDatabase, type Store } from '../../../main/services/store';
+import type { Sandbox } from '../../../main/sandbox';
+import { makeTempDir } from '../../support/temp-dir';
+
+/** Observes which IDs the engine asked for (wraps the real HTTP client; no mocking). */
+export class CountingClient implements DownloadClient {
+  readonly requested: string[][] = [];
+  constructor(readonly inner: ApiClient) {}
+  download(...args: Parameters<ApiClient['download']>) {
+    this.requested.push([...args[0]]);
+    return this.inner.download(...args);
+  }
+  fetchBytes(link: string, opts?: { signal?: AbortSignal }) {
+    return this.inner.fetchBytes(link, opts);
+  }
+  idsRequested(): string[] {
+    return this.requested.flat();
+  }
+}
+
+export interface Harness {
+  dir: string;
+  out: string;
+  store: Store;
+  bus: EventBus;
+  client: CountingClient;
+  service: DownloadsService;
+  profileId: string;
+  close(): Promise<void>;
+}
+
+export function clientFor(sandbox: Sandbox, extra: Partial<ConstructorParameters<typeof ApiClient>[0]> = {}): ApiClient {
+  return new ApiClient({ baseUrl: sandbox.baseUrl, token: sandbox.devToken, retry: { baseDelayMs: 20, maxDelayMs: 200 }, timeoutMs: 10_000, ...extra });
+}
+
+export function harness(sandbox: Sandbox, deps: Partial<DownloadsDeps> = {}, dataDir?: string): Harness {
+  const tmp = dataDir ? { dir: dataDir, cleanup: () => {} } : makeTempDir('einvoice-dl-');
+  const store = openDatabase(tmp.dir);
+  const profileId = new ProfileService(store).activeId();
+  const bus = new EventBus();
+  const client = new CountingClient(clientFor(sandbox));
+  const out = path.join(tmp.dir, 'out');
+  const service = new DownloadsService({
+    store,
+    bus,
+    activeProfileId: () => profileId,
+    session: async () => ({ profileId, client }),
+    engine: { retryDelayMs: 50 },
+    ...deps,
+  });
+  return {
+    dir: tmp.dir,
+    out,
+    store,
+    bus,
+    client,
+    service,
+    profileId,
+    async close() {
+      await service.close();
+      await client.inner.close();
+      store.close();
+      if (!dataDir) tmp.cleanup();
+    },
+  };
+}
+
+/** Every file under `dir` (relative paths), temp names included. */
+export function listFiles(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return (fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .sort();
+}
