@@ -1,0 +1,79 @@
+import { startSandbox, type Sandbox } from '../../main/sandbox';
+import { expect, launchHost, test, type HostProcess } from './fixtures';
+import fs from 'node:fs';
+
+let sandbox: Sandbox;
+let host: HostProcess;
+
+test.beforeEach(async () => {
+  sandbox = await startSandbox({ port: 0, seed: 8, invoiceCount: 300, quirks: { emailEnvelopeFailure: true } });
+  host = await launchHost({ env: { EINVOICE_SANDBOX_URL: sandbox.origin } });
+});
+test.afterEach(async () => {
+  await host?.stop();
+  await sandbox?.close();
+  if (host) fs.rmSync(host.dataDir, { recursive: true, force: true });
+});
+
+test('import a CSV with good and bad rows, send, filter failed, retry', async ({ page }) => {
+  await page.goto(host.launchUrl);
+  await page.getByRole('navigation').getByRole('button', { name: 'Hàng đợi email' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Hàng đợi email' })).toBeVisible();
+
+  const ids = sandbox.catalogue.list('withCode').slice(0, 3);
+  const csv = [
+    'TransactionID;ReceiverName;ReceiverEmail;CCEmail;BCCEmail;ReplyEmail',
+    `${ids[0]};Nguyễn Văn An;"an@example.com, ke.toan@example.com";;;`,
+    `${ids[1]};Sai địa chỉ;khong-phai-email;;;`,
+    `${ids[2]};Trần Thị Bình;binh@example.com;;;`,
+    ';Thiếu mã;x@example.com;;;',
+    `NOPE-404;Không có hóa đơn;c@example.com;;;`,
+  ].join('\r\n');
+  await page.getByRole('combobox', { name: 'Loại hóa đơn của tệp' }).selectOption('withCode');
+  await page.getByLabel('Chọn tệp CSV').setInputFiles({ name: 'khach-hang.csv', mimeType: 'text/csv', buffer: Buffer.from(`\uFEFF${csv}`, 'utf8') });
+
+  // Bad rows are listed with their line and reason; the good ones are queued regardless.
+  const bad = page.getByTestId('email-bad-rows');
+  await expect(bad.getByRole('listitem')).toHaveCount(2);
+  await expect(bad.getByRole('listitem').nth(0)).toContainText('Dòng 3');
+  await expect(bad.getByRole('listitem').nth(0)).toContainText('khong-phai-email');
+  await expect(bad.getByRole('listitem').nth(1)).toContainText('Dòng 5');
+  await expect(page.getByText('Đã thêm 3 email; 2 dòng lỗi.')).toBeVisible();
+
+  // Sent without a click: two delivered (status 3 or 4 despite success:false), one failed alone.
+  const filters = page.getByRole('group', { name: 'Lọc theo trạng thái' });
+  await expect(filters.getByRole('button', { name: /^Lỗi 1$/ })).toBeVisible({ timeout: 20_000 });
+  const delivered = async () => {
+    const sent = Number((await filters.getByRole('button', { name: /^Đã gửi \d+$/ }).textContent())!.match(/\d+/)![0]);
+    const requested = Number((await filters.getByRole('button', { name: /^Đã yêu cầu gửi \d+$/ }).textContent())!.match(/\d+/)![0]);
+    return sent + requested;
+  };
+  await expect.poll(delivered, { timeout: 20_000 }).toBe(2);
+  expect(new Set(sandbox.sentEmails().map((e) => e.TransactionID))).toEqual(new Set([ids[0], ids[2]]));
+
+  // Filter failed: only the missing invoice, with its reason.
+  await filters.getByRole('button', { name: /^Lỗi 1$/ }).click();
+  await expect(filters.getByRole('button', { name: /^Lỗi 1$/ })).toHaveAttribute('aria-pressed', 'true');
+  const table = page.getByRole('table', { name: 'Danh sách email trong hàng đợi' });
+  const rows = table.locator('[role=row][data-tx]');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('NOPE-404');
+  await expect(rows.first()).toContainText('InvoiceNotExist');
+  await expect(rows.first()).toContainText('Không tồn tại hóa đơn');
+
+  // Retry: selected from the keyboard, sent again, judged again.
+  const before = sandbox.requests({ op: 'sendemail' }).length;
+  const box = page.getByRole('checkbox', { name: 'Chọn email NOPE-404' });
+  await box.focus();
+  await page.keyboard.press('Space');
+  await expect(box).toBeChecked();
+  await page.getByRole('button', { name: 'Gửi lại' }).click();
+  await expect(page.getByText('Đã cập nhật 1 email, bỏ qua 0.')).toBeVisible();
+  await expect.poll(() => sandbox.requests({ op: 'sendemail' }).length, { timeout: 20_000 }).toBeGreaterThan(before);
+  await expect(rows.first().getByRole('cell').nth(7)).toHaveText('2', { timeout: 20_000 });
+  await expect(rows.first()).toHaveAttribute('data-state', 'failed');
+
+  // English names too.
+  await page.getByRole('combobox', { name: 'Ngôn ngữ / Language' }).selectOption({ label: 'English' });
+  await expect(page.getByRole('group', { name: 'Filter by state' }).getByRole('button', { name: /^Failed 1$/ })).toBeVisible();
+});
