@@ -1,3 +1,4 @@
+import { emailsEn } from '../emails/messages';
 import type { Messages } from './vi';
 import { settingsEn } from '../settings/messages';
 
@@ -31,6 +32,7 @@ export const en: Messages = {
     installing: 'Installing update {{version}}…',
   },
   settings: settingsEn,
+  emailQueue: emailsEn,
   errors: {
     title: 'Something went wrong',
     body: 'This screen ran into a problem. Your saved work is safe.',

@@ -1,3 +1,4 @@
+import { emailsVi } from '../emails/messages';
 import { settingsVi } from '../settings/messages';
 
 /** Vietnamese, the default language. Keys are shared with en.ts (checked by its type). */
@@ -31,6 +32,7 @@ export const vi = {
     installing: 'Đang cài đặt bản cập nhật {{version}}…',
   },
   settings: settingsVi,
+  emailQueue: emailsVi,
   errors: {
     title: 'Đã có lỗi xảy ra',
     body: 'Màn hình này gặp sự cố. Dữ liệu đã lưu của bạn vẫn an toàn.',
