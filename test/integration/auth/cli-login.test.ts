@@ -26,14 +26,14 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function cli(args: string[], stdin = ''): Promise<{ code: number; out: string; err: string; json: Record<string, unknown> | undefined }> {
+async function cli(args: string[], stdin = '', env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string; json: Record<string, unknown> | undefined }> {
   let out = '';
   let err = '';
   const code = await runCli([...args, '--data-dir', dir], builtinCommands(), {
     io: {
       stdout: { write: (s: string) => (out += s) },
       stderr: { write: (s: string) => (err += s) },
-      env: { EINVOICE_KEYCHAIN: 'off' },
+      env: { EINVOICE_KEYCHAIN: 'off', ...env },
       cwd: dir,
       stdin: Readable.from([Buffer.from(stdin)]),
     } as never,
@@ -87,4 +87,14 @@ it('logout signs the profile out', async () => {
   const r = await cli(['logout', '--profile', 'Local', '--json']);
   expect(r.code).toBe(0);
   expect(r.json).toMatchObject({ status: { state: 'signedOut' } });
+});
+
+it('other commands use a named profile: its address, and its token (EINVOICE_TOKEN overrides); signed out → exit 3', async () => {
+  const ok = await cli(['templates', '--profile', 'Local', '--json'], '', { EINVOICE_TOKEN: sandbox.devToken });
+  expect(ok.code, ok.err).toBe(0);
+  expect((ok.json?.templates as unknown[]).length).toBeGreaterThan(0);
+  const signedOut = await cli(['templates', '--profile', 'Local', '--json']);
+  expect(signedOut.code).toBe(3);
+  expect(signedOut.err).toMatch(/einvoice login --profile "Local"/);
+  expect((await cli(['templates', '--profile', 'shop-1'])).code).toBe(2);
 });
