@@ -62,6 +62,7 @@ interface AuthRow {
  */
 export class AuthService {
   private readonly paused = new Set<string>();
+  private readonly lastAutoRenew = new Map<string, number>();
   private readonly waiters = new Set<() => void>();
   readonly gate: AuthGate;
 
@@ -289,6 +290,17 @@ export class AuthService {
   async pause(profileId?: string): Promise<void> {
     const id = profileId ?? this.deps.profiles.activeId();
     if (this.paused.has(id)) return;
+    // A remembered password renews the token without bothering the user — at most once a
+    // minute, so a service that keeps refusing fresh tokens cannot cause a loop.
+    const last = this.lastAutoRenew.get(id) ?? 0;
+    if (this.now().getTime() - last > 60_000) {
+      this.lastAutoRenew.set(id, this.now().getTime());
+      try {
+        if (await this.renew(id)) return;
+      } catch (error) {
+        this.deps.log?.('warn', `renewing the token of profile ${id} with the remembered password failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
     this.paused.add(id);
     this.deps.log?.('warn', `the service refused the sign-in of profile ${id}; work paused until a new sign-in`);
     await this.announce(id);

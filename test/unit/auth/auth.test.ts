@@ -225,3 +225,36 @@ describe('AuthService.session', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });
+
+describe('automatic renewal', () => {
+  it('an auth failure renews with the remembered password instead of pausing (at most once a minute)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'einv-auth-r-'));
+    const store = openDatabase(dir);
+    const profiles = new ProfileService(store);
+    let now = new Date('2026-03-01T00:00:00Z');
+    let issued = 0;
+    const auth = new AuthService({
+      store,
+      secrets: new MemorySecretStore(),
+      profiles,
+      now: () => now,
+      resolveEndpoint: async (p) => ({ baseUrl: p.baseUrl!, tokenUrl: p.tokenUrl }),
+      requestToken: async () => `token-${++issued}`,
+    });
+    const p = profiles.add({ name: 'T', kind: 'test' });
+    profiles.activate(p.id);
+    await auth.signInWithPassword(p.id, { appId: 'A', taxCode: '1', userName: 'u', password: 'pw', rememberPassword: true });
+    expect((await auth.gate.ready()).token).toBe('token-1');
+    await auth.gate.reportAuthFailure();
+    expect((await auth.status()).state).toBe('signedIn');
+    expect((await auth.gate.ready()).token).toBe('token-2');
+    await auth.gate.reportAuthFailure(); // again within a minute: pause and ask the user
+    expect((await auth.status()).state).toBe('paused');
+    expect(issued).toBe(2);
+    now = new Date(now.getTime() + 120_000);
+    await auth.signInWithToken(p.id, 'typed-token');
+    expect((await auth.gate.ready()).token).toBe('typed-token');
+    store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
