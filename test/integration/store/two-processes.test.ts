@@ -60,3 +60,39 @@ it('two connections opening the same file agree on the migrated schema and see e
   a.close();
   b.close();
 });
+
+it('the app\'s services and a CLI process (real store + settings service in both) write at once', async () => {
+  const { build } = await import('esbuild');
+  const bundle = path.join(dir, 'service-writer.cjs');
+  await build({ entryPoints: [path.join(__dirname, 'service-writer.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'error' });
+  const { ProfileService } = await import('../../../main/services/profiles');
+  const { SettingsService } = await import('../../../main/services/settings/settings');
+  const dataDir = path.join(dir, 'data');
+  const store = openDatabase(dataDir);
+  const profiles = new ProfileService(store);
+  const settings = new SettingsService(store);
+  const N = 300;
+  const child = spawn(process.execPath, [bundle, dataDir, String(N)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  let childDone = false;
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => ((childDone = true), resolve(code))));
+  let mine = 0;
+  let overlapped = 0;
+  while (!childDone || mine < 50) {
+    profiles.add({ name: `Shop ${mine}`, kind: 'custom', baseUrl: `https://shop${mine}.example.vn/invoice` });
+    settings.update({ batchSizes: { download: (mine % 50) + 1 } });
+    mine++;
+    if (!childDone && (store.db.prepare("SELECT count(*) AS n FROM settings WHERE key LIKE 'cli-%'").get() as { n: number }).n > 0) overlapped++;
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  expect(await exited).toBe(0);
+  expect(err).toBe('');
+  expect(JSON.parse(out)).toEqual({ errors: 0 });
+  expect(overlapped).toBeGreaterThan(10);
+  expect(store.db.prepare("SELECT count(*) AS n FROM settings WHERE key LIKE 'cli-%'").get()).toEqual({ n: N });
+  expect(profiles.list()).toHaveLength(mine + 1);
+  store.close();
+}, 60_000);
