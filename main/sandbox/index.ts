@@ -1,6 +1,5 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { strFromU8 } from 'fflate';
 import {
   INVOICE_KINDS,
   buildCatalogue,
@@ -16,7 +15,7 @@ import {
 import { FaultInjector, formatFaultSpec, normaliseFaults, type FaultConfig, type FaultKind, type FaultOp } from './faults';
 import { createRng, uuid } from './prng';
 import { DEFAULT_QUIRKS, checkQuirks, type SandboxQuirks } from './quirks';
-import { DOWNLOAD_DATA_TYPES, InvoiceRenderer, mergePdfs, type DownloadDataType } from './render';
+import { DOWNLOAD_DATA_TYPES, InvoiceRenderer, isBinary, mergePdfs, type DownloadDataType } from './render';
 import { SANDBOX_CREDENTIALS, SANDBOX_DEV_TOKEN, SANDBOX_INACTIVE_APPID, TokenIssuer, type TokenCheck } from './tokens';
 import { getCI, validateInvoiceData } from './validate';
 
@@ -159,6 +158,8 @@ interface Reply {
   headers?: Record<string, string>;
   /** JSON envelope (casing applied at send time) … */
   envelope?: Record<string, unknown>;
+  /** Pre-serialised JSON of the envelope's data (the envelope then holds RAW_DATA in its place). */
+  rawData?: (string | Buffer)[];
   /** … or raw bytes/text. */
   body?: string | Uint8Array;
   contentType?: string;
@@ -168,6 +169,10 @@ interface Link {
   bytes: Uint8Array;
   expiresAt: number;
 }
+
+/** Placeholder for data that is spliced in pre-serialised (see Reply.rawData). */
+const RAW_DATA = '\u0001sandbox-raw-data\u0001';
+const RAW_DATA_JSON = JSON.stringify(RAW_DATA);
 
 function envelope(success: boolean, data: unknown, errorCode: string | null = null, description: string | null = null, errors: unknown[] = []): Record<string, unknown> {
   return { success, errorCode, descriptionErrorCode: description, errors, data, customData: '' };
@@ -310,18 +315,34 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const bytes = pdfs.length === 1 && pdfs[0] ? pdfs[0] : await mergePdfs(pdfs);
       return { status: 200, envelope: envelope(true, addLink('viewer', bytes)) };
     }
-    const results = await Promise.all(
-      items.map(async (item, index) => {
-        const field = quirks.itemDataField === 'mixed' ? (index % 2 === 0 ? 'data' : 'Data') : quirks.itemDataField;
-        let content: string | null = null;
-        if (item.inv) {
-          const bytes = await renderer.render(item.inv, type);
-          content = type === 'Xml' || type === 'Html' ? strFromU8(bytes) : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
-        }
-        return { TransactionID: item.id, [field]: content, ErrorCode: item.code };
-      }),
-    );
-    return { status: 200, envelope: envelope(true, encodeData(results)) };
+    // The list is assembled from pieces: structural JSON (escaped once per JSON-in-string
+    // level) around the cached base64 bytes, which need no escaping at any level. Same bytes
+    // as JSON.stringify would give, without re-encoding megabytes per request.
+    const level = quirks.dataEncoding === 'object' ? 0 : quirks.dataEncoding === 'string' ? 1 : 2;
+    const esc = (text: string): string => {
+      let out = text;
+      for (let i = 0; i < level; i++) out = JSON.stringify(out).slice(1, -1);
+      return out;
+    };
+    const parts: (string | Buffer)[] = [];
+    const open = level === 2 ? '"' + JSON.stringify('"').slice(1, -1) : level === 1 ? '"' : '';
+    const close = level === 2 ? JSON.stringify('"').slice(1, -1) + '"' : level === 1 ? '"' : '';
+    let pending = open + esc('[');
+    const wires = await Promise.all(items.map((item) => (item.inv ? renderer.wire(item.inv, type) : Promise.resolve(null))));
+    items.forEach((item, index) => {
+      const field = quirks.itemDataField === 'mixed' ? (index % 2 === 0 ? 'data' : 'Data') : quirks.itemDataField;
+      const wire = wires[index];
+      pending += esc(`${index > 0 ? ',' : ''}{"TransactionID":${JSON.stringify(item.id)},"${field}":`);
+      if (!wire) pending += esc('null');
+      else if (isBinary(type)) {
+        pending += esc('"');
+        parts.push(pending, wire);
+        pending = esc('"');
+      } else pending += esc(JSON.stringify(wire.toString('utf8')));
+      pending += esc(`,"ErrorCode":${JSON.stringify(item.code)}}`);
+    });
+    parts.push(pending + esc(']') + close);
+    return { status: 200, envelope: envelope(true, RAW_DATA), rawData: parts };
   };
 
   const opSendEmail = (body: unknown): Reply => {
@@ -467,6 +488,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (fault === 'wrongTypes') env = { success: 'true', errorCode: 0, descriptionErrorCode: false, errors: 'none', data: 12345, customData: [] };
       if (fault === 'emptyData') env = envelope(true, null);
       body = JSON.stringify(quirks.casing === 'pascal' ? pascal(env) : env);
+      if (reply.rawData && env === reply.envelope) {
+        const at = body.indexOf(RAW_DATA_JSON);
+        const pieces = [body.slice(0, at), ...reply.rawData, body.slice(at + RAW_DATA_JSON.length)];
+        body = Buffer.concat(pieces.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p)));
+      }
     } else if (fault === 'wrongTypes' || fault === 'emptyData') {
       body = fault === 'emptyData' ? '' : JSON.stringify({ success: true, data: 12345 });
       if (fault === 'wrongTypes') contentType = 'application/json; charset=utf-8';

@@ -732,28 +732,38 @@ export interface RendererOptions {
 /** Renders catalogue invoices; every type is cached by TransactionID as bytes. */
 export class InvoiceRenderer {
   readonly cache: ByteLru;
-  private inflight = new Map<string, Promise<Uint8Array>>();
+  private inflight = new Map<string, Promise<Buffer>>();
   private fontsLoaded?: LoadedFonts;
+  /** Time spent producing renders that missed the cache (sum of wall times; renders may overlap). */
   renderMs = 0;
   constructor(private readonly opts: RendererOptions = {}) {
-    this.cache = new ByteLru((opts.cacheMb ?? 256) * 1024 * 1024);
+    this.cache = new ByteLru((opts.cacheMb ?? 512) * 1024 * 1024);
   }
   get fonts(): LoadedFonts {
     this.fontsLoaded ??= loadFonts(this.opts.fontDir);
     return this.fontsLoaded;
   }
   /** The file bytes of one invoice in one type (Xml/Html as UTF-8). */
-  render(inv: SandboxInvoice, type: DownloadDataType): Promise<Uint8Array> {
+  async render(inv: SandboxInvoice, type: DownloadDataType): Promise<Uint8Array> {
+    const wire = await this.wire(inv, type);
+    return isBinary(type) ? new Uint8Array(Buffer.from(wire.toString('latin1'), 'base64')) : wire;
+  }
+  /**
+   * The form Download puts on the wire, cached: base64 (ASCII bytes) for Pdf/All, UTF-8 for
+   * Xml/Html. Keeping base64 lets a response be assembled by copying, with no re-encoding.
+   */
+  wire(inv: SandboxInvoice, type: DownloadDataType): Promise<Buffer> {
     const key = `${inv.TransactionID ?? inv.RefID}|${type}`;
     const hit = this.cache.get(key);
-    if (hit) return Promise.resolve(hit);
+    if (hit) return Promise.resolve(hit as Buffer);
     let p = this.inflight.get(key);
     if (!p) {
       p = this.produce(inv, type).then(
         (bytes) => {
-          this.cache.set(key, bytes);
+          const wire = isBinary(type) ? Buffer.from(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'), 'latin1') : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+          this.cache.set(key, wire);
           this.inflight.delete(key);
-          return bytes;
+          return wire;
         },
         (error: unknown) => {
           this.inflight.delete(key);
@@ -784,4 +794,8 @@ export class InvoiceRenderer {
   renderPreview(inv: SandboxInvoice): Promise<Uint8Array> {
     return renderPdf(inv, this.fonts, { preview: true });
   }
+}
+
+export function isBinary(type: DownloadDataType): boolean {
+  return type === 'Pdf' || type === 'All';
 }

@@ -58,6 +58,25 @@ describe('dataEncoding', () => {
     }
   });
 
+  it.each(['object', 'string', 'double'] as const)('Download %s: the spliced body is valid JSON that decodes to the right items, awkward ids included', async (dataEncoding) => {
+    sb.setQuirks({ dataEncoding, itemDataField: 'mixed' });
+    const good = sb.catalogue.list('withCode').slice(0, 2);
+    const ids = [good[0]!, 'quote"back\\slash\u00e9\n', good[1]!, 'NOSUCHID00'];
+    for (const type of ['Pdf', 'Xml', 'All'] as const) {
+      const r = await call(sb, 'POST', 'Download', { query: `invoiceWithCode=true&downloadDataType=${type}`, body: ids });
+      let data: unknown = r.env.data;
+      for (let i = 0; i < (dataEncoding === 'object' ? 0 : dataEncoding === 'string' ? 1 : 2); i++) data = JSON.parse(data as string);
+      const items = data as Record<string, string | null>[];
+      expect(items.map((i) => i.TransactionID)).toEqual(ids);
+      expect(items.map((i) => i.ErrorCode)).toEqual(['', 'InvalidTransactionID', '', 'InvoiceNotExist']);
+      expect(items[1]!.Data).toBeNull();
+      const second = items[2]!.data;
+      const expected = Buffer.from(await sb.catalogue.expected(good[1]!, type));
+      expect((type === 'Xml' ? Buffer.from(second!, 'utf8') : Buffer.from(second!, 'base64')).equals(expected)).toBe(true);
+      expect(Buffer.from(items[0]!.data!, type === 'Xml' ? 'utf8' : 'base64').equals(Buffer.from(await sb.catalogue.expected(good[0]!, type)))).toBe(true);
+    }
+  });
+
   it('the preview link and the token stay plain strings', async () => {
     sb.setQuirks({ dataEncoding: 'double' });
     const pv = await call(sb, 'POST', 'unpublishview', { body: sampleInvoiceData() });
