@@ -1,5 +1,288 @@
-import { Placeholder } from '../app/Placeholder';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { DraftSummary } from '../../../common/calls/drafts';
+import { CallError } from '../../../common/ipc/bridge';
+import { bridge } from '../bridge';
+import { formatDate, formatDateTime } from '../format/vi';
+import { flushSave, startAutosave } from './editor/autosave';
+import { DraftEditor } from './editor/DraftEditor';
+import { emptyLine } from './editor/money';
+import { useEditor } from './editor/store';
+import './drafts.css';
+
+const OPEN_KEY = 'einvoice.openDraft';
+type Sort = 'updated' | 'created' | 'date' | 'buyer' | 'total';
+
+function remember(id: string | null): void {
+  try {
+    if (id) sessionStorage.setItem(OPEN_KEY, id);
+    else sessionStorage.removeItem(OPEN_KEY);
+  } catch {
+    // no storage: the list opens instead after a reload
+  }
+}
+
+function errorText(error: unknown, lang: string): string {
+  if (error instanceof CallError) return lang === 'en' ? error.payload.message : error.payload.messageVi;
+  return String(error);
+}
+
+function download(fileName: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
 
 export function DraftsArea() {
-  return <Placeholder />;
+  const id = useEditor((s) => s.id);
+  const load = useEditor((s) => s.load);
+  const close = useEditor((s) => s.close);
+  const [error, setError] = useState<string | null>(null);
+  const { i18n } = useTranslation();
+
+  useEffect(() => startAutosave(), []);
+
+  const open = useCallback(
+    async (draftId: string) => {
+      try {
+        const rec = await bridge.call('drafts.get', { id: draftId });
+        load(rec);
+        remember(rec.id);
+        setError(null);
+      } catch (e) {
+        remember(null);
+        setError(errorText(e, i18n.language));
+      }
+    },
+    [load, i18n.language],
+  );
+
+  // After a reload, come back to the draft that was open.
+  useEffect(() => {
+    if (useEditor.getState().id) return;
+    const stored = (() => {
+      try {
+        return sessionStorage.getItem(OPEN_KEY);
+      } catch {
+        return null;
+      }
+    })();
+    if (stored) void open(stored);
+  }, [open]);
+
+  if (id) {
+    return (
+      <DraftEditor
+        onClose={() => {
+          remember(null);
+          close();
+        }}
+      />
+    );
+  }
+  return <DraftList onOpen={open} error={error} />;
 }
+
+function DraftList({ onOpen, error }: { onOpen(id: string): Promise<void>; error: string | null }) {
+  const { t, i18n } = useTranslation();
+  const [query, setQuery] = useState('');
+  const [sort, setSort] = useState<Sort>('updated');
+  const [direction, setDirection] = useState<'asc' | 'desc'>('desc');
+  const [items, setItems] = useState<DraftSummary[]>([]);
+  const [total, setTotal] = useState(0);
+  const [message, setMessage] = useState<string | null>(error);
+  const [undo, setUndo] = useState<DraftSummary | null>(null);
+  const importRef = useRef<HTMLInputElement>(null);
+  const itemsCsvRef = useRef<HTMLInputElement>(null);
+  const buyersCsvRef = useRef<HTMLInputElement>(null);
+
+  const refresh = useCallback(async () => {
+    const r = await bridge.call('drafts.list', { ...(query.trim() ? { query } : {}), sort, direction });
+    setItems(r.items);
+    setTotal(r.total);
+  }, [query, sort, direction]);
+
+  useEffect(() => {
+    const timer = setTimeout(() => void refresh().catch((e: unknown) => setMessage(errorText(e, i18n.language))), 150);
+    return () => clearTimeout(timer);
+  }, [refresh, i18n.language]);
+
+  const act = async (fn: () => Promise<unknown>) => {
+    try {
+      await fn();
+      await refresh();
+    } catch (e) {
+      setMessage(errorText(e, i18n.language));
+    }
+  };
+
+  const create = () =>
+    act(async () => {
+      const rec = await bridge.call('drafts.create', { draft: { lines: [emptyLine(1)] } });
+      await onOpen(rec.id);
+    });
+
+  const remove = (d: DraftSummary) =>
+    act(async () => {
+      await bridge.call('drafts.delete', { id: d.id });
+      setUndo(d);
+      setMessage(null);
+    });
+
+  const restore = () =>
+    undo &&
+    act(async () => {
+      await bridge.call('drafts.restore', { id: undo.id });
+      setUndo(null);
+    });
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.code === 'KeyZ' && (e.ctrlKey || e.metaKey) && undo && !(e.target instanceof HTMLInputElement)) {
+        e.preventDefault();
+        void restore();
+      }
+      if (e.code === 'KeyN' && e.altKey && !e.ctrlKey) {
+        e.preventDefault();
+        void create();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
+
+  const importFile = async (file: File) =>
+    act(async () => {
+      let json: unknown;
+      try {
+        json = JSON.parse(await file.text());
+      } catch {
+        setMessage(t('drafts.list.importNotJson'));
+        return;
+      }
+      const rec = await bridge.call('drafts.import', { invoice: json });
+      setMessage(t('drafts.list.imported', { buyer: rec.buyerName || rec.id }));
+    });
+
+  const importCsv = async (kind: 'items' | 'buyers', file: File) =>
+    act(async () => {
+      const r = await bridge.call('catalogues.importCsv', { kind, csv: await file.text() });
+      const first = r.problems[0];
+      setMessage(
+        t('drafts.list.csvImported', { imported: r.imported, skipped: r.skipped }) +
+          (first ? ` ${t('drafts.list.csvRow', { row: first.row })}: ${i18n.language === 'en' ? first.message : first.messageVi}` : ''),
+      );
+    });
+
+  return (
+    <div className="draft-list">
+      <div className="toolbar">
+        <button type="button" className="primary" onClick={() => void create()} aria-keyshortcuts="Alt+N">
+          {t('drafts.list.new')}
+        </button>
+        <label className="search">
+          <span>{t('drafts.list.search')}</span>
+          <input type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder={t('drafts.list.searchHint')} />
+        </label>
+        <label>
+          <span>{t('drafts.list.sort')}</span>
+          <select value={sort} onChange={(e) => setSort(e.target.value as Sort)}>
+            {(['updated', 'created', 'date', 'buyer', 'total'] as const).map((s) => (
+              <option key={s} value={s}>
+                {t(`drafts.list.sortBy.${s}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" onClick={() => setDirection((d) => (d === 'asc' ? 'desc' : 'asc'))} aria-label={t(`drafts.list.direction.${direction}`)}>
+          {direction === 'asc' ? '↑' : '↓'}
+        </button>
+        <button type="button" onClick={() => importRef.current?.click()}>
+          {t('drafts.list.import')}
+        </button>
+        <button type="button" onClick={() => itemsCsvRef.current?.click()}>
+          {t('drafts.list.importItems')}
+        </button>
+        <button type="button" onClick={() => buyersCsvRef.current?.click()}>
+          {t('drafts.list.importBuyers')}
+        </button>
+        <input ref={importRef} type="file" accept=".json,application/json" hidden aria-hidden="true" tabIndex={-1} onChange={(e) => e.target.files?.[0] && void importFile(e.target.files[0]).then(() => (e.target.value = ''))} />
+        <input ref={itemsCsvRef} type="file" accept=".csv,text/csv" hidden aria-hidden="true" tabIndex={-1} onChange={(e) => e.target.files?.[0] && void importCsv('items', e.target.files[0]).then(() => (e.target.value = ''))} />
+        <input ref={buyersCsvRef} type="file" accept=".csv,text/csv" hidden aria-hidden="true" tabIndex={-1} onChange={(e) => e.target.files?.[0] && void importCsv('buyers', e.target.files[0]).then(() => (e.target.value = ''))} />
+      </div>
+      <div aria-live="polite">
+        {message && <p className="notice">{message}</p>}
+        {undo && (
+          <p className="notice" role="status">
+            {t('drafts.list.deleted', { buyer: undo.buyerName || t('drafts.list.noBuyer') })}{' '}
+            <button type="button" onClick={() => void restore()} aria-keyshortcuts="Control+Z">
+              {t('drafts.list.undo')}
+            </button>
+          </p>
+        )}
+      </div>
+      <p className="count">{t('drafts.list.count', { count: total })}</p>
+      {items.length === 0 ? (
+        <p className="empty">{t('drafts.list.empty')}</p>
+      ) : (
+        <table className="drafts-table">
+          <thead>
+            <tr>
+              <th scope="col">{t('drafts.list.col.buyer')}</th>
+              <th scope="col">{t('drafts.list.col.taxCode')}</th>
+              <th scope="col">{t('drafts.list.col.date')}</th>
+              <th scope="col">{t('drafts.list.col.series')}</th>
+              <th scope="col" className="num">
+                {t('drafts.list.col.total')}
+              </th>
+              <th scope="col">{t('drafts.list.col.updated')}</th>
+              <th scope="col">{t('drafts.list.col.previewed')}</th>
+              <th scope="col">{t('drafts.list.col.actions')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((d) => (
+              <tr key={d.id}>
+                <td>
+                  <button type="button" className="link" onClick={() => void onOpen(d.id)}>
+                    {d.buyerName || t('drafts.list.noBuyer')}
+                  </button>
+                </td>
+                <td>{d.buyerTaxCode}</td>
+                <td>{d.invDate ? formatDate(d.invDate) : ''}</td>
+                <td>{d.invSeries}</td>
+                <td className="num">
+                  {new Intl.NumberFormat('vi-VN').format(d.total as Intl.StringNumericLiteral)} {d.currency}
+                </td>
+                <td>{formatDateTime(d.updatedAt)}</td>
+                <td>{d.lastPreviewedAt ? formatDateTime(d.lastPreviewedAt) : '—'}</td>
+                <td className="actions">
+                  <button type="button" onClick={() => void act(() => bridge.call('drafts.duplicate', { id: d.id }))} aria-label={t('drafts.list.duplicateOf', { buyer: d.buyerName || d.id })}>
+                    {t('drafts.list.duplicate')}
+                  </button>
+                  <button
+                    type="button"
+                    onClick={() => void act(async () => { const r = await bridge.call('drafts.export', { id: d.id }); download(r.fileName, JSON.stringify(r.invoice, null, 2)); })}
+                    aria-label={t('drafts.list.exportOf', { buyer: d.buyerName || d.id })}
+                  >
+                    {t('drafts.list.export')}
+                  </button>
+                  <button type="button" className="danger" onClick={() => void remove(d)} aria-label={t('drafts.list.deleteOf', { buyer: d.buyerName || d.id })}>
+                    {t('drafts.list.delete')}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
+
+export { flushSave };

@@ -1,6 +1,7 @@
 import { emailsEn } from '../emails/messages';
 import type { Messages } from './vi';
 import { settingsEn } from '../settings/messages';
+import { draftsEn } from '../drafts/messages';
 
 export const en: Messages = {
   app: {
@@ -32,6 +33,7 @@ export const en: Messages = {
     installing: 'Installing update {{version}}…',
   },
   settings: settingsEn,
+  drafts: draftsEn,
   emailQueue: emailsEn,
   errors: {
     title: 'Something went wrong',

@@ -1,5 +1,6 @@
 import { emailsVi } from '../emails/messages';
 import { settingsVi } from '../settings/messages';
+import { draftsVi } from '../drafts/messages';
 
 /** Vietnamese, the default language. Keys are shared with en.ts (checked by its type). */
 export const vi = {
@@ -32,6 +33,7 @@ export const vi = {
     installing: 'Đang cài đặt bản cập nhật {{version}}…',
   },
   settings: settingsVi,
+  drafts: draftsVi,
   emailQueue: emailsVi,
   errors: {
     title: 'Đã có lỗi xảy ra',

@@ -1,0 +1,141 @@
+import { useEffect, useId, useRef, useState, type InputHTMLAttributes, type KeyboardEvent } from 'react';
+
+export interface Suggestion<T> {
+  key: string;
+  label: string;
+  detail?: string;
+  value: T;
+}
+
+interface Props<T> extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value' | 'onSelect'> {
+  value: string;
+  onChange(value: string): void;
+  /** Looks up suggestions for what is typed (debounced). */
+  search(query: string): Promise<Suggestion<T>[]>;
+  onPick(value: T): void;
+  listLabel: string;
+}
+
+/**
+ * A text input with a suggestion list (ARIA combobox): type, ArrowDown/ArrowUp to move, Enter to
+ * take the highlighted suggestion, Escape to close. With the list closed, keys go to the form.
+ */
+export function Autocomplete<T>({ value, onChange, search, onPick, listLabel, onKeyDown, onBlur, ...rest }: Props<T>) {
+  const [items, setItems] = useState<Suggestion<T>[]>([]);
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(-1);
+  const listId = useId();
+  const typed = useRef(false);
+  const seq = useRef(0);
+
+  useEffect(() => {
+    if (!typed.current) return;
+    const q = value.trim();
+    if (q.length === 0) {
+      setOpen(false);
+      return;
+    }
+    const mine = ++seq.current;
+    const timer = setTimeout(() => {
+      search(q).then(
+        (found) => {
+          if (mine !== seq.current) return;
+          setItems(found);
+          setActive(found.length ? 0 : -1);
+          setOpen(found.length > 0);
+        },
+        () => setOpen(false),
+      );
+    }, 120);
+    return () => clearTimeout(timer);
+  }, [value, search]);
+
+  const pick = (item: Suggestion<T>) => {
+    typed.current = false;
+    seq.current++;
+    setOpen(false);
+    onPick(item.value);
+  };
+
+  const keyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (open && items.length) {
+      if (e.key === 'ArrowDown') {
+        e.preventDefault();
+        setActive((a) => (a + 1) % items.length);
+        return;
+      }
+      if (e.key === 'ArrowUp') {
+        e.preventDefault();
+        setActive((a) => (a <= 0 ? items.length - 1 : a - 1));
+        return;
+      }
+      if (e.key === 'Enter' && !e.ctrlKey && !e.shiftKey && active >= 0) {
+        e.preventDefault();
+        e.stopPropagation();
+        pick(items[active]!);
+        // Let the form move on after the pick (the caller decides where).
+        onKeyDown?.(e);
+        return;
+      }
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        e.stopPropagation();
+        setOpen(false);
+        return;
+      }
+    } else if (e.key === 'ArrowDown' && value.trim()) {
+      e.preventDefault();
+      typed.current = true;
+      void search(value.trim()).then((found) => {
+        setItems(found);
+        setActive(found.length ? 0 : -1);
+        setOpen(found.length > 0);
+      });
+      return;
+    }
+    onKeyDown?.(e);
+  };
+
+  return (
+    <div className="ac">
+      <input
+        {...rest}
+        value={value}
+        role="combobox"
+        aria-autocomplete="list"
+        aria-expanded={open}
+        aria-controls={listId}
+        aria-activedescendant={open && active >= 0 ? `${listId}-${active}` : undefined}
+        autoComplete="off"
+        onChange={(e) => {
+          typed.current = true;
+          onChange(e.target.value);
+        }}
+        onKeyDown={keyDown}
+        onBlur={(e) => {
+          setOpen(false);
+          onBlur?.(e);
+        }}
+      />
+      <ul id={listId} role="listbox" aria-label={listLabel} className="ac-list" hidden={!open}>
+        {open &&
+          items.map((item, i) => (
+            <li
+              key={item.key}
+              id={`${listId}-${i}`}
+              role="option"
+              aria-selected={i === active}
+              className={i === active ? 'ac-option active' : 'ac-option'}
+              onMouseDown={(e) => {
+                e.preventDefault();
+                pick(item);
+              }}
+            >
+              <span>{item.label}</span>
+              {item.detail && <span className="ac-detail">{item.detail}</span>}
+            </li>
+          ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,83 @@
+import { bridge } from '../../bridge';
+import { useEditor } from './store';
+
+const DEBOUNCE_MS = 350;
+/** Even while the cashier keeps typing, a save starts at least this often. */
+const MAX_WAIT_MS = 800;
+
+let timer: ReturnType<typeof setTimeout> | undefined;
+let firstDirtyAt = 0;
+let inFlight: Promise<void> | undefined;
+let declared = false;
+
+function declare(busy: boolean): void {
+  if (declared === busy) return;
+  declared = busy;
+  void bridge
+    .call('updates.declareWork', {
+      key: 'drafts.unsaved',
+      busy,
+      message: 'A draft has unsaved edits',
+      messageVi: 'Có hóa đơn nháp chưa lưu xong',
+    })
+    .catch(() => {});
+}
+
+/** Saves the open draft now (waits for a save in flight first). `learn` feeds the catalogues. */
+export async function flushSave(learn = false): Promise<void> {
+  clearTimeout(timer);
+  timer = undefined;
+  while (inFlight) await inFlight;
+  const s = useEditor.getState();
+  if (!s.id || !s.draft) return;
+  if (s.version === s.savedVersion && !learn) return;
+  const { id, draft, meta, version } = s;
+  s.markSaving(version);
+  inFlight = (async () => {
+    try {
+      const saved = await bridge.call('drafts.save', { id, draft, meta, learn });
+      if (useEditor.getState().id === id) useEditor.getState().markSaved(version, saved.updatedAt);
+    } catch (error) {
+      if (useEditor.getState().id === id) useEditor.getState().markSaveFailed(error instanceof Error ? error.message : String(error));
+    } finally {
+      inFlight = undefined;
+    }
+  })();
+  await inFlight;
+  const after = useEditor.getState();
+  if (after.id === id && after.version !== after.savedVersion) schedule();
+  else declare(false);
+}
+
+function schedule(): void {
+  const now = Date.now();
+  if (timer === undefined) firstDirtyAt = now;
+  clearTimeout(timer);
+  const wait = Math.max(0, Math.min(DEBOUNCE_MS, firstDirtyAt + MAX_WAIT_MS - now));
+  timer = setTimeout(() => {
+    timer = undefined;
+    void flushSave();
+  }, wait);
+}
+
+/** Starts the autosaver: debounced (~350 ms, at most ~0.8 s behind), one save in flight at a time. */
+export function startAutosave(): () => void {
+  const off = useEditor.subscribe((state, prev) => {
+    if (state.id && state.version !== prev.version && state.version !== state.savedVersion) {
+      declare(true);
+      schedule();
+    }
+  });
+  const onHide = () => {
+    if (document.visibilityState === 'hidden') void flushSave();
+  };
+  const onUnload = () => void flushSave();
+  document.addEventListener('visibilitychange', onHide);
+  window.addEventListener('pagehide', onUnload);
+  return () => {
+    off();
+    document.removeEventListener('visibilitychange', onHide);
+    window.removeEventListener('pagehide', onUnload);
+    void flushSave();
+  };
+}

@@ -1,0 +1,150 @@
+import { create } from 'zustand';
+import type { DraftRecord } from '../../../../common/calls/drafts';
+import type { ItemType } from '../../../../common/model/invoice';
+import { emptyLine, type DraftLine, type InvoiceDraft } from './money';
+
+export type DraftMeta = DraftRecord['meta'];
+export type SaveState = 'saved' | 'dirty' | 'saving' | 'error';
+export type HeaderField = Exclude<keyof InvoiceDraft, 'lines' | 'vatOverrides' | 'extra' | 'IsTicket'>;
+export type LineField = Exclude<keyof DraftLine, 'extra' | 'ItemType' | 'discountBy'>;
+
+export interface EditorState {
+  id: string | null;
+  draft: InvoiceDraft | null;
+  meta: DraftMeta;
+  /** Bumped on every edit; the autosaver saves when it differs from `savedVersion`. */
+  version: number;
+  savedVersion: number;
+  saveState: SaveState;
+  saveError: string | null;
+  lastSavedAt: string | null;
+  /** Path of a field to focus (set by the problem list and by preview errors). */
+  focusPath: string | null;
+  /** Problems the service reported for a field on the last preview, by path. */
+  serviceIssues: Record<string, string>;
+  load(record: DraftRecord): void;
+  close(): void;
+  setField(field: HeaderField, value: string): void;
+  setTicket(isTicket: boolean): void;
+  setLine(index: number, patch: Partial<DraftLine>): void;
+  setLineType(index: number, type: ItemType): void;
+  addLine(after?: number, type?: ItemType): number;
+  removeLine(index: number): void;
+  setWords(text: string | null): void;
+  setVatOverride(key: string, value: string | null): void;
+  markSaving(version: number): void;
+  markSaved(version: number, at: string): void;
+  markSaveFailed(message: string): void;
+  focus(path: string | null): void;
+  setServiceIssues(issues: Record<string, string>): void;
+}
+
+const NO_META: DraftMeta = { wordsEdited: false, words: '' };
+
+export const useEditor = create<EditorState>((set, get) => {
+  const edit = (fn: (draft: InvoiceDraft) => InvoiceDraft) => {
+    const { draft, version } = get();
+    if (!draft) return;
+    set({ draft: fn(draft), version: version + 1, saveState: 'dirty' });
+  };
+  return {
+    id: null,
+    draft: null,
+    meta: NO_META,
+    version: 0,
+    savedVersion: 0,
+    saveState: 'saved',
+    saveError: null,
+    lastSavedAt: null,
+    focusPath: null,
+    serviceIssues: {},
+    load: (record) =>
+      set({
+        id: record.id,
+        draft: record.draft as InvoiceDraft,
+        meta: record.meta,
+        version: 0,
+        savedVersion: 0,
+        saveState: 'saved',
+        saveError: null,
+        lastSavedAt: record.updatedAt,
+        focusPath: null,
+        serviceIssues: {},
+      }),
+    close: () => set({ id: null, draft: null, meta: NO_META, version: 0, savedVersion: 0, saveState: 'saved', serviceIssues: {} }),
+    setField: (field, value) => edit((d) => ({ ...d, [field]: value })),
+    setTicket: (isTicket) => edit((d) => ({ ...d, IsTicket: isTicket })),
+    setLine: (index, patch) =>
+      edit((d) => {
+        const lines = d.lines.slice();
+        const line = lines[index];
+        if (!line) return d;
+        lines[index] = { ...line, ...patch };
+        return { ...d, lines };
+      }),
+    setLineType: (index, type) =>
+      edit((d) => {
+        const lines = d.lines.slice();
+        const line = lines[index];
+        if (!line) return d;
+        const next: DraftLine = { ...line, ItemType: type };
+        if (type === 4) {
+          next.Quantity = '';
+          next.UnitPrice = '';
+          next.DiscountRate = '';
+          next.DiscountAmountOC = '';
+          next.VATRateName = '';
+        } else if (line.ItemType === 4) {
+          next.Quantity = next.Quantity || '1';
+          next.VATRateName = next.VATRateName || '10%';
+        }
+        if (type === 3) {
+          next.DiscountRate = '';
+          next.DiscountAmountOC = '';
+        }
+        lines[index] = next;
+        return { ...d, lines };
+      }),
+    addLine: (after, type = 1) => {
+      const d = get().draft;
+      if (!d) return -1;
+      const at = after === undefined ? d.lines.length : Math.min(after + 1, d.lines.length);
+      const prev = d.lines[at - 1];
+      const line = emptyLine(type);
+      // A new goods line takes the VAT rate of the line above: most invoices have one rate.
+      if (type !== 4 && prev && prev.ItemType !== 4 && prev.VATRateName) line.VATRateName = prev.VATRateName;
+      edit((draft) => {
+        const lines = draft.lines.slice();
+        lines.splice(at, 0, line);
+        return { ...draft, lines };
+      });
+      return at;
+    },
+    removeLine: (index) =>
+      edit((d) => {
+        if (!d.lines[index]) return d;
+        const lines = d.lines.slice();
+        lines.splice(index, 1);
+        return { ...d, lines };
+      }),
+    setWords: (text) => {
+      const { version } = get();
+      set({ meta: text === null ? { wordsEdited: false, words: '' } : { wordsEdited: true, words: text }, version: version + 1, saveState: 'dirty' });
+    },
+    setVatOverride: (key, value) =>
+      edit((d) => {
+        const vatOverrides = { ...d.vatOverrides };
+        if (value === null) delete vatOverrides[key];
+        else vatOverrides[key] = value;
+        return { ...d, vatOverrides };
+      }),
+    markSaving: () => set({ saveState: 'saving' }),
+    markSaved: (version, at) => {
+      const current = get().version;
+      set({ savedVersion: version, lastSavedAt: at, saveError: null, saveState: current === version ? 'saved' : 'dirty' });
+    },
+    markSaveFailed: (message) => set({ saveState: 'error', saveError: message }),
+    focus: (path) => set({ focusPath: path }),
+    setServiceIssues: (issues) => set({ serviceIssues: issues }),
+  };
+});

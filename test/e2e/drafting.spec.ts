@@ -1,0 +1,171 @@
+import fs from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { extractText, getDocumentProxy } from 'unpdf';
+import { startSandbox, type Sandbox } from '../../main/sandbox';
+import { expect, launchHost, test, type HostProcess } from './fixtures';
+
+let sandbox: Sandbox;
+let host: HostProcess;
+
+test.beforeEach(async () => {
+  // The sandbox's preview links expire after 1 s: the app must fetch the PDF at once.
+  sandbox = await startSandbox({ port: 0, invoiceCount: 50, previewLinkTtlMs: 1000 });
+  host = await launchHost({ env: { EINVOICE_SANDBOX_URL: sandbox.origin } });
+});
+test.afterEach(async () => {
+  await host.stop();
+  fs.rmSync(host.dataDir, { recursive: true, force: true });
+  await sandbox.close();
+});
+
+/** Presses Tab (Shift+Tab with back) until the focused element matches `selector`. */
+async function tabTo(page: Page, selector: string, back = false): Promise<void> {
+  for (let i = 0; i < 80; i++) {
+    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+  }
+  throw new Error(`Tab never reached ${selector}`);
+}
+
+async function focused(page: Page): Promise<string | null> {
+  return page.evaluate(() => document.activeElement?.getAttribute('data-path') ?? document.activeElement?.id ?? null);
+}
+
+async function apiCall(name: string, body: unknown): Promise<{ ok: boolean; value?: unknown; error?: { code: string } }> {
+  const res = await fetch(`${host.origin}/api/call/${name}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-einvoice-secret': host.secret },
+    body: JSON.stringify(body),
+  });
+  return (await res.json()) as { ok: boolean; value?: unknown; error?: { code: string } };
+}
+
+/** Types one grid line from its ItemType cell: Enter moves on, the VAT cell is the last. */
+async function typeLine(page: Page, line: { type?: string; name: string; unit?: string; qty?: string; price?: string; vat?: string }) {
+  if (line.type) await page.keyboard.type(line.type);
+  await page.keyboard.press('Enter'); // → code
+  await page.keyboard.press('Enter'); // → name
+  await page.keyboard.type(line.name);
+  if (line.unit === undefined) return; // a note line ends at its name
+  await page.keyboard.press('Enter');
+  await page.keyboard.type(line.unit);
+  await page.keyboard.press('Enter');
+  await page.keyboard.type(line.qty!);
+  await page.keyboard.press('Enter');
+  await page.keyboard.type(line.price!);
+  await page.keyboard.press('Enter');
+  if (line.type !== '3') await page.keyboard.press('Enter'); // discount % (not on a trade-discount line)
+  await page.keyboard.type(line.vat!);
+}
+
+const yy = () => String(new Date(Date.now() + 7 * 3600_000).getUTCFullYear() % 100).padStart(2, '0');
+
+async function draftByKeyboard(page: Page): Promise<void> {
+  await page.goto(host.launchUrl);
+  await expect(page.getByRole('heading', { level: 1, name: 'Hóa đơn nháp' })).toBeVisible();
+  await page.keyboard.press('Alt+N');
+  await expect(page.locator('#f-kind')).toBeFocused();
+
+  // Header: the series picker offers the active templates of this kind (fetched from the sandbox).
+  await tabTo(page, '#f-InvSeries');
+  const series = `1C${yy()}TBH`; // a multi-rate template: this invoice has two VAT rates
+  await expect(page.locator('#f-InvSeries option', { hasText: series })).toHaveCount(1);
+  await page.keyboard.type(series);
+  await expect(page.locator('#f-InvSeries')).toHaveValue(series);
+
+  // Buyer
+  await tabTo(page, '#f-BuyerTaxCode');
+  await page.keyboard.type('0101243150');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('Công ty TNHH Hoa Sen');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('12 Hàng Bài, Hà Nội');
+
+  // Lines, keyboard only: Enter moves on, Enter on the last cell adds a line.
+  await tabTo(page, '[data-path="lines[0].ItemType"]');
+  await typeLine(page, { name: 'Cà phê hạt', unit: 'kg', qty: '2', price: '150000', vat: '8' });
+  await page.keyboard.press('Enter');
+  expect(await focused(page)).toBe('lines[1].ItemType');
+  await typeLine(page, { name: 'Ấm trà', unit: 'cái', qty: '1', price: '200000', vat: '10' });
+  await page.keyboard.press('Enter');
+  await typeLine(page, { name: 'Tách sứ', unit: 'cái', qty: '6', price: '25000', vat: '10' });
+  await page.keyboard.press('Enter');
+  await typeLine(page, { type: '3', name: 'Chiết khấu thương mại', unit: 'lần', qty: '1', price: '50000', vat: '10' });
+  // Ctrl+Enter adds a line under the current one; a note line.
+  await page.keyboard.press('Control+Enter');
+  expect(await focused(page)).toBe('lines[4].ItemType');
+  await typeLine(page, { type: '4', name: 'Giao hàng tận nơi trong ngày' });
+  // Ctrl+Enter + Ctrl+Delete: a line added by mistake is removed again.
+  await page.keyboard.press('Control+Enter');
+  await expect(page.locator('tr[data-line]')).toHaveCount(6);
+  await page.keyboard.press('Control+Delete');
+  await expect(page.locator('tr[data-line]')).toHaveCount(5);
+}
+
+async function expectTotals(page: Page): Promise<void> {
+  // 2×150 000 @8% + 200 000 @10% + 6×25 000 @10% − 50 000 @10% (trade discount)
+  await expect(page.getByTestId('total-without-vat')).toHaveText('600.000');
+  await expect(page.getByTestId('total-discount')).toHaveText('50.000');
+  await expect(page.getByTestId('total-vat')).toHaveText('54.000');
+  await expect(page.getByTestId('total-amount')).toHaveText('654.000 VND');
+  const rows = page.getByTestId('tax-rate-info').locator('tbody tr');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toHaveText(/8%\s*300\.000\s*24\.000/);
+  await expect(rows.nth(1)).toHaveText(/10%\s*300\.000\s*30\.000/);
+  await expect(page.getByTestId('words')).toHaveValue(/^Sáu trăm năm mươi bốn nghìn đồng/);
+  await expect(page.getByTestId('words-edited')).toHaveCount(0);
+  await expect(page.getByTestId('line-amount-3')).toHaveText('−50.000');
+}
+
+test('a cashier drafts, reloads and previews by keyboard alone; offline the draft is untouched', async ({ page, context }) => {
+  await draftByKeyboard(page);
+  await expectTotals(page);
+  await expect(page.getByTestId('save-state')).toHaveText('Đã lưu');
+
+  // Reload: the same draft comes back, intact.
+  await page.reload();
+  await expect(page.locator('[data-path="lines[4].ItemName"]')).toHaveValue('Giao hàng tận nơi trong ngày');
+  await expect(page.locator('#f-BuyerLegalName')).toHaveValue('Công ty TNHH Hoa Sen');
+  await expect(page.locator('[data-path="lines[3].ItemType"]')).toHaveValue('3');
+  await expectTotals(page);
+
+  // Preview (F8): a new page serving the PDF bytes fetched at once from the 1-second link.
+  const popup = context.waitForEvent('page');
+  await page.keyboard.press('F8');
+  const previewPage = await popup;
+  await expect(page.getByTestId('preview-done')).toBeVisible();
+  const url = previewPage.url() === 'about:blank' ? await previewPage.waitForURL(/\/api\/preview\//).then(() => previewPage.url()) : previewPage.url();
+  expect(url).toMatch(/\/api\/preview\/[0-9a-f-]+\?secret=/);
+  await new Promise((r) => setTimeout(r, 1100)); // the service's link is dead by now; our bytes are not
+  const res = await page.request.get(url);
+  expect(res.status()).toBe(200);
+  expect(res.headers()['content-type']).toBe('application/pdf');
+  const { text } = await extractText(await getDocumentProxy(new Uint8Array(await res.body())), { mergePages: true });
+  expect(text).toContain('Công ty TNHH Hoa Sen');
+  expect(text.replace(/[.,\s]/g, '')).toContain('654000');
+  // Without the secret the preview page is refused.
+  expect((await page.request.get(url.replace(/\?secret=.*/, ''))).status()).toBe(401);
+  await previewPage.close();
+
+  // Offline: the action says so and the draft is unchanged.
+  const list = (await apiCall('drafts.list', {})) as { value: { items: Array<{ id: string }> } };
+  const id = list.value.items[0]!.id;
+  const before = await apiCall('drafts.get', { id });
+  await sandbox.stop();
+  await page.keyboard.press('F8');
+  await expect(page.getByTestId('preview-error')).toContainText('ngoại tuyến');
+  await expect(page.getByTestId('preview-error')).toContainText('Bản nháp vẫn giữ nguyên');
+  expect(await apiCall('drafts.get', { id })).toEqual(before);
+  await expectTotals(page);
+});
+
+test('the drafting screen has no serious or critical accessibility violations', async ({ page }) => {
+  await draftByKeyboard(page);
+  // Some problems on screen too (a missing name), so their markup is checked as well.
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('problem-list')).toBeVisible();
+  const results = await new AxeBuilder({ page }).include('main').analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.nodes.length} × ${v.nodes[0]?.target.join(' ')} — ${v.help}`)).toEqual([]);
+});
