@@ -190,6 +190,10 @@ const DESCRIPTIONS: Record<string, string> = {
   InvoiceNotExist: 'Hóa đơn không tồn tại',
   UnknownError: 'Có lỗi xảy ra',
   TooManyRequests: 'Quá nhiều yêu cầu, vui lòng thử lại sau',
+  InvalidTaxCode: 'Mã số thuế không hợp lệ',
+  LicenseInfo_NotBuy: 'Chưa mua giấy phép sử dụng',
+  LicenseInfo_OutOfInvoice: 'Đã hết số lượng hóa đơn trong gói',
+  LicenseInfo_Expired: 'Giấy phép sử dụng đã hết hạn',
 };
 
 function fail(code: string, status = 200, errors: unknown[] = []): Reply {
@@ -626,7 +630,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     else if (auth === 'invalid' || auth === 'none' || auth === 'expired') {
       reply = fail(auth === 'expired' ? 'TokenExpiredCode' : 'InvalidTokenCode', quirks.authHttp401 ? 401 : 200);
       if (quirks.authHttp401) reply.headers = { 'WWW-Authenticate': `Bearer error="invalid_token"` };
-    } else if (op === 'templates') reply = opTemplates(url.searchParams);
+    } else if (quirks.requireCompanyTaxCode && req.headers.companytaxcode !== SANDBOX_CREDENTIALS.taxcode) reply = fail('InvalidTaxCode');
+    else if (quirks.callError) reply = fail(quirks.callError);
+    else if (op === 'templates') reply = opTemplates(url.searchParams);
     else if (op === 'download') reply = await opDownload(url.searchParams, body);
     else if (op === 'sendemail') reply = opSendEmail(body);
     else reply = await opPreview(body);

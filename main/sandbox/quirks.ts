@@ -25,6 +25,10 @@ export interface SandboxQuirks {
   authHttp401: boolean;
   /** sendemail status of a good item: `auto` = 4 for TransactionIDs ending in a digit, else 3. */
   emailStatus: 'auto' | 3 | 4;
+  /** Some deployments also expect a `CompanyTaxCode` header: without the sandbox tax code → InvalidTaxCode. */
+  requireCompanyTaxCode: boolean;
+  /** When set, the four operations (after auth) answer this call-level errorCode, e.g. `LicenseInfo_OutOfInvoice`. */
+  callError: string | null;
 }
 
 export const DEFAULT_QUIRKS: SandboxQuirks = {
@@ -38,9 +42,11 @@ export const DEFAULT_QUIRKS: SandboxQuirks = {
   maintenance: false,
   authHttp401: false,
   emailStatus: 'auto',
+  requireCompanyTaxCode: false,
+  callError: null,
 };
 
-const CHOICES: { [K in keyof SandboxQuirks]: readonly unknown[] | 'boolean' | 'count' } = {
+const CHOICES: { [K in keyof SandboxQuirks]: readonly unknown[] | 'boolean' | 'count' | 'code' } = {
   casing: ['camel', 'pascal'],
   dataEncoding: ['string', 'object', 'double'],
   itemDataField: ['data', 'Data', 'mixed'],
@@ -51,6 +57,8 @@ const CHOICES: { [K in keyof SandboxQuirks]: readonly unknown[] | 'boolean' | 'c
   maintenance: 'boolean',
   authHttp401: 'boolean',
   emailStatus: ['auto', 3, 4],
+  requireCompanyTaxCode: 'boolean',
+  callError: 'code',
 };
 
 /** Validates a partial quirks object (admin endpoint, options); throws on unknown names/values. */
@@ -60,7 +68,14 @@ export function checkQuirks(raw: unknown): Partial<SandboxQuirks> {
   for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
     const rule = CHOICES[k as keyof SandboxQuirks];
     if (!rule) throw new Error(`quirks: unknown quirk "${k}"`);
-    const ok = rule === 'boolean' ? typeof v === 'boolean' : rule === 'count' ? Number.isInteger(v) && (v as number) > 0 : rule.includes(v);
+    const ok =
+      rule === 'boolean'
+        ? typeof v === 'boolean'
+        : rule === 'count'
+          ? Number.isInteger(v) && (v as number) > 0
+          : rule === 'code'
+            ? v === null || (typeof v === 'string' && /^[A-Za-z0-9_]{1,80}$/.test(v))
+            : rule.includes(v);
     if (!ok) throw new Error(`quirks: bad value for ${k}: ${JSON.stringify(v)}`);
     out[k] = v;
   }

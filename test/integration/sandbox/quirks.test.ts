@@ -134,6 +134,24 @@ describe('maintenance', () => {
   });
 });
 
+describe('CompanyTaxCode header and forced call errors', () => {
+  it('requireCompanyTaxCode: InvalidTaxCode without the header, fine with it', async () => {
+    sb.setQuirks({ requireCompanyTaxCode: true });
+    expect((await call(sb, 'GET', 'templates')).env.errorCode).toBe('InvalidTaxCode');
+    const res = await fetch(`${sb.baseUrl}/templates`, { headers: { Authorization: `Bearer ${sb.devToken}`, CompanyTaxCode: SANDBOX_CREDENTIALS.taxcode } });
+    expect(((await res.json()) as { success: boolean }).success).toBe(true);
+  });
+
+  it('callError: every operation answers that code (unknown codes too)', async () => {
+    sb.setQuirks({ callError: 'LicenseInfo_OutOfInvoice' });
+    const r = await call(sb, 'POST', 'Download', { body: [] });
+    expect(r.env).toMatchObject({ success: false, errorCode: 'LicenseInfo_OutOfInvoice', descriptionErrorCode: 'Đã hết số lượng hóa đơn trong gói' });
+    sb.setQuirks({ callError: 'SomethingNew_42' });
+    expect((await call(sb, 'GET', 'templates')).env).toMatchObject({ errorCode: 'SomethingNew_42', descriptionErrorCode: 'SomethingNew_42' });
+    expect((await call(sb, 'GET', 'templates', { token: 'bad' })).env.errorCode).toBe('InvalidTokenCode');
+  });
+});
+
 describe('quirks from options', () => {
   it('startSandbox({ quirks }) sets the start-up quirks, reset() returns to them', async () => {
     const s = await startSandbox({ invoiceCount: 10, quirks: { casing: 'pascal', dataEncoding: 'object' } });
