@@ -8,7 +8,18 @@ import type { UpdaterHost } from '../../services/updates/service';
 /** The part of electron-updater's AppUpdater the adapter uses (so tests can hand in a stand-in). */
 export type AutoUpdaterLike = Pick<
   AppUpdater,
-  'autoDownload' | 'autoInstallOnAppQuit' | 'allowPrerelease' | 'allowDowngrade' | 'forceDevUpdateConfig' | 'logger' | 'setFeedURL' | 'checkForUpdates' | 'downloadUpdate' | 'quitAndInstall' | 'on'
+  | 'autoDownload'
+  | 'autoInstallOnAppQuit'
+  | 'allowPrerelease'
+  | 'allowDowngrade'
+  | 'forceDevUpdateConfig'
+  | 'updateConfigPath'
+  | 'logger'
+  | 'setFeedURL'
+  | 'checkForUpdates'
+  | 'downloadUpdate'
+  | 'quitAndInstall'
+  | 'on'
 >;
 
 export interface UpdaterHostDeps {
@@ -19,6 +30,8 @@ export interface UpdaterHostDeps {
   isPackaged: boolean;
   platform: string;
   resourcesPath: string;
+  /** Where the test feed's update config is written (the data folder). */
+  configDir: string;
   env: Record<string, string | undefined>;
   argv: readonly string[];
   mas?: boolean;
@@ -72,8 +85,15 @@ export function createUpdaterHost(deps: UpdaterHostDeps): UpdaterHost {
     if (configuredFeed === key) return;
     configuredFeed = key;
     if (feed.provider === 'generic') {
-      // Tests point the app at their own update server; an unpackaged app must then be allowed to update.
+      // Tests point the app at their own update server; an unpackaged app must then be allowed to
+      // update, and electron-updater still reads its download cache folder from an update config
+      // file (app-update.yml is absent when unpackaged), so one is written for the test feed.
+      const file = path.join(deps.configDir, 'test-update-feed.yml');
+      fs.mkdirSync(deps.configDir, { recursive: true });
+      fs.writeFileSync(file, `provider: generic\nurl: ${JSON.stringify(feed.url)}\nupdaterCacheDirName: einvoice-desk-updater\n`);
       target.forceDevUpdateConfig = true;
+      // Setting the path resets the provider, so the feed URL comes after it.
+      target.updateConfigPath = file;
       target.setFeedURL({ provider: 'generic', url: feed.url });
     }
     // github: the app-update.yml electron-builder writes into the package (from `publish`).

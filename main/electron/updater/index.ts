@@ -24,6 +24,7 @@ export function startUpdater(options: StartUpdaterOptions): void {
       isPackaged: app.isPackaged,
       platform: process.platform,
       resourcesPath: process.resourcesPath,
+      configDir: app.getPath('userData'),
       env: options.env ?? process.env,
       argv: options.argv ?? process.argv,
       mas: process.mas === true,

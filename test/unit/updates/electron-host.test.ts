@@ -17,6 +17,7 @@ class StandInAutoUpdater extends EventEmitter {
   allowPrerelease = true;
   allowDowngrade = true;
   forceDevUpdateConfig = false;
+  updateConfigPath: string | null = null;
   logger: unknown = null;
   feeds: unknown[] = [];
   checks = 0;
@@ -78,6 +79,7 @@ function setup(opts: { env?: Record<string, string>; isPackaged?: boolean; platf
       isPackaged: opts.isPackaged ?? true,
       platform: opts.platform ?? 'win32',
       resourcesPath,
+      configDir: tmp('config-'),
       env: opts.env ?? {},
       argv: ['app'],
     }),
@@ -123,6 +125,7 @@ describe('the Electron adapter over electron-updater', () => {
     await s.clock.advance(DEFAULT_POLICY.initialDelayMs);
     expect(s.updater.feeds).toEqual([{ provider: 'generic', url: 'http://127.0.0.1:45123/feed/' }]);
     expect(s.updater.forceDevUpdateConfig).toBe(true);
+    expect(fs.readFileSync(s.updater.updateConfigPath!, 'utf8')).toContain('updaterCacheDirName: einvoice-desk-updater');
     expect(s.updater.downloads).toBe(1);
     s.updater.emit('download-progress', { percent: 37.5, transferred: 375, total: 1000, delta: 10, bytesPerSecond: 100 });
     expect(s.service.state).toMatchObject({ status: 'downloading', version: '0.2.0', percent: 37.5 });
