@@ -204,8 +204,9 @@ describe.runIf(onLinux)('the packaged app (electron-builder --dir, stand-in Elec
     );
     expect(offenders).toEqual([]);
     expect(files.filter((f) => f.includes('/node_modules/') && /\/(test|tests|__tests__)\//.test(f))).toEqual([]);
-    // The dev/test browser host is not part of the app.
+    // The dev/test browser host and the CLI (which cannot run with RunAsNode off) are not part of the app.
     expect(files).not.toContain('/out/main/browser-host.cjs');
+    expect(files).not.toContain('/out/main/cli.cjs');
   });
 
   it('leaves out every dev tool (no devDependency is shipped)', () => {
