@@ -80,7 +80,11 @@ check('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);
 check('lint', bin('eslint'), ['--max-warnings', '0', '.']);
 check('build', process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--quiet']);
 
+// Unit and integration tests never touch the developer's own keychain; the keychain stage
+// below runs against a private Secret Service session instead.
+process.env.EINVOICE_KEYCHAIN = 'off';
 vitestStage('unit+integration', []);
+delete process.env.EINVOICE_KEYCHAIN;
 
 if (fs.existsSync(path.join(root, 'vitest.keychain.config.ts')) && wanted('keychain')) {
   const session = inSecretServiceSession('true', []);

@@ -73,6 +73,7 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
     bus,
     now: config.now,
     log,
+    onSecret: (secret) => logFile.remember(secret),
     // The built-in Sandbox profile runs the sandbox service in this process on 127.0.0.1.
     // EINVOICE_SANDBOX_URL (tests) points it at a sandbox running elsewhere instead.
     startSandbox: async () =>

@@ -7,6 +7,7 @@ import { AuthService, type Endpoint, type RequestToken, type ResolveEndpoint } f
 import { authHandlers } from '../auth/handlers';
 import { Connectivity } from '../connectivity/connectivity';
 import { createSecretStore, keychainServiceFor, secretAccounts, type SecretStore } from '../secrets';
+import { rememberingSecrets } from '../secrets/remembering';
 import { SettingsService } from '../settings/settings';
 import { settingsHandlers } from '../settings/handlers';
 import { openDatabase, type Store } from '../store';
@@ -22,6 +23,8 @@ export interface ConnectionsDeps {
   startSandbox?: StartSandbox;
   /** Defaults to the OS keychain (fail closed to memory). Tests inject a MemorySecretStore. */
   secrets?: SecretStore;
+  /** Told every secret that passes through the store (the log's redactor listens). */
+  onSecret?: (secret: string) => void;
   /** Connectivity timing (tests shorten it). */
   connectivity?: { onlineIntervalMs?: number; offlineMinMs?: number; offlineMaxMs?: number; probeTimeoutMs?: number };
 }
@@ -63,9 +66,10 @@ export interface Connections {
 export async function createConnections(deps: ConnectionsDeps): Promise<Connections> {
   const log = deps.log ?? (() => {});
   const store = openDatabase(deps.dataDir);
-  const secrets =
+  const keychain =
     deps.secrets ??
     (await createSecretStore({ service: keychainServiceFor(deps.dataDir), disableKeychain: process.env.EINVOICE_KEYCHAIN === 'off', log }));
+  const secrets = deps.onSecret ? rememberingSecrets(keychain, deps.onSecret) : keychain;
   const profiles = new ProfileService(store, deps.now);
   const settings = new SettingsService(store, deps.bus);
   const sandbox = new SandboxRunner(deps.startSandbox);
