@@ -729,7 +729,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     warm: async (ids, type = 'Pdf') => {
       for (const id of ids) {
         const inv = cat.get(id);
-        if (inv && !inv.deleted) await renderer.render(inv, type);
+        if (inv && !inv.deleted) await renderer.wire(inv, type);
       }
     },
     stats: () => ({ cacheHits: renderer.cache.hits, cacheMisses: renderer.cache.misses, cachedItems: renderer.cache.size, cachedBytes: renderer.cache.totalBytes, renderMs: renderer.renderMs }),

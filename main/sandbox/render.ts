@@ -13,7 +13,6 @@ import {
   PDFHexString,
   PDFName,
   PDFString,
-  rgb,
   type PDFPage,
   type PDFRawStream,
   type PDFRef,
@@ -481,19 +480,53 @@ export function padPdf(pdf: Uint8Array, targetBytes: number, seed: string): Uint
   return out;
 }
 
+/** Compact number for content-stream operators (at most 2 decimals, no trailing zeros). */
+function fmt(n: number): string {
+  return String(Math.round(n * 100) / 100);
+}
+
+/**
+ * Writes page content as raw PDF operators into one Flate stream per page: pdf-lib's drawText
+ * builds an operator object graph per call, which dominated a cold render. Text is encoded by
+ * the embedded fonts (glyph ids as hex), so extraction and the ToUnicode map work as usual.
+ */
 class PdfWriter {
   y = A4[1] - 48;
   page: PDFPage;
+  private ops: string[] = [];
+  private readonly keys = new Map<PDFFont, string>();
   constructor(
     readonly doc: PDFDocument,
     readonly regular: PDFFont,
     readonly bold: PDFFont,
   ) {
-    this.page = doc.addPage(A4);
+    this.page = this.newPage();
+  }
+  private newPage(): PDFPage {
+    const page = this.doc.addPage(A4);
+    this.keys.clear();
+    [this.regular, this.bold].forEach((font, i) => {
+      if (this.keys.has(font)) return;
+      const key = `F${i + 1}`;
+      page.node.setFontDictionary(PDFName.of(key), font.ref);
+      this.keys.set(font, key);
+    });
+    return page;
+  }
+  private flush(): void {
+    if (this.ops.length === 0) return;
+    const data = zlib.deflateSync(Buffer.from(this.ops.join('\n'), 'latin1'));
+    const stream = this.doc.context.stream(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), { Filter: 'FlateDecode' });
+    this.page.node.addContentStream(this.doc.context.register(stream));
+    this.ops = [];
+  }
+  finish(): void {
+    this.flush();
   }
   ensure(space: number): void {
     if (this.y - space < 48) {
-      this.page = this.doc.addPage(A4);
+      this.flush();
+      this.page = this.newPage();
       this.y = A4[1] - 48;
     }
   }
@@ -513,13 +546,14 @@ class PdfWriter {
       const w = font.widthOfTextAtSize(t, size);
       dx = opts.align === 'right' ? x - w : x - w / 2;
     }
-    this.page.drawText(t, { x: dx, y: this.y, size, font });
+    this.ops.push(`BT /${this.keys.get(font) ?? 'F1'} ${fmt(size)} Tf ${fmt(dx)} ${fmt(this.y)} Td ${font.encodeText(t).toString()} Tj ET`);
   }
   line(gap = 14): void {
     this.y -= gap;
   }
   rule(): void {
-    this.page.drawLine({ start: { x: 40, y: this.y + 10 }, end: { x: A4[0] - 40, y: this.y + 10 }, thickness: 0.5, color: rgb(0.5, 0.5, 0.5) });
+    const y = fmt(this.y + 10);
+    this.ops.push(`q 0.5 w 0.5 0.5 0.5 RG 40 ${y} m ${fmt(A4[0] - 40)} ${y} l S Q`);
   }
 }
 
@@ -590,7 +624,7 @@ export async function renderPdf(inv: SandboxInvoice, fonts: LoadedFonts, opts: P
   w.text(`Hình thức thanh toán: ${str(inv.PaymentMethodName)}`, 40);
   w.text(`Đồng tiền: ${cur}${num(inv.ExchangeRate) > 1 ? `   Tỷ giá: ${formatAmount(num(inv.ExchangeRate))}` : ''}`, 300);
   w.line(24);
-  const cols = { stt: 40, name: 66, unit: 280, qty: 350, price: 425, amount: 505, vat: right };
+  const cols = { stt: 40, name: 66, unit: 262, qty: 337, price: 412, amount: 492, vat: right };
   const header = (): void => {
     w.text('STT', cols.stt, { bold: true, size: 8.5 });
     w.text('Tên hàng hóa, dịch vụ', cols.name, { bold: true, size: 8.5 });
@@ -646,6 +680,7 @@ export async function renderPdf(inv: SandboxInvoice, fonts: LoadedFonts, opts: P
   w.line(12);
   w.text('(Ký, ghi rõ họ tên)', 130, { size: 8, align: 'center' });
   w.text(opts.preview ? '(Chưa ký)' : 'Ký bởi: ' + SANDBOX_SELLER.name, 430, { size: 8, align: 'center', width: 250 });
+  w.finish();
   const bytes = await doc.save({ useObjectStreams: false });
   const target = (opts.padKb ?? 0) * 1024;
   return target > bytes.length ? padPdf(bytes, target, opts.padSeed ?? str(inv.TransactionID ?? inv.RefID)) : bytes;
