@@ -32,7 +32,15 @@ export const sandboxCommand: CliCommand = {
         throw new UsageError({ en: `Bad --faults: ${why}`, vi: `--faults không hợp lệ: ${why}` }, 'sandbox');
       }
     }
-    const sandbox = await startSandbox({ ...(port !== undefined ? { port } : {}), ...(seed !== undefined ? { seed } : {}), ...(faults ? { faults } : {}) });
+    let sandbox;
+    try {
+      sandbox = await startSandbox({ ...(port !== undefined ? { port } : {}), ...(seed !== undefined ? { seed } : {}), ...(faults ? { faults } : {}) });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' || (error as NodeJS.ErrnoException).code === 'EACCES') {
+        throw new UsageError({ en: `Port ${port} on 127.0.0.1 is not available; choose another --port.`, vi: `Cổng ${port} trên 127.0.0.1 đang bận hoặc không được phép; hãy chọn --port khác.` }, 'sandbox');
+      }
+      throw error;
+    }
     ctx.onClose(() => sandbox.close());
     const info = { baseUrl: sandbox.baseUrl, tokenUrl: sandbox.tokenUrl, devToken: sandbox.devToken };
     return {

@@ -413,6 +413,28 @@ describe('faults on the idempotent operations: retried with backoff, bounded', (
   });
 });
 
+describe('backoff schedule (injected sleep and jitter)', () => {
+  it('exponential with jitter, capped; Retry-After replaces the backoff', async () => {
+    const delays: number[] = [];
+    const sleep = (ms: number) => {
+      delays.push(ms);
+      return Promise.resolve();
+    };
+    sb.setFaults('templates:503=1');
+    await failure(client({ sleep, random: () => 0.5, retry: { retries: 4, baseDelayMs: 100, maxDelayMs: 300, maxTotalMs: 60_000 } }).templates());
+    // min(max, base·2^(n-1)) · (0.5 + 0.5·random)
+    expect(delays).toEqual([75, 150, 225, 225]);
+    delays.length = 0;
+    await failure(client({ sleep, random: () => 0, retry: { retries: 2, baseDelayMs: 100 } }).templates());
+    expect(delays).toEqual([50, 100]);
+    delays.length = 0;
+    sb.reset();
+    sb.setFaults('templates:429=1:retry-after=2:limit=2');
+    await client({ sleep, random: () => 0.5 }).templates();
+    expect(delays).toEqual([2000, 2000]);
+  });
+});
+
 describe('sendemail is never silently re-sent', () => {
   const body = () => ({ SendEmailDatas: [emailEntry(sb.catalogue.list('withoutCode')[0]!)], IsInvoiceCode: false, IsInvoiceCalculatingMachine: false });
 

@@ -291,5 +291,8 @@ describe('sandbox command', () => {
   it('a bad --faults spec or --port → exit 2', async () => {
     expect((await run(['sandbox', '--faults', 'download:explode=1'])).code).toBe(2);
     expect((await run(['sandbox', '--port', '99999'])).code).toBe(2);
+    const busy = await run(['sandbox', '--port', new URL(sb.baseUrl).port, '--json']);
+    expect(busy.code).toBe(2);
+    expect(oneJson(busy)).toMatchObject({ error: { code: 'usage' } });
   });
 });
