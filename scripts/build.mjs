@@ -47,6 +47,7 @@ await Promise.all([
     sourcemap: false,
     minify: true,
   }),
-  viteBuild({ configFile: path.join(root, 'vite.config.ts'), logLevel: quiet ? 'error' : 'warn', build: { emptyOutDir: clean } }),
+  // mode: without it this Vite/plugin-react pair emits React's development JSX runtime (jsxDEV).
+  viteBuild({ configFile: path.join(root, 'vite.config.ts'), mode: 'production', logLevel: quiet ? 'error' : 'warn', build: { emptyOutDir: clean } }),
 ]);
 if (!quiet) console.log('Built main, preload and renderer into out/.');
