@@ -38,7 +38,7 @@ export interface ApiClientOptions {
   token?: TokenSource;
   /** The token operation's URL; default `{base_url}` with `/invoice` replaced by `/auth/token`. */
   tokenUrl?: string;
-  /** Sent as the `CompanyTaxCode` header of the token operation when set. */
+  /** Sent as the `CompanyTaxCode` header (token operation and the four operations) when set; some deployments expect it. */
   companyTaxCode?: string;
   /** HTTP dispatcher (keep-alive pool). Default: an own undici Agent, closed by `close()`. */
   dispatcher?: Dispatcher;
@@ -219,6 +219,7 @@ export class ApiClient {
   private readonly log: ApiLogger | undefined;
   private readonly basePath: string;
   private lastToken: string | undefined;
+  private readonly fixedHeaders: Record<string, string>;
 
   constructor(private readonly options: ApiClientOptions) {
     this.baseUrl = parseServiceUrl(options.baseUrl);
@@ -239,6 +240,7 @@ export class ApiClient {
     this.random = options.random ?? Math.random;
     this.sleep = options.sleep ?? defaultSleep;
     this.log = options.log;
+    this.fixedHeaders = options.companyTaxCode ? { CompanyTaxCode: options.companyTaxCode } : {};
     if (options.dispatcher) {
       this.dispatcher = options.dispatcher;
       this.ownsDispatcher = false;
@@ -473,7 +475,7 @@ export class ApiClient {
 
   /** One attempt: sends, reads the whole body, classifies transport failures. */
   private async http(req: HttpRequest, opts: CallOptions, secrets: string[] = []): Promise<HttpResponse> {
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', ...req.headers };
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', ...this.fixedHeaders, ...req.headers };
     if (req.bytes) headers.accept = 'application/pdf, */*';
     if (req.auth) headers.authorization = `Bearer ${await this.resolveToken()}`;
     if (opts.signal?.aborted) throw apiErrors.cancelled({ operation: req.operation });

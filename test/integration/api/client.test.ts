@@ -312,6 +312,29 @@ describe('quirks', () => {
     expect(sb.requests({ op: 'download' })).toHaveLength(2);
   });
 
+  it('CompanyTaxCode header required by the deployment: sent on every operation when configured', async () => {
+    sb.setQuirks({ requireCompanyTaxCode: true });
+    const e = await failure(client().templates());
+    expect(e).toMatchObject({ kind: 'rejected', serviceCode: 'InvalidTaxCode' });
+    const c = client({ companyTaxCode: SANDBOX_CREDENTIALS.taxcode });
+    expect((await c.templates()).length).toBeGreaterThan(0);
+    const r = await c.download(sb.catalogue.list('withoutCode').slice(0, 1), { type: 'Xml' });
+    expect(r).toMatchObject({ kind: 'items', items: [{ errorCode: null }] });
+    expect(sb.requests({ op: 'download' })[0]!.headers.companytaxcode).toBe(SANDBOX_CREDENTIALS.taxcode);
+  });
+
+  it('a call-level licence error on every operation is rejected with a plain message', async () => {
+    sb.setQuirks({ callError: 'LicenseInfo_OutOfInvoice' });
+    const c = client();
+    const e = await failure(c.templates());
+    expect(e).toMatchObject({ kind: 'rejected', serviceCode: 'LicenseInfo_OutOfInvoice', attempts: 1 });
+    expect(e.messageVi).toContain('hết số lượng hóa đơn');
+    const e2 = await failure(c.sendEmail({ SendEmailDatas: [emailEntry(sb.catalogue.list('withoutCode')[0]!)], IsInvoiceCode: false }));
+    expect(e2).toMatchObject({ kind: 'rejected', serviceCode: 'LicenseInfo_OutOfInvoice' });
+    expect((await failure(c.download(sb.catalogue.list('withoutCode').slice(0, 2)))).serviceCode).toBe('LicenseInfo_OutOfInvoice');
+    expect((await failure(c.preview(sampleInvoiceData() as unknown as InvoiceData))).serviceCode).toBe('LicenseInfo_OutOfInvoice');
+  });
+
   it('maintenance: HTTP 503 HTML page → unavailable (maintenance), retried then given up', async () => {
     sb.setQuirks({ maintenance: true });
     const e = await failure(client().templates());
