@@ -49,7 +49,7 @@ export interface SandboxOptions {
   faults?: FaultConfig | string;
   /** Clock (token expiry, link expiry, "this year"). Default: the wall clock. */
   now?: () => Date;
-  /** Grow every issued PDF to about this many KB (default 0 = natural size, ~30–40 KB). */
+  /** Grow every issued PDF to about this many KB (default $EINVOICE_SANDBOX_PDF_KB, else 0 = natural size, ~50 KB). */
   pdfPadKb?: number;
   /** Bound of the rendered-bytes cache (default 256 MB). */
   cacheMb?: number;
@@ -162,6 +162,8 @@ interface Reply {
   rawData?: (string | Buffer)[];
   /** … or raw bytes/text. */
   body?: string | Uint8Array;
+  /** Admin only: the real reply, once some work is done. */
+  deferred?: Promise<Reply>;
   contentType?: string;
 }
 
@@ -236,7 +238,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const currentYear = vietnamDate(startDate).year;
   const cat: Catalogue = buildCatalogue(seed, options.invoiceCount ?? 5000, startDate);
   const templates = buildTemplates(seed, currentYear);
-  const renderer = new InvoiceRenderer({ fontDir: options.fontDir, padKb: options.pdfPadKb ?? 0, cacheMb: options.cacheMb });
+  const envPad = Number(process.env.EINVOICE_SANDBOX_PDF_KB ?? '');
+  const renderer = new InvoiceRenderer({ fontDir: options.fontDir, padKb: options.pdfPadKb ?? (Number.isFinite(envPad) && envPad > 0 ? envPad : 0), cacheMb: options.cacheMb });
   const links = new Map<string, Link>();
   const linkRng = createRng(`links:${seed}`);
   let linkSeq = 0;
@@ -412,6 +415,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return { status: 200, body: link.bytes, contentType: 'application/pdf', headers: { 'Cache-Control': 'no-store' } };
   };
 
+  const warm = async (ids: readonly string[], type: DownloadDataType = 'Pdf'): Promise<void> => {
+    for (const id of ids) {
+      const inv = cat.get(id);
+      if (inv && !inv.deleted) await renderer.wire(inv, type);
+    }
+  };
+
   // -------------------------------------------------------------------------------------------
   // Admin
 
@@ -470,6 +480,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (method === 'POST' && sub === '/reset') {
         resetAll();
         return json(state());
+      }
+      if (method === 'POST' && sub === '/warm') {
+        // Pre-render invoices so a benchmark measures the client, not the renderer.
+        const b = (body && typeof body === 'object' ? body : {}) as { kind?: unknown; type?: unknown; limit?: unknown; ids?: unknown };
+        const type = DOWNLOAD_DATA_TYPES.find((t) => t.toLowerCase() === String(b.type ?? 'Pdf').toLowerCase()) ?? 'Pdf';
+        const ids = Array.isArray(b.ids)
+          ? b.ids.map(String)
+          : (INVOICE_KINDS.includes(b.kind as InvoiceKind) ? [b.kind as InvoiceKind] : INVOICE_KINDS).flatMap((k) => cat.list(k).slice(0, Number(b.limit ?? 1000)));
+        return { status: 202, body: '', deferred: warm(ids, type).then(() => json({ warmed: ids.length, type })) } as Reply;
       }
       if (method === 'POST' && sub === '/token') {
         const ttlMs = body && typeof body === 'object' ? Number((body as { ttlMs?: unknown }).ttlMs) : NaN;
@@ -561,8 +580,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }
     }
 
+    // Loopback only, and no DNS rebinding: the Host must name this loopback address.
+    const host = (req.headers.host ?? '').toLowerCase();
+    if (!(host === `127.0.0.1:${port}` || host === `localhost:${port}`)) {
+      send(req, res, { status: 403, body: 'Forbidden host', contentType: 'text/plain; charset=utf-8' }, undefined);
+      return;
+    }
     if (lower.startsWith('/__sandbox')) {
-      send(req, res, admin(method, lower === '/__sandbox' ? '/__sandbox' : path, url.searchParams, bodyOk ? body : raw), undefined);
+      // A web page cannot send application/json cross-origin without a (refused) preflight.
+      if (method === 'POST' && !/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
+        send(req, res, { status: 415, body: JSON.stringify({ error: 'admin POSTs need Content-Type: application/json' }) }, undefined);
+        return;
+      }
+      const reply = admin(method, lower === '/__sandbox' ? '/__sandbox' : path, url.searchParams, bodyOk ? body : raw);
+      send(req, res, reply.deferred ? await reply.deferred : reply, undefined);
       return;
     }
 
@@ -726,12 +757,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     requests: (filter) => (filter?.op ? log.filter((r) => r.op === filter.op) : [...log]),
     reset: resetAll,
     issueToken: (opts) => tokens.issue(opts),
-    warm: async (ids, type = 'Pdf') => {
-      for (const id of ids) {
-        const inv = cat.get(id);
-        if (inv && !inv.deleted) await renderer.wire(inv, type);
-      }
-    },
+    warm,
     stats: () => ({ cacheHits: renderer.cache.hits, cacheMisses: renderer.cache.misses, cachedItems: renderer.cache.size, cachedBytes: renderer.cache.totalBytes, renderMs: renderer.renderMs }),
     stop,
     start: async () => {

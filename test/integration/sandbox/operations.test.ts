@@ -2,7 +2,10 @@ import { unzipSync } from 'fflate';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SANDBOX_CREDENTIALS, SANDBOX_DEV_TOKEN, SANDBOX_INACTIVE_APPID, sampleInvoiceData, startSandbox, type Sandbox } from '../../../main/sandbox';
+import http from 'node:http';
 import { call, download, unwrap } from './helpers';
+
+const JSON_HEADERS = { 'Content-Type': 'application/json' };
 
 let clock = new Date('2026-11-21T03:00:00Z').getTime();
 let sb: Sandbox;
@@ -317,26 +320,53 @@ describe('plumbing', () => {
     const state = (await (await fetch(`${sb.origin}/__sandbox/state`)).json()) as { baseUrl: string; devToken: string; invoices: Record<string, { count: number }> };
     expect(state.baseUrl).toBe(sb.baseUrl);
     expect(state.invoices.withCode!.count).toBe(sb.catalogue.list('withCode').length);
-    const q = await fetch(`${sb.origin}/__sandbox/quirks`, { method: 'POST', body: JSON.stringify({ casing: 'pascal' }) });
+    const q = await fetch(`${sb.origin}/__sandbox/quirks`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ casing: 'pascal' }) });
     expect(((await q.json()) as { casing: string }).casing).toBe('pascal');
     expect(sb.quirks().casing).toBe('pascal');
-    expect((await fetch(`${sb.origin}/__sandbox/quirks`, { method: 'POST', body: JSON.stringify({ casing: 'snake' }) })).status).toBe(400);
-    const f = await fetch(`${sb.origin}/__sandbox/faults`, { method: 'POST', body: JSON.stringify({ spec: 'templates:503=1' }) });
+    expect((await fetch(`${sb.origin}/__sandbox/quirks`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ casing: 'snake' }) })).status).toBe(400);
+    const f = await fetch(`${sb.origin}/__sandbox/faults`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ spec: 'templates:503=1' }) });
     expect(((await f.json()) as { faultSpec: string }).faultSpec).toBe('templates:503=1');
     expect((await call(sb, 'GET', 'templates')).status).toBe(503);
-    await fetch(`${sb.origin}/__sandbox/faults`, { method: 'POST', body: JSON.stringify({ templates: { '429': 1 } }) });
+    await fetch(`${sb.origin}/__sandbox/faults`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ templates: { '429': 1 } }) });
     expect((await call(sb, 'GET', 'templates')).status).toBe(429);
     const reqs = (await (await fetch(`${sb.origin}/__sandbox/requests?op=templates`)).json()) as { status: number }[];
     expect(reqs.map((r) => r.status)).toEqual([503, 429]);
     const inv = (await (await fetch(`${sb.origin}/__sandbox/invoices?kind=calc&limit=5`)).json()) as { ids: string[]; flags: unknown };
     expect(inv.ids).toEqual(sb.catalogue.list('calc').slice(0, 5));
     expect(inv.flags).toEqual({ invoiceWithCode: true, invoiceCalcu: true });
-    const tok = (await (await fetch(`${sb.origin}/__sandbox/token`, { method: 'POST', body: JSON.stringify({ ttlMs: -5 }) })).json()) as { token: string };
+    const tok = (await (await fetch(`${sb.origin}/__sandbox/token`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ ttlMs: -5 }) })).json()) as { token: string };
     expect((await call(sb, 'GET', 'templates', { token: tok.token })).env).toBeDefined();
-    await fetch(`${sb.origin}/__sandbox/reset`, { method: 'POST' });
+    await fetch(`${sb.origin}/__sandbox/reset`, { method: 'POST', headers: JSON_HEADERS });
     expect(sb.quirks().casing).toBe('camel');
     expect(sb.faults()).toEqual({});
     expect(sb.requests()).toEqual([]);
+  });
+
+  it('admin POSTs need a JSON content type; a foreign Host header is refused (DNS rebinding)', async () => {
+    const plain = await fetch(`${sb.origin}/__sandbox/faults`, { method: 'POST', body: JSON.stringify({ spec: 'templates:503=1' }) });
+    expect(plain.status).toBe(415);
+    expect(sb.faults()).toEqual({});
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request(`${sb.baseUrl}/templates`, { headers: { Host: 'evil.example:80', Authorization: `Bearer ${sb.devToken}` } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(403);
+    const local = await fetch(`http://localhost:${new URL(sb.origin).port}/api/integration/invoice/templates`, { headers: { Authorization: `Bearer ${sb.devToken}` } }).catch(() => null);
+    if (local) expect(local.status).toBe(200);
+  });
+
+  it('admin warm pre-renders into the cache', async () => {
+    const before = sb.stats().cachedItems;
+    const res = await fetch(`${sb.origin}/__sandbox/warm`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ kind: 'calc', limit: 3, type: 'pdf' }) });
+    expect(await res.json()).toEqual({ warmed: 3, type: 'Pdf' });
+    expect(sb.stats().cachedItems).toBeGreaterThanOrEqual(before + 3);
+    const hits = sb.stats().cacheHits;
+    await download(sb, sb.catalogue.list('calc').slice(0, 3) as string[], 'invoiceCalcu=true');
+    expect(sb.stats().cacheHits).toBe(hits + 3);
   });
 
   it('stop() makes it unreachable, start() brings it back on the same port', async () => {
@@ -347,6 +377,24 @@ describe('plumbing', () => {
     await sb.start();
     expect(sb.origin).toBe(origin);
     expect((await call(sb, 'GET', 'templates')).env.success).toBe(true);
+  });
+});
+
+describe('PDF size', () => {
+  it('pdfPadKb (or $EINVOICE_SANDBOX_PDF_KB) grows issued PDFs to about that size', async () => {
+    const a = await startSandbox({ invoiceCount: 10, pdfPadKb: 80 });
+    process.env.EINVOICE_SANDBOX_PDF_KB = '120';
+    const b = await startSandbox({ invoiceCount: 10 });
+    delete process.env.EINVOICE_SANDBOX_PDF_KB;
+    try {
+      for (const [s, kb] of [[a, 80], [b, 120]] as const) {
+        const [item] = await download(s, [s.catalogue.list('withCode')[0]], 'invoiceWithCode=true');
+        const size = Buffer.from(item!.data!, 'base64').length;
+        expect(Math.abs(size - kb * 1024)).toBeLessThan(600);
+      }
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
   });
 });
 
