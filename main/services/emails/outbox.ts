@@ -313,13 +313,16 @@ export class Outbox {
     return counts;
   }
 
-  /** Queued entries whose time has come, and the earliest later one. */
-  due(profileId: string): { due: number; nextAt: number | null } {
+  /** Is a queued entry due now, and when is the earliest later one? (Two index range lookups.) */
+  due(profileId: string): { due: boolean; nextAt: number | null } {
     const at = this.now();
-    const row = this.stmt(
-      "SELECT sum(next_attempt_at <= ?) AS due, min(CASE WHEN next_attempt_at > ? THEN next_attempt_at END) AS next FROM email_outbox WHERE profile_id = ? AND state = 'queued'",
-    ).get(at, at, profileId) as { due: number | null; next: number | null };
-    return { due: row.due ?? 0, nextAt: row.next };
+    const now = this.stmt(
+      "SELECT 1 AS x FROM email_outbox WHERE profile_id = ? AND state = 'queued' AND next_attempt_at <= ? LIMIT 1",
+    ).get(profileId, at);
+    const later = this.stmt(
+      "SELECT min(next_attempt_at) AS next FROM email_outbox WHERE profile_id = ? AND state = 'queued' AND next_attempt_at > ?",
+    ).get(profileId, at) as { next: number | null } | undefined;
+    return { due: now !== undefined, nextAt: later?.next ?? null };
   }
 
   // ------------------------------------------------------------------ the send cycle
@@ -327,7 +330,8 @@ export class Outbox {
   /**
    * Claims up to `max` due entries of ONE kind (the kind of the oldest due entry) in an immediate
    * transaction: state `sending`, a fresh claim token, attempts + 1. Two processes never claim the
-   * same entry; one TransactionID appears at most once per claim.
+   * same entry; one TransactionID appears at most once per claim. The claim is not yet "armed":
+   * until {@link arm} is called right before the request leaves, a crash puts it back in the queue.
    */
   claim(profileId: string, max: number): Claim | null {
     const at = this.now();
@@ -340,7 +344,7 @@ export class Outbox {
       const rows = this.stmt(
         `SELECT id, transaction_id, receiver_name, receiver_email, cc_email, bcc_email, reply_email, attempts FROM email_outbox
          WHERE profile_id = ? AND state = 'queued' AND next_attempt_at <= ? AND kind = ? ORDER BY next_attempt_at, id LIMIT ?`,
-      ).all(profileId, at, first.kind, max * 2) as unknown as Row[];
+      ).all(profileId, at, first.kind, max + 8) as unknown as Row[];
       const seen = new Set<string>();
       const entries: ClaimedEntry[] = [];
       for (const r of rows) {
@@ -358,28 +362,40 @@ export class Outbox {
         });
         if (entries.length >= max) break;
       }
-      const mark = this.stmt(
-        "UPDATE email_outbox SET state = 'sending', claim_token = ?, claimed_at = ?, attempts = attempts + 1, updated_at = ? WHERE id = ? AND state = 'queued'",
-      );
-      for (const e of entries) mark.run(token, at, at, e.id);
+      this.stmt(
+        `UPDATE email_outbox SET state = 'sending', claim_token = ?, claimed_at = NULL, attempts = attempts + 1, updated_at = ?
+           WHERE state = 'queued' AND id IN (${entries.map(() => '?').join(', ')})`,
+      ).run(token, at, ...entries.map((e) => e.id));
       return { token, kind: first.kind, profileId, entries };
     });
     if (claim) this.ownClaims.add(claim.token);
     return claim;
   }
 
+  /** The request of this claim is about to leave: from now on a crash leaves its entries `unknown`. */
+  arm(token: string): void {
+    this.stmt("UPDATE email_outbox SET claimed_at = ? WHERE claim_token = ? AND state = 'sending'").run(this.now(), token);
+  }
+
   /** Records the service's verdict for each claimed entry (only rows still held by this claim). */
   settle(token: string, verdicts: ReadonlyMap<number, Verdict>): void {
     const at = this.now();
+    // Most entries of a batch share one verdict: one UPDATE per distinct verdict.
+    const groups = new Map<string, { v: Verdict; ids: number[] }>();
+    for (const [id, v] of verdicts) {
+      const key = JSON.stringify([v.state, v.sendEmailStatus, v.errorCode, v.retryable, v.message?.en ?? null]);
+      const g = groups.get(key);
+      if (g) g.ids.push(id);
+      else groups.set(key, { v, ids: [id] });
+    }
     this.store.transaction(() => {
-      const update = this.stmt(
-        `UPDATE email_outbox SET state = ?, send_email_status = ?, error_code = ?, retryable = ?, last_error = ?, last_error_vi = ?,
-           claim_token = NULL, claimed_at = NULL, updated_at = ?, done_at = ?
-         WHERE id = ? AND claim_token = ? AND state = 'sending'`,
-      );
-      for (const [id, v] of verdicts) {
+      for (const { v, ids } of groups.values()) {
         const done = v.state === 'sent' || v.state === 'requested' || v.state === 'sendingAtService' ? at : null;
-        update.run(v.state, v.sendEmailStatus, v.errorCode, v.retryable ? 1 : 0, v.message?.en ?? null, v.message?.vi ?? null, at, done, id, token);
+        this.stmt(
+          `UPDATE email_outbox SET state = ?, send_email_status = ?, error_code = ?, retryable = ?, last_error = ?, last_error_vi = ?,
+             claim_token = NULL, claimed_at = NULL, updated_at = ?, done_at = ?
+           WHERE claim_token = ? AND state = 'sending' AND id IN (${ids.map(() => '?').join(', ')})`,
+        ).run(v.state, v.sendEmailStatus, v.errorCode, v.retryable ? 1 : 0, v.message?.en ?? null, v.message?.vi ?? null, at, done, token, ...ids);
       }
     });
     this.ownClaims.delete(token);
@@ -411,14 +427,14 @@ export class Outbox {
 
   /**
    * After a crash or restart: entries left in `sending` by a process that is gone (or whose claim
-   * is older than the lease) may have been sent → `unknown`. Claims of live processes (the app
-   * and the CLI share the database) are left alone. Returns how many were recovered.
+   * is older than the lease) may have been sent → `unknown`; entries claimed but whose request had
+   * not been armed (never left) go back to `queued`. Claims of live processes (the app and the CLI
+   * share the database) are left alone. Returns how many became `unknown`.
    */
   recover(): number {
-    const rows = this.stmt("SELECT DISTINCT claim_token AS token, min(claimed_at) AS at FROM email_outbox WHERE state = 'sending' GROUP BY claim_token").all() as Array<{
-      token: string | null;
-      at: number | null;
-    }>;
+    const rows = this.stmt(
+      "SELECT claim_token AS token, min(coalesce(claimed_at, updated_at)) AS at FROM email_outbox WHERE state = 'sending' GROUP BY claim_token",
+    ).all() as Array<{ token: string | null; at: number | null }>;
     const stale = rows.filter(
       (r) => r.token === null || (!this.ownClaims.has(r.token) && (!this.claimAlive(r.token) || this.now() - (r.at ?? 0) > this.leaseMs)),
     );
@@ -429,11 +445,18 @@ export class Outbox {
     };
     let n = 0;
     this.store.transaction(() => {
-      const update = this.stmt(
+      const unknown = this.stmt(
         `UPDATE email_outbox SET state = 'unknown', claim_token = NULL, claimed_at = NULL, retryable = 0, last_error = ?, last_error_vi = ?, updated_at = ?
-         WHERE state = 'sending' AND claim_token IS ?`,
+         WHERE state = 'sending' AND claim_token IS ? AND claimed_at IS NOT NULL`,
       );
-      for (const r of stale) n += Number(update.run(problem.en, problem.vi, this.now(), r.token).changes);
+      const requeue = this.stmt(
+        `UPDATE email_outbox SET state = 'queued', claim_token = NULL, attempts = max(0, attempts - 1), updated_at = ?
+         WHERE state = 'sending' AND claim_token IS ? AND claimed_at IS NULL`,
+      );
+      for (const r of stale) {
+        n += Number(unknown.run(problem.en, problem.vi, this.now(), r.token).changes);
+        requeue.run(this.now(), r.token);
+      }
     });
     return n;
   }

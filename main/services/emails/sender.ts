@@ -175,56 +175,117 @@ export class EmailSender<S extends SenderSession> {
     }
   }
 
+  /** Waits for a session for `profileId`; null = stop this drain (offline, not signed in, stopping). */
+  private async sessionFor(profileId: string, options: FlushOptions): Promise<S | null> {
+    let session: S | 'timeout';
+    try {
+      session = await this.session(options);
+    } catch (error) {
+      if (this.stopped) return null;
+      // Endpoint unavailable (e.g. the built-in sandbox is stopped): offline.
+      this.failures++;
+      const p = message(error);
+      const at = this.now() + this.backoffDelay();
+      this.setStatus({ state: 'offline', lastError: p.en, lastErrorVi: p.vi, nextAttemptAt: new Date(at).toISOString() });
+      this.deps.checkConnectivity?.();
+      this.schedule(at);
+      return null;
+    }
+    if (session === 'timeout') {
+      this.setStatus({ state: 'paused' });
+      return null;
+    }
+    return session.profile.id === profileId ? session : null;
+  }
+
+  /**
+   * The send loop. One request is in flight at a time; while it is, the previous batch's verdicts
+   * are written and the next batch is claimed (not armed), so the database work overlaps the
+   * network wait instead of adding to it.
+   */
   private async drain(options: FlushOptions): Promise<void> {
-    this.deps.outbox.recover();
-    for (;;) {
-      if (this.stopped) return;
-      const profileId = this.deps.activeProfileId();
-      const { due, nextAt } = this.deps.outbox.due(profileId);
-      if (due === 0) {
-        this.schedule(nextAt);
-        const waiting = nextAt !== null;
-        if (this.status.state !== 'offline' || !waiting) {
-          this.setStatus({ state: waiting ? 'backoff' : 'idle', nextAttemptAt: waiting ? new Date(nextAt).toISOString() : null });
-        }
-        return;
-      }
-      if (this.deps.isOnline && !this.deps.isOnline()) {
-        // Wait for `app.online` (the service kicks us) — and try again later anyway.
-        this.setStatus({ state: 'offline' });
-        this.schedule(this.now() + Math.max(5_000, this.backoffDelay()));
-        return;
-      }
-      let session: S | 'timeout';
-      try {
-        session = await this.session(options);
-      } catch (error) {
+    const { outbox } = this.deps;
+    outbox.recover();
+    let session: S | null = null;
+    let current: Claim | null = null;
+    let next: Claim | null = null;
+    let settleLater: (() => void) | null = null;
+    const flushSettle = () => {
+      const f = settleLater;
+      settleLater = null;
+      f?.();
+    };
+    try {
+      for (;;) {
         if (this.stopped) return;
-        // Endpoint unavailable (e.g. the built-in sandbox is stopped): offline.
-        this.failures++;
-        const p = message(error);
-        const at = this.now() + this.backoffDelay();
-        this.setStatus({ state: 'offline', lastError: p.en, lastErrorVi: p.vi, nextAttemptAt: new Date(at).toISOString() });
-        this.deps.checkConnectivity?.();
-        this.schedule(at);
-        return;
+        if (!current) {
+          flushSettle();
+          const profileId = this.deps.activeProfileId();
+          const { due, nextAt } = outbox.due(profileId);
+          if (!due) {
+            this.schedule(nextAt);
+            const waiting = nextAt !== null;
+            if (this.status.state !== 'offline' || !waiting) {
+              this.setStatus({ state: waiting ? 'backoff' : 'idle', nextAttemptAt: waiting ? new Date(nextAt).toISOString() : null });
+            }
+            return;
+          }
+          if (this.deps.isOnline && !this.deps.isOnline()) {
+            // Wait for `app.online` (the service kicks us) — and try again later anyway.
+            this.setStatus({ state: 'offline' });
+            this.schedule(this.now() + Math.max(5_000, this.backoffDelay()));
+            return;
+          }
+          if (!session || session.profile.id !== profileId) {
+            session = await this.sessionFor(profileId, options);
+            if (!session) {
+              if (this.stopped || this.status.state === 'offline' || this.status.state === 'paused') return;
+              continue; // the active profile changed meanwhile
+            }
+          }
+          current = outbox.claim(profileId, this.effectiveBatch());
+          if (!current || current.entries.length === 0) {
+            current = null;
+            continue;
+          }
+        }
+        if (this.status.state !== 'flushing') this.setStatus({ state: 'flushing' });
+        const claim: Claim = current;
+        const sending = this.sendClaim(claim, session!);
+        // Let the request leave (undici writes it a couple of event-loop turns later), then do
+        // the database work while it is in flight.
+        for (let i = 0; i < 2; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+        flushSettle();
+        if (!this.stopped && this.deps.activeProfileId() === claim.profileId) next = outbox.claim(claim.profileId, this.effectiveBatch());
+        const result = await sending;
+        if (result.ok) {
+          settleLater = () => this.settleOutcome(claim, result.outcome);
+          current = next;
+          next = null;
+          this.deps.onChange?.();
+          continue;
+        }
+        // A failure: the prefetched batch never left; put it back first.
+        const after = await this.onFailure(claim, session!, result.error);
+        if (next) {
+          outbox.release(next.token, after.retryAt ?? 0, null);
+          next = null;
+        }
+        current = null;
+        this.deps.onChange?.();
+        if (after.resetSession) session = null;
+        if (after.stop) return;
       }
-      if (session === 'timeout') {
-        this.setStatus({ state: 'paused' });
-        return;
-      }
-      if (session.profile.id !== profileId) continue;
-      const claim = this.deps.outbox.claim(profileId, this.effectiveBatch());
-      if (!claim || claim.entries.length === 0) continue;
-      this.setStatus({ state: 'flushing' });
-      const next = await this.sendClaim(claim, session);
-      this.deps.onChange?.();
-      if (next === 'stop') return;
+    } finally {
+      flushSettle();
+      // Claims that never left (stopping, an exception): back to the queue.
+      for (const c of [current, next]) if (c && !this.armed.has(c.token)) outbox.release(c.token, 0, null);
     }
   }
 
-  private async sendClaim(claim: Claim, session: S): Promise<'continue' | 'stop'> {
-    const { outbox } = this.deps;
+  private readonly armed = new Set<string>();
+
+  private async sendClaim(claim: Claim, session: S): Promise<{ ok: true; outcome: SendEmailOutcome } | { ok: false; error: unknown }> {
     const flags = kindFlags(claim.kind);
     const parameter: SendEmailParameter = {
       SendEmailDatas: claim.entries.map((e) => ({
@@ -238,15 +299,20 @@ export class EmailSender<S extends SenderSession> {
       IsInvoiceCode: flags.withCode,
       IsInvoiceCalculatingMachine: flags.cashRegister,
     };
+    this.deps.outbox.arm(claim.token);
+    this.armed.add(claim.token);
     this.inFlight = claim.entries.length;
-    let outcome: SendEmailOutcome;
     try {
-      outcome = await this.deps.send(session, parameter, this.abort.signal);
+      return { ok: true, outcome: await this.deps.send(session, parameter, this.abort.signal) };
     } catch (error) {
-      return this.onFailure(claim, session, error);
+      return { ok: false, error };
     } finally {
       this.inFlight = 0;
+      this.armed.delete(claim.token);
     }
+  }
+
+  private settleOutcome(claim: Claim, outcome: SendEmailOutcome): void {
     const byTx = new Map<string, SendEmailOutcome['items'][number]>();
     for (const item of outcome.items) if (!byTx.has(item.transactionId)) byTx.set(item.transactionId, item);
     const verdicts = new Map<number, Verdict>();
@@ -274,20 +340,20 @@ export class EmailSender<S extends SenderSession> {
         });
       }
     }
-    outbox.settle(claim.token, verdicts);
+    this.deps.outbox.settle(claim.token, verdicts);
     this.failures = 0;
     if (this.status.lastError !== null) this.status = { ...this.status, lastError: null, lastErrorVi: null };
-    return 'continue';
   }
 
-  private async onFailure(claim: Claim, session: S, error: unknown): Promise<'continue' | 'stop'> {
+  /** Records a failed request; says whether to go on, when the prefetched batch may go, and whether to ask for a new session. */
+  private async onFailure(claim: Claim, session: S, error: unknown): Promise<{ stop: boolean; retryAt?: number; resetSession?: boolean }> {
     const { outbox } = this.deps;
     const p = message(error);
     if (!isApiError(error)) {
       // Unexpected: the request may have left. Never guess "not sent".
       outbox.markUnknown(claim.token, p);
       this.deps.log?.('error', `email sender: unexpected failure, ${claim.entries.length} entries left unknown: ${p.en}`);
-      return 'continue';
+      return { stop: false };
     }
     switch (error.kind) {
       case 'unknown_outcome':
@@ -296,16 +362,16 @@ export class EmailSender<S extends SenderSession> {
       case 'timeout':
         outbox.markUnknown(claim.token, p);
         this.setStatus({ lastError: p.en, lastErrorVi: p.vi });
-        return 'continue';
+        return { stop: false };
       case 'cancelled':
         // Refused before it left (the client checks the signal first).
         outbox.release(claim.token, 0, null);
-        return 'stop';
+        return { stop: true };
       case 'auth':
         outbox.release(claim.token, 0, p);
         this.setStatus({ state: 'paused', lastError: p.en, lastErrorVi: p.vi });
         await this.deps.reportAuthFailure(session);
-        return 'continue';
+        return { stop: false, resetSession: true };
       case 'offline': {
         this.failures++;
         const at = this.now() + this.backoffDelay();
@@ -313,7 +379,7 @@ export class EmailSender<S extends SenderSession> {
         this.setStatus({ state: 'offline', lastError: p.en, lastErrorVi: p.vi, nextAttemptAt: new Date(at).toISOString() });
         this.deps.checkConnectivity?.();
         this.schedule(at);
-        return 'stop';
+        return { stop: true, retryAt: at, resetSession: true };
       }
       case 'rate_limited':
       case 'unavailable': {
@@ -321,7 +387,7 @@ export class EmailSender<S extends SenderSession> {
         const at = this.now() + Math.max(error.retryAfterMs ?? 0, this.backoffDelay());
         outbox.release(claim.token, at, p);
         this.setStatus({ state: 'backoff', lastError: p.en, lastErrorVi: p.vi, nextAttemptAt: new Date(at).toISOString() });
-        return 'continue';
+        return { stop: false, retryAt: at };
       }
       case 'rejected': {
         const code = error.serviceCode;
@@ -329,14 +395,14 @@ export class EmailSender<S extends SenderSession> {
           this.batchCap = Math.max(1, Math.floor(claim.entries.length / 2));
           outbox.release(claim.token, 0, null);
           this.deps.log?.('warn', `email sender: the service refused ${claim.entries.length} invoices per request; using ${this.batchCap}`);
-          return 'continue';
+          return { stop: false };
         }
         const verdicts = new Map<number, Verdict>();
         for (const e of claim.entries) {
           verdicts.set(e.id, { state: 'failed', sendEmailStatus: null, errorCode: code, retryable: code ? isRetryableCode(code) : true, message: p });
         }
         outbox.settle(claim.token, verdicts);
-        return 'continue';
+        return { stop: false };
       }
       case 'config':
       default: {
@@ -345,7 +411,7 @@ export class EmailSender<S extends SenderSession> {
         outbox.release(claim.token, at, p);
         this.setStatus({ state: 'paused', lastError: p.en, lastErrorVi: p.vi });
         this.schedule(at);
-        return 'stop';
+        return { stop: true, retryAt: at, resetSession: true };
       }
     }
   }

@@ -87,7 +87,7 @@ describe('Outbox', () => {
     outbox.add('sandbox', [clean('A1'), clean('A2')]);
     const c = outbox.claim('sandbox', 1)!;
     outbox.release(c.token, clock + 5000, { en: 'offline', vi: 'offline' });
-    expect(outbox.due('sandbox')).toEqual({ due: 1, nextAt: clock + 5000 });
+    expect(outbox.due('sandbox')).toEqual({ due: true, nextAt: clock + 5000 });
     expect(outbox.get(c.entries[0]!.id)).toMatchObject({ state: 'queued', attempts: 0, lastError: 'offline' });
     const d = outbox.claim('sandbox', 5)!;
     expect(d.entries.map((e) => e.transactionId)).toEqual(['A2']);
@@ -100,6 +100,7 @@ describe('Outbox', () => {
   it('recover turns entries left in `sending` by a dead process into `unknown`', () => {
     outbox.add('sandbox', [clean('A1'), clean('A2')]);
     const c = outbox.claim('sandbox', 5)!;
+    outbox.arm(c.token); // the request is leaving
     // A second Outbox over the same file = the app after a restart.
     const alive = new Outbox(store, { now: () => clock, claimAlive: () => true });
     expect(alive.recover()).toBe(0);
@@ -111,9 +112,18 @@ describe('Outbox', () => {
     expect(outbox.counts('sandbox')).toMatchObject({ unknown: 2, sent: 0 });
   });
 
+  it('recover puts a claim whose request never left back in the queue', () => {
+    outbox.add('sandbox', [clean('A1'), clean('A2')]);
+    outbox.claim('sandbox', 5);
+    const restarted = new Outbox(store, { now: () => clock, claimAlive: () => false });
+    expect(restarted.recover()).toBe(0);
+    expect(outbox.counts('sandbox')).toMatchObject({ queued: 2, sending: 0, unknown: 0 });
+    expect(outbox.list('sandbox').items.every((e) => e.attempts === 0)).toBe(true);
+  });
+
   it('recover takes a claim older than the lease as abandoned even when the pid lives', () => {
     outbox.add('sandbox', [clean('A1')]);
-    outbox.claim('sandbox', 5);
+    outbox.arm(outbox.claim('sandbox', 5)!.token);
     const other = new Outbox(store, { now: () => clock + 11 * 60_000, claimAlive: () => true });
     expect(other.recover()).toBe(1);
   });
