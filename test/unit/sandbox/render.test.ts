@@ -59,6 +59,12 @@ describe('PDF rendering', () => {
     expect(padded.length).toBeGreaterThan(100 * 1024 - 600);
     expect(padded.length).toBeLessThan(100 * 1024 + 600);
     expect(vi(await pdfText(padded))).toContain(inv.BuyerFullName);
+    const tail = Buffer.from(padded.subarray(padded.length - 400)).toString('latin1');
+    const startxref = Number(/startxref\n(\d+)\n%%EOF\n$/.exec(tail)?.[1]);
+    expect(Buffer.from(padded.subarray(startxref, startxref + 4)).toString('latin1')).toBe('xref');
+    const entry = /xref\n(\d+) 1\n(\d{10}) 00000 n \n/.exec(tail);
+    const objOffset = Number(entry?.[2]);
+    expect(Buffer.from(padded.subarray(objOffset, objOffset + 20)).toString('latin1')).toMatch(new RegExp(`^${entry?.[1]} 0 obj\n`));
     const small = await renderPdf(inv, fonts);
     expect(padPdf(small, 10, 'x')).toBe(small);
     expect(small.length).toBeLessThan(60 * 1024);
