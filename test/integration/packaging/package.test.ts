@@ -155,6 +155,14 @@ describe.runIf(onLinux)('the packaged app (electron-builder --dir, stand-in Elec
     expect(mainCode).not.toMatch(/sourceMappingURL=data:/);
   });
 
+  it('ships the Vietnamese-capable font the sandbox renders PDFs with, outside the archive', () => {
+    for (const font of ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf']) {
+      const file = path.join(appDir, 'resources', 'assets', 'fonts', font);
+      expect(fs.existsSync(file), file).toBe(true);
+      expect(fs.statSync(file).size).toBe(fs.statSync(path.join('assets', 'fonts', font)).size);
+    }
+  });
+
   it('ships what the bundles load at run time: electron-updater and the keychain binding with their dependencies', () => {
     const has = (dir: string) => entries.includes(dir);
     const seen = new Set<string>();
