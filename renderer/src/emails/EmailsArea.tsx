@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EMAIL_STATES, type EmailEntry, type EmailKind, type EmailQueueStatus, type EmailReject, type EmailState } from '../../../common/calls/emails';
 import { CallError } from '../../../common/ipc/bridge';
@@ -42,7 +42,6 @@ export function EmailsArea() {
   const [notice, setNotice] = useState<Notice | null>(null);
   const [badRows, setBadRows] = useState<EmailReject[]>([]);
   const [editing, setEditing] = useState<EmailEntry | null>(null);
-  const [active, setActive] = useState(0);
   const loadSeq = useRef(0);
 
   useEffect(() => {
@@ -122,33 +121,17 @@ export function EmailsArea() {
       return t('emailQueue.changed', { changed: r.changed, skipped: r.skipped });
     });
 
-  const toggle = (id: number) =>
-    setSelected((prev) => {
-      const next = new Set(prev);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
+  const toggle = useCallback(
+    (id: number) =>
+      setSelected((prev) => {
+        const next = new Set(prev);
+        if (next.has(id)) next.delete(id);
+        else next.add(id);
+        return next;
+      }),
+    [],
+  );
   const allSelected = items.length > 0 && selected.size === items.length;
-
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: items.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
-
-  const focusRow = (index: number) => {
-    const i = Math.max(0, Math.min(items.length - 1, index));
-    setActive(i);
-    virtualizer.scrollToIndex(i, { align: 'auto' });
-    requestAnimationFrame(() => scrollRef.current?.querySelector<HTMLInputElement>(`[data-index="${i}"] input[type=checkbox]`)?.focus());
-  };
-  const onGridKey = (e: KeyboardEvent<HTMLDivElement>) => {
-    const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / ROW_HEIGHT) - 1);
-    const moves: Record<string, number> = { ArrowDown: active + 1, ArrowUp: active - 1, PageDown: active + page, PageUp: active - page, Home: 0, End: items.length - 1 };
-    const target = moves[e.key];
-    if (target !== undefined && items.length > 0) {
-      e.preventDefault();
-      focusRow(target);
-    }
-  };
 
   const sortBy = (key: SortKey) => {
     if (sort === key) setDir(dir === 'asc' ? 'desc' : 'asc');
@@ -290,62 +273,7 @@ export function EmailsArea() {
             </span>
           </div>
         </div>
-        <div ref={scrollRef} className="emails-scroll" role="rowgroup" onKeyDown={onGridKey} data-testid="email-scroll">
-          {items.length === 0 ? (
-            <p className="emails-empty">{t('emailQueue.empty')}</p>
-          ) : (
-            <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-              {virtualizer.getVirtualItems().map((v) => {
-                const e = items[v.index]!;
-                const err = lang === 'vi' ? e.lastErrorVi : e.lastError;
-                return (
-                  <div
-                    key={e.id}
-                    role="row"
-                    aria-rowindex={v.index + 2}
-                    aria-selected={selected.has(e.id)}
-                    data-index={v.index}
-                    data-state={e.state}
-                    data-tx={e.transactionId}
-                    className={`emails-row state-${e.state}${selected.has(e.id) ? ' is-selected' : ''}`}
-                    style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}
-                  >
-                    <span role="cell">
-                      <input
-                        type="checkbox"
-                        aria-label={t('emailQueue.selectRow', { tx: e.transactionId })}
-                        checked={selected.has(e.id)}
-                        tabIndex={v.index === active ? 0 : -1}
-                        onFocus={() => setActive(v.index)}
-                        onChange={() => toggle(e.id)}
-                      />
-                    </span>
-                    <span role="cell" className="mono" title={e.transactionId}>
-                      {e.transactionId}
-                    </span>
-                    <span role="cell" title={e.receiverName}>
-                      {e.receiverName}
-                    </span>
-                    <span role="cell" title={[e.receiverEmail, e.ccEmail && `CC ${e.ccEmail}`, e.bccEmail && `BCC ${e.bccEmail}`].filter(Boolean).join(' · ')}>
-                      {e.receiverEmail}
-                    </span>
-                    <span role="cell">{t(`emailQueue.kinds.${e.kind}`)}</span>
-                    <span role="cell">
-                      <span className={`badge badge-${e.state}`}>{t(`emailQueue.states.${e.state}`)}</span>
-                    </span>
-                    <span role="cell" title={err ?? ''}>
-                      {e.sendEmailStatus !== null && <span className="code">{t('emailQueue.statusCode', { code: e.sendEmailStatus })} </span>}
-                      {e.errorCode && <span className="code">[{e.errorCode}] </span>}
-                      {err}
-                    </span>
-                    <span role="cell">{e.attempts}</span>
-                    <span role="cell">{new Date(e.updatedAt).toLocaleString(lang)}</span>
-                  </div>
-                );
-              })}
-            </div>
-          )}
-        </div>
+        <VirtualRows items={items} selected={selected} lang={lang} onToggle={toggle} />
         <p className="emails-total">{t('emailQueue.total', { shown: items.length, total: status?.total ?? total })}</p>
       </div>
 
@@ -385,6 +313,129 @@ export function EmailsArea() {
     </section>
   );
 }
+
+interface VirtualRowsProps {
+  items: EmailEntry[];
+  selected: ReadonlySet<number>;
+  lang: 'vi' | 'en';
+  onToggle: (id: number) => void;
+}
+
+/** The scrolling body of the table: virtualised (only the visible rows exist), arrow keys move between rows. */
+const VirtualRows = memo(function VirtualRows({ items, selected, lang, onToggle }: VirtualRowsProps) {
+  const { t } = useTranslation();
+  const [active, setActive] = useState(0);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: items.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const focusRow = (index: number) => {
+    const i = Math.max(0, Math.min(items.length - 1, index));
+    setActive(i);
+    virtualizer.scrollToIndex(i, { align: 'auto' });
+    requestAnimationFrame(() => scrollRef.current?.querySelector<HTMLInputElement>(`[data-index="${i}"] input[type=checkbox]`)?.focus());
+  };
+  const onGridKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / ROW_HEIGHT) - 1);
+    const moves: Record<string, number> = { ArrowDown: active + 1, ArrowUp: active - 1, PageDown: active + page, PageUp: active - page, Home: 0, End: items.length - 1 };
+    const target = moves[e.key];
+    if (target !== undefined && items.length > 0) {
+      e.preventDefault();
+      focusRow(target);
+    }
+  };
+  return (
+    <div ref={scrollRef} className="emails-scroll" role="rowgroup" onKeyDown={onGridKey} data-testid="email-scroll">
+      {items.length === 0 ? (
+        <p className="emails-empty">{t('emailQueue.empty')}</p>
+      ) : (
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((v) => {
+            const e = items[v.index]!;
+            return (
+              <Row
+                key={e.id}
+                entry={e}
+                index={v.index}
+                start={v.start}
+                selected={selected.has(e.id)}
+                focusable={v.index === active}
+                lang={lang}
+                onToggle={onToggle}
+                onFocusRow={setActive}
+              />
+            );
+          })}
+        </div>
+      )}
+    </div>
+  );
+});
+
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+function formatDate(iso: string, lang: string): string {
+  let f = dateFormats.get(lang);
+  if (!f) dateFormats.set(lang, (f = new Intl.DateTimeFormat(lang === 'en' ? 'en-GB' : 'vi-VN', { dateStyle: 'short', timeStyle: 'short' })));
+  return f.format(new Date(iso));
+}
+
+interface RowProps {
+  entry: EmailEntry;
+  index: number;
+  start: number;
+  selected: boolean;
+  focusable: boolean;
+  lang: 'vi' | 'en';
+  onToggle: (id: number) => void;
+  onFocusRow: (index: number) => void;
+}
+
+/** One table row; memoised so scrolling re-renders only the rows that enter the window. */
+const Row = memo(function Row({ entry: e, index, start, selected, focusable, lang, onToggle, onFocusRow }: RowProps) {
+  const { t } = useTranslation();
+  const err = lang === 'vi' ? e.lastErrorVi : e.lastError;
+  return (
+    <div
+      role="row"
+      aria-rowindex={index + 2}
+      aria-selected={selected}
+      data-index={index}
+      data-state={e.state}
+      data-tx={e.transactionId}
+      className={`emails-row state-${e.state}${selected ? ' is-selected' : ''}`}
+      style={{ transform: `translateY(${start}px)`, height: ROW_HEIGHT }}
+    >
+      <span role="cell">
+        <input
+          type="checkbox"
+          aria-label={t('emailQueue.selectRow', { tx: e.transactionId })}
+          checked={selected}
+          tabIndex={focusable ? 0 : -1}
+          onFocus={() => onFocusRow(index)}
+          onChange={() => onToggle(e.id)}
+        />
+      </span>
+      <span role="cell" className="mono" title={e.transactionId}>
+        {e.transactionId}
+      </span>
+      <span role="cell" title={e.receiverName}>
+        {e.receiverName}
+      </span>
+      <span role="cell" title={[e.receiverEmail, e.ccEmail && `CC ${e.ccEmail}`, e.bccEmail && `BCC ${e.bccEmail}`].filter(Boolean).join(' · ')}>
+        {e.receiverEmail}
+      </span>
+      <span role="cell">{t(`emailQueue.kinds.${e.kind}`)}</span>
+      <span role="cell">
+        <span className={`badge badge-${e.state}`}>{t(`emailQueue.states.${e.state}`)}</span>
+      </span>
+      <span role="cell" title={err ?? ''}>
+        {e.sendEmailStatus !== null && <span className="code">{t('emailQueue.statusCode', { code: e.sendEmailStatus })} </span>}
+        {e.errorCode && <span className="code">[{e.errorCode}] </span>}
+        {err}
+      </span>
+      <span role="cell">{e.attempts}</span>
+      <span role="cell">{formatDate(e.updatedAt, lang)}</span>
+    </div>
+  );
+});
 
 function KindSelect({ value, onChange, label }: { value: EmailKind; onChange: (k: EmailKind) => void; label: string }) {
   const { t } = useTranslation();
