@@ -1,4 +1,4 @@
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CatalogueBuyer } from '../../../../common/calls/catalogues';
 import type { Settings } from '../../../../common/calls/settings';
@@ -12,7 +12,7 @@ import { flushSave } from './autosave';
 import { IncrementalCompute } from './compute';
 import { Field } from './Fields';
 import { formatAmount } from './format';
-import { LineGrid } from './LineGrid';
+import { LineGrid, scrollToLine } from './LineGrid';
 import type { ComputeOptions, ComputedInvoice, InvoiceDraft } from './money';
 import { searchBuyers } from './search';
 import { useEditor, type HeaderField } from './store';
@@ -87,12 +87,15 @@ export function DraftEditor({ onClose }: { onClose(): void }) {
   const computed = useMemo(() => engine.current.compute(draft, options), [draft, options]);
   const decimals = computed.rule.decimals;
 
-  // Validation runs on a deferred copy: typing paints first, the problem list follows.
-  const deferred = useDeferredValue(draft);
-  const validation = useMemo(() => {
-    const c = engine.current.compute(deferred, options);
-    return validateDraft(deferred, { ...options, computed: c });
-  }, [deferred, options]);
+  // Validation runs just after typing pauses (and off the keystroke's frame): typing paints
+  // first, the problems at the fields and in the list follow ~120 ms later.
+  const [validation, setValidation] = useState(() => validateDraft(draft, { ...options, computed }));
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setValidation(validateDraft(draft, { ...options, computed: engine.current.compute(draft, options) }));
+    }, 120);
+    return () => clearTimeout(timer);
+  }, [draft, options]);
   const multiRate = isMultiRate(computed);
 
   const activeTemplates = useMemo(
@@ -150,12 +153,25 @@ export function DraftEditor({ onClose }: { onClose(): void }) {
   // Focus a field by path (problem list, preview errors, new lines).
   useEffect(() => {
     if (!focusPath) return;
-    const el = document.querySelector<HTMLElement>(`[data-path="${CSS.escape(focusPath)}"]`);
-    if (el) {
+    focus(null);
+    const find = () => document.querySelector<HTMLElement>(`[data-path="${CSS.escape(focusPath)}"]`);
+    const go = (el: HTMLElement) => {
       el.focus();
       if (el instanceof HTMLInputElement) el.select();
-    }
-    focus(null);
+    };
+    const el = find();
+    if (el) return go(el);
+    // A line outside the rendered window: scroll it in, then focus it once rendered.
+    const m = /^lines\[(\d+)\]/.exec(focusPath);
+    if (!m) return;
+    scrollToLine?.(Number(m[1]));
+    let tries = 0;
+    const retry = () => {
+      const found = find();
+      if (found) go(found);
+      else if (++tries < 10) requestAnimationFrame(retry);
+    };
+    requestAnimationFrame(retry);
   }, [focusPath, focus]);
 
   const onField = useCallback(
@@ -229,10 +245,25 @@ export function DraftEditor({ onClose }: { onClose(): void }) {
     return () => window.removeEventListener('keydown', onKey);
   }, [runPreview]);
 
+  const headerSlice = useMemo(
+    () => ({ IsTicket: draft.IsTicket, InvSeries: draft.InvSeries, InvDate: draft.InvDate, CurrencyCode: draft.CurrencyCode, ExchangeRate: draft.ExchangeRate, PaymentMethodName: draft.PaymentMethodName }),
+    [draft.IsTicket, draft.InvSeries, draft.InvDate, draft.CurrencyCode, draft.ExchangeRate, draft.PaymentMethodName],
+  );
+  const buyerSlice = useMemo(
+    () => ({
+      BuyerTaxCode: draft.BuyerTaxCode,
+      BuyerLegalName: draft.BuyerLegalName,
+      BuyerAddress: draft.BuyerAddress,
+      BuyerFullName: draft.BuyerFullName,
+      BuyerEmail: draft.BuyerEmail,
+      BuyerPhoneNumber: draft.BuyerPhoneNumber,
+      BuyerCode: draft.BuyerCode,
+    }),
+    [draft.BuyerTaxCode, draft.BuyerLegalName, draft.BuyerAddress, draft.BuyerFullName, draft.BuyerEmail, draft.BuyerPhoneNumber, draft.BuyerCode],
+  );
   const words = meta.wordsEdited ? meta.words : computed.words;
   const tot = computed.totals;
   const fmt = (v: typeof tot.TotalAmountOC) => formatAmount(v, decimals);
-  const f = (path: keyof InvoiceDraft) => ({ path, value: String(draft[path] ?? ''), problem: byPath.get(path), onChange: onField });
 
   return (
     <div className="editor">
@@ -270,109 +301,9 @@ export function DraftEditor({ onClose }: { onClose(): void }) {
         {online === false && preview.state !== 'error' && <p className="notice notice-offline">{t('drafts.preview.offlineHint')}</p>}
       </div>
 
-      <section className="block" aria-labelledby="h-header">
-        <h2 id="h-header">{t('drafts.header.title')}</h2>
-        <div className="fields">
-          <div className="field">
-            <label htmlFor="f-kind">{t('drafts.header.kind')}</label>
-            <select id="f-kind" data-path="IsTicket" value={draft.IsTicket ? 'ticket' : 'invoice'} onChange={(e) => setTicket(e.target.value === 'ticket')}>
-              <option value="invoice">{t('drafts.header.invoice')}</option>
-              <option value="ticket">{t('drafts.header.ticket')}</option>
-            </select>
-          </div>
-          <div className="field field-wide">
-            <label htmlFor="f-InvSeries">{t('drafts.header.series')}</label>
-            <select
-              id="f-InvSeries"
-              data-path="InvSeries"
-              value={draft.InvSeries}
-              aria-invalid={byPath.get('InvSeries') ? true : undefined}
-              aria-describedby={byPath.get('InvSeries') ? 'f-InvSeries-err' : 'f-InvSeries-hint'}
-              onChange={(e) => onField('InvSeries', e.target.value)}
-            >
-              <option value="">{t('drafts.header.seriesNone')}</option>
-              {draft.InvSeries && !chosen && <option value={draft.InvSeries}>{draft.InvSeries}</option>}
-              {activeTemplates.map((tpl) => (
-                <option key={`${tpl.id}-${tpl.withCode}`} value={tpl.series} disabled={multiRate && !tpl.isMoreVATRate}>
-                  {`${tpl.series} — ${tpl.name}${tpl.isMoreVATRate ? ` (${t('drafts.header.multiRate')})` : ''}`}
-                </option>
-              ))}
-            </select>
-            <span className="hint" id="f-InvSeries-hint">
-              {templates.length === 0 ? t('drafts.header.noTemplates') : multiRate ? t('drafts.header.multiRateNeeded') : ''}
-            </span>
-            {byPath.get('InvSeries') && (
-              <span className="field-error" id="f-InvSeries-err">
-                {byPath.get('InvSeries')}
-              </span>
-            )}
-          </div>
-          <Field {...f('InvDate')} type="date" label={t('drafts.header.date')} />
-          <Field {...f('CurrencyCode')} label={t('drafts.header.currency')} list="currency-choices" />
-          <Field {...f('ExchangeRate')} label={t('drafts.header.exchangeRate')} inputMode="decimal" />
-          <Field {...f('PaymentMethodName')} label={t('drafts.header.payment')} list="payment-choices" />
-        </div>
-        <datalist id="currency-choices">
-          {['VND', 'USD', 'EUR', 'JPY', 'CNY'].map((c) => (
-            <option key={c} value={c} />
-          ))}
-        </datalist>
-        <datalist id="payment-choices">
-          {['TM', 'CK', 'TM/CK'].map((c) => (
-            <option key={c} value={c} />
-          ))}
-        </datalist>
-      </section>
+      <HeaderBlock draft={headerSlice} byPath={byPath} onField={onField} setTicket={setTicket} activeTemplates={activeTemplates} chosen={chosen} multiRate={multiRate} templateCount={templates.length} />
 
-      <section className="block" aria-labelledby="h-buyer">
-        <h2 id="h-buyer">{t('drafts.buyer.title')}</h2>
-        <div className="fields">
-          <div className="field">
-            <label htmlFor="f-BuyerTaxCode">{t('drafts.buyer.taxCode')}</label>
-            <Autocomplete<CatalogueBuyer>
-              id="f-BuyerTaxCode"
-              data-path="BuyerTaxCode"
-              inputMode="numeric"
-              value={draft.BuyerTaxCode}
-              aria-invalid={byPath.get('BuyerTaxCode') ? true : undefined}
-              aria-describedby={byPath.get('BuyerTaxCode') ? 'f-BuyerTaxCode-err' : undefined}
-              onChange={(v) => onField('BuyerTaxCode', v)}
-              search={searchBuyers}
-              onPick={pickBuyer}
-              listLabel={t('drafts.buyer.suggestions')}
-            />
-            {byPath.get('BuyerTaxCode') && (
-              <span className="field-error" id="f-BuyerTaxCode-err">
-                {byPath.get('BuyerTaxCode')}
-              </span>
-            )}
-          </div>
-          <div className="field field-wide">
-            <label htmlFor="f-BuyerLegalName">{t('drafts.buyer.legalName')}</label>
-            <Autocomplete<CatalogueBuyer>
-              id="f-BuyerLegalName"
-              data-path="BuyerLegalName"
-              value={draft.BuyerLegalName}
-              aria-invalid={byPath.get('BuyerLegalName') ? true : undefined}
-              aria-describedby={byPath.get('BuyerLegalName') ? 'f-BuyerLegalName-err' : undefined}
-              onChange={(v) => onField('BuyerLegalName', v)}
-              search={searchBuyers}
-              onPick={pickBuyer}
-              listLabel={t('drafts.buyer.suggestions')}
-            />
-            {byPath.get('BuyerLegalName') && (
-              <span className="field-error" id="f-BuyerLegalName-err">
-                {byPath.get('BuyerLegalName')}
-              </span>
-            )}
-          </div>
-          <Field {...f('BuyerAddress')} label={t('drafts.buyer.address')} className="field-wide" />
-          <Field {...f('BuyerFullName')} label={t('drafts.buyer.contact')} />
-          <Field {...f('BuyerEmail')} type="email" label={t('drafts.buyer.email')} />
-          <Field {...f('BuyerPhoneNumber')} type="tel" label={t('drafts.buyer.phone')} />
-          <Field {...f('BuyerCode')} label={t('drafts.buyer.code')} />
-        </div>
-      </section>
+      <BuyerBlock draft={buyerSlice} byPath={byPath} onField={onField} pickBuyer={pickBuyer} />
 
       <section className="block" aria-labelledby="h-lines">
         <h2 id="h-lines">{t('drafts.grid.title')}</h2>
@@ -448,6 +379,164 @@ export function DraftEditor({ onClose }: { onClose(): void }) {
           </div>
         </section>
 
+        <ProblemsBlock problems={problems} lang={lang} focus={focus} />
+      </div>
+    </div>
+  );
+}
+
+type HeaderSlice = Pick<InvoiceDraft, 'IsTicket' | 'InvSeries' | 'InvDate' | 'CurrencyCode' | 'ExchangeRate' | 'PaymentMethodName'>;
+type BuyerSlice = Pick<InvoiceDraft, 'BuyerTaxCode' | 'BuyerLegalName' | 'BuyerAddress' | 'BuyerFullName' | 'BuyerEmail' | 'BuyerPhoneNumber' | 'BuyerCode'>;
+type OnField = (path: string, value: string) => void;
+
+/** Header and buyer blocks re-render only when their own fields or problems change, not on a grid keystroke. */
+const HeaderBlock = memo(function HeaderBlock({
+  draft,
+  byPath,
+  onField,
+  setTicket,
+  activeTemplates,
+  chosen,
+  multiRate,
+  templateCount,
+}: {
+  draft: HeaderSlice;
+  byPath: Map<string, string>;
+  onField: OnField;
+  setTicket(isTicket: boolean): void;
+  activeTemplates: CachedTemplate[];
+  chosen: CachedTemplate | undefined;
+  multiRate: boolean;
+  templateCount: number;
+}) {
+  const { t } = useTranslation();
+  const f = (path: keyof HeaderSlice) => ({ path, value: String(draft[path] ?? ''), problem: byPath.get(path), onChange: onField });
+  return (
+      <section className="block" aria-labelledby="h-header">
+        <h2 id="h-header">{t('drafts.header.title')}</h2>
+        <div className="fields">
+          <div className="field">
+            <label htmlFor="f-kind">{t('drafts.header.kind')}</label>
+            <select id="f-kind" data-path="IsTicket" value={draft.IsTicket ? 'ticket' : 'invoice'} onChange={(e) => setTicket(e.target.value === 'ticket')}>
+              <option value="invoice">{t('drafts.header.invoice')}</option>
+              <option value="ticket">{t('drafts.header.ticket')}</option>
+            </select>
+          </div>
+          <div className="field field-wide">
+            <label htmlFor="f-InvSeries">{t('drafts.header.series')}</label>
+            <select
+              id="f-InvSeries"
+              data-path="InvSeries"
+              value={draft.InvSeries}
+              aria-invalid={byPath.get('InvSeries') ? true : undefined}
+              aria-describedby={byPath.get('InvSeries') ? 'f-InvSeries-err' : 'f-InvSeries-hint'}
+              onChange={(e) => onField('InvSeries', e.target.value)}
+            >
+              <option value="">{t('drafts.header.seriesNone')}</option>
+              {draft.InvSeries && !chosen && <option value={draft.InvSeries}>{draft.InvSeries}</option>}
+              {activeTemplates.map((tpl) => (
+                <option key={`${tpl.id}-${tpl.withCode}`} value={tpl.series} disabled={multiRate && !tpl.isMoreVATRate}>
+                  {`${tpl.series} — ${tpl.name}${tpl.isMoreVATRate ? ` (${t('drafts.header.multiRate')})` : ''}`}
+                </option>
+              ))}
+            </select>
+            <span className="hint" id="f-InvSeries-hint">
+              {templateCount === 0 ? t('drafts.header.noTemplates') : multiRate ? t('drafts.header.multiRateNeeded') : ''}
+            </span>
+            {byPath.get('InvSeries') && (
+              <span className="field-error" id="f-InvSeries-err">
+                {byPath.get('InvSeries')}
+              </span>
+            )}
+          </div>
+          <Field {...f('InvDate')} type="date" label={t('drafts.header.date')} />
+          <Field {...f('CurrencyCode')} label={t('drafts.header.currency')} list="currency-choices" />
+          <Field {...f('ExchangeRate')} label={t('drafts.header.exchangeRate')} inputMode="decimal" />
+          <Field {...f('PaymentMethodName')} label={t('drafts.header.payment')} list="payment-choices" />
+        </div>
+        <datalist id="currency-choices">
+          {['VND', 'USD', 'EUR', 'JPY', 'CNY'].map((c) => (
+            <option key={c} value={c} />
+          ))}
+        </datalist>
+        <datalist id="payment-choices">
+          {['TM', 'CK', 'TM/CK'].map((c) => (
+            <option key={c} value={c} />
+          ))}
+        </datalist>
+      </section>
+  );
+});
+
+const BuyerBlock = memo(function BuyerBlock({
+  draft,
+  byPath,
+  onField,
+  pickBuyer,
+}: {
+  draft: BuyerSlice;
+  byPath: Map<string, string>;
+  onField: OnField;
+  pickBuyer(b: CatalogueBuyer): void;
+}) {
+  const { t } = useTranslation();
+  const f = (path: keyof BuyerSlice) => ({ path, value: String(draft[path] ?? ''), problem: byPath.get(path), onChange: onField });
+  return (
+      <section className="block" aria-labelledby="h-buyer">
+        <h2 id="h-buyer">{t('drafts.buyer.title')}</h2>
+        <div className="fields">
+          <div className="field">
+            <label htmlFor="f-BuyerTaxCode">{t('drafts.buyer.taxCode')}</label>
+            <Autocomplete<CatalogueBuyer>
+              id="f-BuyerTaxCode"
+              data-path="BuyerTaxCode"
+              inputMode="numeric"
+              value={draft.BuyerTaxCode}
+              aria-invalid={byPath.get('BuyerTaxCode') ? true : undefined}
+              aria-describedby={byPath.get('BuyerTaxCode') ? 'f-BuyerTaxCode-err' : undefined}
+              onChange={(v) => onField('BuyerTaxCode', v)}
+              search={searchBuyers}
+              onPick={pickBuyer}
+              listLabel={t('drafts.buyer.suggestions')}
+            />
+            {byPath.get('BuyerTaxCode') && (
+              <span className="field-error" id="f-BuyerTaxCode-err">
+                {byPath.get('BuyerTaxCode')}
+              </span>
+            )}
+          </div>
+          <div className="field field-wide">
+            <label htmlFor="f-BuyerLegalName">{t('drafts.buyer.legalName')}</label>
+            <Autocomplete<CatalogueBuyer>
+              id="f-BuyerLegalName"
+              data-path="BuyerLegalName"
+              value={draft.BuyerLegalName}
+              aria-invalid={byPath.get('BuyerLegalName') ? true : undefined}
+              aria-describedby={byPath.get('BuyerLegalName') ? 'f-BuyerLegalName-err' : undefined}
+              onChange={(v) => onField('BuyerLegalName', v)}
+              search={searchBuyers}
+              onPick={pickBuyer}
+              listLabel={t('drafts.buyer.suggestions')}
+            />
+            {byPath.get('BuyerLegalName') && (
+              <span className="field-error" id="f-BuyerLegalName-err">
+                {byPath.get('BuyerLegalName')}
+              </span>
+            )}
+          </div>
+          <Field {...f('BuyerAddress')} label={t('drafts.buyer.address')} className="field-wide" />
+          <Field {...f('BuyerFullName')} label={t('drafts.buyer.contact')} />
+          <Field {...f('BuyerEmail')} type="email" label={t('drafts.buyer.email')} />
+          <Field {...f('BuyerPhoneNumber')} type="tel" label={t('drafts.buyer.phone')} />
+          <Field {...f('BuyerCode')} label={t('drafts.buyer.code')} />
+        </div>
+      </section>
+  );
+});
+
+const ProblemsBlock = memo(function ProblemsBlock({ problems, lang, focus }: { problems: Problem[]; lang: string; focus(path: string | null): void }) {
+  const { t } = useTranslation();
+  return (
         <section className="block problems" aria-labelledby="h-problems">
           <h2 id="h-problems">
             {t('drafts.problems.title', { errors: problems.filter((p) => p.severity === 'error').length, warnings: problems.filter((p) => p.severity === 'warning').length })}
@@ -467,7 +556,5 @@ export function DraftEditor({ onClose }: { onClose(): void }) {
           )}
           <p className="hint">{t('drafts.problems.neverBlocks')}</p>
         </section>
-      </div>
-    </div>
   );
-}
+});

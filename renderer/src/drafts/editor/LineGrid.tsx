@@ -1,4 +1,5 @@
-import { memo, useCallback, useRef, type KeyboardEvent } from 'react';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CatalogueItem } from '../../../../common/calls/catalogues';
 import { ITEM_TYPES, type ItemType } from '../../../../common/model/invoice';
@@ -9,6 +10,9 @@ import { normaliseVatLabel, type ComputedLine, type DraftLine } from './money';
 import { searchItems } from './search';
 import { useEditor, type LineField } from './store';
 
+/** Brings line `i` into the DOM (set while a grid is mounted); used to focus a line by path. */
+export let scrollToLine: ((i: number) => void) | undefined;
+
 export const VAT_CHOICES = ['0%', '5%', '8%', '10%', 'KCT', 'KKKNT'] as const;
 
 interface RowProps {
@@ -18,9 +22,11 @@ interface RowProps {
   decimals: number;
   /** JSON of {field: message}: a string so the row's memo compares by value. */
   problems: string;
+  /** The virtualizer measures each rendered row. */
+  measure?: Ref<HTMLTableRowElement>;
 }
 
-const Row = memo(function Row({ index, line, computed, decimals, problems }: RowProps) {
+const Row = memo(function Row({ index, line, computed, decimals, problems, measure }: RowProps) {
   const { t } = useTranslation();
   const setLine = useEditor((s) => s.setLine);
   const setLineType = useEditor((s) => s.setLineType);
@@ -90,7 +96,7 @@ const Row = memo(function Row({ index, line, computed, decimals, problems }: Row
     </td>
   );
   return (
-    <tr className={`line line-type-${line.ItemType}`} data-line={index}>
+    <tr className={`line line-type-${line.ItemType}`} data-line={index} data-index={index} ref={measure}>
       <th scope="row" className="line-no">
         {n}
       </th>
@@ -137,6 +143,32 @@ export function LineGrid({
 }) {
   const { t } = useTranslation();
   const tableRef = useRef<HTMLTableElement>(null);
+  const bodyRef = useRef<HTMLTableSectionElement>(null);
+  const [margin, setMargin] = useState(0);
+  // Only the rows near the viewport are in the DOM: a keystroke in a 200-line draft then
+  // lays out and paints about as much as one in a 5-line draft.
+  // Where the rows start on the page: re-read after layout (ResizeObserver), never forcing one.
+  useLayoutEffect(() => {
+    const read = () => {
+      const top = (bodyRef.current?.getBoundingClientRect().top ?? 0) + window.scrollY;
+      setMargin((m) => (Math.abs(top - m) > 1 ? top : m));
+    };
+    read();
+    const editor = tableRef.current?.closest('.editor') ?? document.body;
+    const observer = new ResizeObserver(read);
+    observer.observe(editor);
+    return () => observer.disconnect();
+  }, []);
+  const virtualizer = useWindowVirtualizer({ count: lines.length, estimateSize: () => 34, overscan: 10, scrollMargin: margin });
+  useEffect(() => {
+    scrollToLine = (i: number) => virtualizer.scrollToIndex(i, { align: 'auto' });
+    return () => {
+      scrollToLine = undefined;
+    };
+  }, [virtualizer]);
+  const items = virtualizer.getVirtualItems();
+  const padTop = items.length ? Math.max(0, items[0]!.start - margin) : 0;
+  const padBottom = items.length ? Math.max(0, virtualizer.getTotalSize() - (items[items.length - 1]!.end - margin)) : 0;
   const addLine = useEditor((s) => s.addLine);
   const removeLine = useEditor((s) => s.removeLine);
   const focus = useEditor((s) => s.focus);
@@ -170,6 +202,11 @@ export function LineGrid({
           return;
         }
         if (i === cells.length - 1) {
+          const count = useEditor.getState().draft?.lines.length ?? 0;
+          if (row < count - 1) {
+            focus(`lines[${row + 1}].ItemType`); // the next row is outside the rendered window
+            return;
+          }
           const at = addLine(row);
           focus(`lines[${at}].ItemType`);
           return;
@@ -185,6 +222,11 @@ export function LineGrid({
   return (
     <div className="grid-wrap">
       <table className="line-grid" ref={tableRef} onKeyDown={onKeyDown} aria-label={t('drafts.grid.caption')}>
+        <colgroup>
+          {['no', 'type', 'code', 'name', 'unit', 'qty', 'price', 'disc', 'vat', 'amount'].map((c) => (
+            <col key={c} className={`c-${c}`} />
+          ))}
+        </colgroup>
         <thead>
           <tr>
             <th scope="col">#</th>
@@ -199,10 +241,28 @@ export function LineGrid({
             <th scope="col">{t('drafts.grid.amount')}</th>
           </tr>
         </thead>
-        <tbody>
-          {lines.map((line, i) => (
-            <Row key={i} index={i} line={line} computed={computed[i]} decimals={decimals} problems={problems.get(i) ?? ''} />
+        <tbody ref={bodyRef}>
+          {padTop > 0 && (
+            <tr aria-hidden="true" className="spacer" style={{ height: padTop }}>
+              <td colSpan={10} />
+            </tr>
+          )}
+          {items.map(({ index: i }) => (
+            <Row
+              key={i}
+              index={i}
+              line={lines[i]!}
+              computed={computed[i]}
+              decimals={decimals}
+              problems={problems.get(i) ?? ''}
+              measure={virtualizer.measureElement}
+            />
           ))}
+          {padBottom > 0 && (
+            <tr aria-hidden="true" className="spacer" style={{ height: padBottom }}>
+              <td colSpan={10} />
+            </tr>
+          )}
         </tbody>
       </table>
       <datalist id="vat-choices">
