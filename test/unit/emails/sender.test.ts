@@ -1,0 +1,222 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SendEmailParameter } from '../../../common/model';
+import { apiErrors, type SendEmailOutcome } from '../../../main/services/api';
+import { checkInput, Outbox } from '../../../main/services/emails/outbox';
+import { EmailSender, type SenderDeps } from '../../../main/services/emails/sender';
+import { ProfileService } from '../../../main/services/profiles';
+import { openDatabase, type Store } from '../../../main/services/store';
+import { makeTempDir } from '../../support/temp-dir';
+
+/**
+ * The sender's state machine with the service call injected as a function (the sandbox-backed
+ * integration tests cover the real HTTP path); every database write is real.
+ */
+let tmp: { dir: string; cleanup: () => void };
+let store: Store;
+let outbox: Outbox;
+const session = { profile: { id: 'sandbox' } };
+
+beforeEach(() => {
+  tmp = makeTempDir('einvoice-sender-');
+  store = openDatabase(tmp.dir);
+  new ProfileService(store);
+  outbox = new Outbox(store, { claimAlive: () => true });
+});
+afterEach(() => {
+  store.close();
+  tmp.cleanup();
+});
+
+function enqueue(ids: string[], kind: 'withCode' | 'withoutCode' | 'cashRegister' = 'withCode') {
+  outbox.add(
+    'sandbox',
+    ids.map((id) => {
+      const r = checkInput({ transactionId: id, receiverEmail: 'a@example.com', kind });
+      if (!r.ok) throw new Error(r.problem.en);
+      return { input: r.value };
+    }),
+  );
+}
+
+type Send = SenderDeps<typeof session>['send'];
+const item = (id: string, status: number, code = '') => ({ transactionId: id, refId: null, refDetailId: null, status: status as 0, errorCode: code || null, ok: !code && status >= 3, raw: {} });
+const outcome = (items: ReturnType<typeof item>[], extra: Partial<SendEmailOutcome> = {}): SendEmailOutcome => ({
+  items,
+  envelopeSuccess: false,
+  callErrorCode: null,
+  callErrorDescription: null,
+  ...extra,
+});
+
+function sender(send: Send, extra: Partial<SenderDeps<typeof session>> = {}) {
+  return new EmailSender<typeof session>({
+    outbox,
+    activeProfileId: () => 'sandbox',
+    ready: async () => session,
+    reportAuthFailure: () => {},
+    send,
+    batchSize: () => 3,
+    backoffBaseMs: 10_000,
+    ...extra,
+  });
+}
+const byTx = () => new Map(outbox.list('sandbox').items.map((e) => [e.transactionId, e]));
+
+describe('EmailSender', () => {
+  it('one kind per request, batches of N, one request in flight, each item judged alone (success:false + status 3 = sent)', async () => {
+    enqueue(['A1', 'A2', 'A3', 'A4']);
+    enqueue(['C1'], 'cashRegister');
+    enqueue(['K1'], 'withoutCode');
+    const bodies: SendEmailParameter[] = [];
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const s = sender(async (_s, p) => {
+      bodies.push(p);
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      await new Promise((r) => setTimeout(r, 5));
+      inFlight--;
+      return outcome(p.SendEmailDatas.map((d) => item(d.TransactionID, d.TransactionID === 'A2' ? 2 : d.TransactionID.endsWith('4') ? 4 : 3, d.TransactionID === 'A2' ? 'InvalidEmail' : '')));
+    });
+    await s.flush();
+    expect(maxInFlight).toBe(1);
+    expect(bodies.map((b) => [b.SendEmailDatas.map((d) => d.TransactionID), b.IsInvoiceCode, b.IsInvoiceCalculatingMachine])).toEqual([
+      [['A1', 'A2', 'A3'], true, false],
+      [['A4'], true, false],
+      [['C1'], true, true],
+      [['K1'], false, false],
+    ]);
+    const m = byTx();
+    expect(m.get('A1')).toMatchObject({ state: 'sent', sendEmailStatus: 3 });
+    expect(m.get('A2')).toMatchObject({ state: 'failed', errorCode: 'InvalidEmail', sendEmailStatus: 2 });
+    expect(m.get('A4')).toMatchObject({ state: 'requested' });
+    expect(s.senderStatus().state).toBe('idle');
+  });
+
+  it('an answer that may have reached the service leaves the batch unknown and never re-sends it', async () => {
+    enqueue(['A1', 'A2']);
+    let calls = 0;
+    const s = sender(async () => {
+      calls++;
+      throw apiErrors.unknownOutcome('socket hang up');
+    });
+    await s.flush();
+    await s.flush();
+    expect(calls).toBe(1);
+    expect(outbox.counts('sandbox')).toMatchObject({ unknown: 2, queued: 0, sending: 0 });
+    expect(byTx().get('A1')!.lastError).toContain('may or may not');
+  });
+
+  it('an item missing from the answer is unknown; a call-level code fails the missing ones', async () => {
+    enqueue(['A1', 'A2', 'A3']);
+    const s = sender(async () => outcome([item('A1', 3)]));
+    await s.flush();
+    expect(byTx().get('A2')!.state).toBe('unknown');
+    enqueue(['B1', 'B2']);
+    const t = sender(async () => outcome([item('B1', 3)], { callErrorCode: 'LicenseInfo_OutOfInvoice' }));
+    await t.flush();
+    expect(byTx().get('B2')).toMatchObject({ state: 'failed', errorCode: 'LicenseInfo_OutOfInvoice', retryable: false });
+  });
+
+  it('429 puts the batch (and the prefetched one) back with the Retry-After delay and backs off', async () => {
+    enqueue(['A1', 'A2', 'A3', 'A4', 'A5']);
+    const before = Date.now();
+    let calls = 0;
+    const s = sender(
+      async () => {
+        calls++;
+        throw apiErrors.rateLimited(30_000, { operation: 'sendemail', httpStatus: 429 });
+      },
+      { random: () => 1 },
+    );
+    await s.flush();
+    expect(calls).toBe(1);
+    const all = outbox.list('sandbox').items;
+    expect(all.every((e) => e.state === 'queued' && e.attempts === 0)).toBe(true);
+    expect(all.every((e) => e.nextAttemptAt !== null && Date.parse(e.nextAttemptAt) >= before + 30_000)).toBe(true);
+    expect(s.senderStatus().state).toBe('backoff');
+    expect(s.nextTimerAt).toBeGreaterThanOrEqual(before + 30_000);
+    await s.stop();
+  });
+
+  it('InvoiceQuantityTooLarge halves the batch and sends again', async () => {
+    enqueue(['A1', 'A2', 'A3', 'A4']);
+    const sizes: number[] = [];
+    const s = sender(
+      async (_s, p) => {
+        sizes.push(p.SendEmailDatas.length);
+        if (p.SendEmailDatas.length > 2) throw apiErrors.rejected('InvoiceQuantityTooLarge', null, { operation: 'sendemail' });
+        return outcome(p.SendEmailDatas.map((d) => item(d.TransactionID, 3)));
+      },
+      { batchSize: () => 4 },
+    );
+    await s.flush();
+    expect(sizes).toEqual([4, 2, 2]);
+    expect(outbox.counts('sandbox').sent).toBe(4);
+  });
+
+  it('an auth refusal pauses (nothing lost) and sending resumes after the next sign-in', async () => {
+    enqueue(['A1', 'A2']);
+    let signedIn = true;
+    let wake: (() => void) | undefined;
+    let reported = 0;
+    const s = sender(
+      async (_s, p) => {
+        if (!signedIn) throw apiErrors.auth({ operation: 'sendemail', serviceCode: 'TokenExpiredCode' });
+        return outcome(p.SendEmailDatas.map((d) => item(d.TransactionID, 3)));
+      },
+      {
+        ready: () => (signedIn ? Promise.resolve(session) : new Promise((r) => (wake = () => r(session)))),
+        reportAuthFailure: () => {
+          reported++;
+          signedIn = false;
+        },
+      },
+    );
+    signedIn = false;
+    const first = sender(async () => {
+      throw apiErrors.auth({ operation: 'sendemail', serviceCode: 'TokenExpiredCode' });
+    }, { reportAuthFailure: () => void reported++, ready: () => Promise.resolve(session) });
+    // One refusal: entries back in the queue, the gate told.
+    const once = first.flush();
+    await new Promise((r) => setTimeout(r, 50));
+    await first.stop();
+    await once;
+    expect(reported).toBeGreaterThan(0);
+    expect(outbox.counts('sandbox')).toMatchObject({ queued: 2, sending: 0 });
+    // Signed out: the sender waits in ready() (paused) until the sign-in.
+    const flushing = s.flush();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(s.senderStatus().state).toBe('paused');
+    expect(outbox.counts('sandbox').queued).toBe(2);
+    signedIn = true;
+    wake?.();
+    await flushing;
+    expect(outbox.counts('sandbox').sent).toBe(2);
+  });
+
+  it('an unexpected exception after the request may have left counts as unknown', async () => {
+    enqueue(['A1']);
+    const s = sender(async () => {
+      throw new TypeError('boom');
+    });
+    await s.flush();
+    expect(byTx().get('A1')!.state).toBe('unknown');
+  });
+
+  it('offline: the batch goes back, the sender waits; stop() releases prefetched claims', async () => {
+    enqueue(['A1', 'A2', 'A3', 'A4']);
+    let checks = 0;
+    const s = sender(
+      async () => {
+        throw apiErrors.offline('127.0.0.1:9', 'ECONNREFUSED');
+      },
+      { checkConnectivity: () => void checks++ },
+    );
+    await s.flush();
+    expect(checks).toBe(1);
+    expect(s.senderStatus().state).toBe('offline');
+    expect(outbox.counts('sandbox')).toMatchObject({ queued: 4, sending: 0 });
+    await s.stop();
+  });
+});
