@@ -6,7 +6,6 @@
  * the last edit sent before the kill. The database passes PRAGMA integrity_check at the end.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
