@@ -77,3 +77,62 @@ test('import a CSV with good and bad rows, send, filter failed, retry', async ({
   await page.getByRole('combobox', { name: 'Ngôn ngữ / Language' }).selectOption({ label: 'English' });
   await expect(page.getByRole('group', { name: 'Filter by state' }).getByRole('button', { name: /^Failed 1$/ })).toBeVisible();
 });
+
+test('add one by hand, edit its recipients, cancel, send again, export and remove', async ({ page }) => {
+  await sandbox.stop(); // offline: the entry waits in the queue
+  await page.goto(host.launchUrl);
+  await page.getByRole('navigation').getByRole('button', { name: 'Hàng đợi email' }).click();
+  const id = sandbox.catalogue.list('withoutCode')[0]!;
+
+  await page.getByText('Thêm email thủ công').click();
+  const form = page.getByRole('form', { name: 'Thêm email thủ công' });
+  await form.getByLabel('Mã tra cứu (TransactionID)').fill(id);
+  await form.getByLabel('Tên người nhận').fill('Lê Văn Cường');
+  await form.getByLabel(/^Email người nhận/).fill('cuong@example.com, sai-dia-chi');
+  await form.getByRole('combobox', { name: 'Loại hóa đơn' }).selectOption('withoutCode');
+  await form.getByRole('button', { name: 'Thêm vào hàng đợi' }).click();
+  await expect(form.getByRole('alert')).toContainText('sai-dia-chi');
+  await form.getByLabel(/^Email người nhận/).fill('cuong@example.com, ketoan@example.com');
+  await form.getByRole('button', { name: 'Thêm vào hàng đợi' }).click();
+  await expect(page.getByText('Đã thêm vào hàng đợi.')).toBeVisible();
+
+  const row = page.locator(`[role=row][data-tx="${id}"]`);
+  await expect(row).toHaveAttribute('data-state', 'queued');
+  await expect(row).toContainText('cuong@example.com;ketoan@example.com');
+
+  // Edit the recipients of the unsent entry.
+  await page.getByRole('checkbox', { name: `Chọn email ${id}` }).check();
+  await page.getByRole('button', { name: 'Sửa người nhận' }).click();
+  const dialog = page.getByRole('dialog', { name: `Sửa người nhận của ${id}` });
+  await dialog.getByLabel(/^Email người nhận/).fill('moi@example.com');
+  await dialog.getByLabel('CC', { exact: true }).fill('sep@example.com');
+  await dialog.getByRole('button', { name: 'Lưu' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row).toContainText('moi@example.com');
+
+  // Cancel, then send again once the service is back.
+  await page.getByRole('checkbox', { name: `Chọn email ${id}` }).check();
+  await page.getByRole('button', { name: 'Hủy gửi' }).click();
+  await expect(row).toHaveAttribute('data-state', 'cancelled');
+  await sandbox.start();
+  await page.getByRole('checkbox', { name: `Chọn email ${id}` }).check();
+  await page.getByRole('button', { name: 'Gửi lại' }).click();
+  await page.getByRole('button', { name: 'Gửi ngay' }).click();
+  await expect(row).toHaveAttribute('data-state', /^(sent|requested)$/, { timeout: 30_000 });
+  const mail = sandbox.sentEmails().find((e) => e.TransactionID === id)!;
+  expect(mail.to).toEqual(['moi@example.com']);
+  expect(mail.cc).toEqual(['sep@example.com']);
+
+  // Export the queue to CSV.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Xuất CSV' }).click()]);
+  const csv = fs.readFileSync((await download.path())!, 'utf8');
+  expect(csv.startsWith('\uFEFFTransactionID,ReceiverName,ReceiverEmail')).toBe(true);
+  expect(csv).toContain(`${id},Lê Văn Cường,moi@example.com,sep@example.com`);
+
+  // Remove it.
+  page.once('dialog', (d) => void d.accept());
+  await page.getByRole('checkbox', { name: `Chọn email ${id}` }).check();
+  await page.getByRole('button', { name: 'Xóa khỏi hàng đợi' }).click();
+  await expect(row).toHaveCount(0);
+  await expect(page.getByText('Không có email nào.')).toBeVisible();
+});

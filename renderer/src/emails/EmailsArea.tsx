@@ -173,13 +173,15 @@ export function EmailsArea() {
       <h2 id="emails-heading" className="visually-hidden">
         {t('areas.emails')}
       </h2>
-      <p role="status" className={`emails-sender emails-sender-${sender?.state ?? 'idle'}`} data-testid="email-sender-status">
-        {senderText}
-        {senderError && sender?.state !== 'idle' && sender?.state !== 'flushing' ? ` — ${senderError}` : ''}
+      <div className={`emails-sender emails-sender-${sender?.state ?? 'idle'}`}>
+        <p role="status" data-testid="email-sender-status">
+          {senderText}
+          {senderError && sender?.state !== 'idle' && sender?.state !== 'flushing' ? ` — ${senderError}` : ''}
+        </p>
         <button type="button" onClick={() => void run(async () => (await bridge.call('emails.flush', {}), null))}>
           {t('emailQueue.sendNow')}
         </button>
-      </p>
+      </div>
 
       <div role="group" aria-label={t('emailQueue.filters')} className="emails-filters">
         {(['all', ...EMAIL_STATES] as const).map((s) => {
