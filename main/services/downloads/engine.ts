@@ -119,6 +119,8 @@ export class DownloadEngine {
   private readonly job: JobRow;
   private readonly folder: string;
   private readonly used = new Set<string>();
+  /** Names present in the folder (listed at start, plus what this run placed); lower case, since Windows and macOS folders ignore case. */
+  private readonly existing = new Set<string>();
   private counts!: JobCounts;
   private readonly samples: Array<{ t: number; bytes: number; done: number }> = [];
   private lastEmit = 0;
@@ -172,7 +174,9 @@ export class DownloadEngine {
     await fs.promises.mkdir(this.folder, { recursive: true });
     await this.recoverPlacing();
     await this.removeTemps();
-    for (const name of repo.usedNames(this.job.id)) this.used.add(name);
+    for (const name of repo.usedNames(this.job.id)) this.used.add(name.toLowerCase());
+    // One listing of the folder up front; names this job creates are tracked in `used`.
+    for (const name of await fs.promises.readdir(this.folder)) this.existing.add(name.toLowerCase());
     this.counts = repo.counts(this.job.id);
     this.sample();
 
@@ -181,31 +185,46 @@ export class DownloadEngine {
     for (let i = 0; i < pending.length; i += this.opts.batchSize) queue.push(pending.slice(i, i + this.opts.batchSize));
 
     let authError: ApiError | undefined;
+    const onError = (batch: ItemRow[], error: unknown) => {
+      if (error instanceof AuthStop) {
+        authError ??= error.error;
+        this.controller.abort();
+        return;
+      }
+      if (this.signal.aborted) return;
+      // Anything unexpected (disk full, permission denied…) fails the batch's items with the reason.
+      const text = error instanceof Error ? error.message : String(error);
+      this.opts.log?.('error', `download batch failed: ${text}`);
+      this.commit(
+        batch.map((item) => failure(item, (error as NodeJS.ErrnoException).code ?? 'WriteFailed', message(`Could not save the file: ${text}`, `Không lưu được tệp: ${text}`))),
+      );
+    };
+    // Calls in flight are bounded by the workers; saving a batch overlaps the next call, with at
+    // most `concurrency` batches waiting to be saved (bounded memory).
+    const saving = new Set<Promise<void>>();
     const worker = async () => {
       while (!this.signal.aborted && authError === undefined) {
         const batch = queue.shift();
         if (!batch) return;
+        let result: Extract<DownloadResult, { kind: 'items' }> | null;
         try {
-          await this.processBatch(batch, queue);
+          result = await this.fetchBatch(batch, queue);
         } catch (error) {
-          if (error instanceof AuthStop) {
-            authError = error.error;
-            this.controller.abort();
-            return;
-          }
-          if (this.signal.aborted) return;
-          // Anything unexpected (disk full, permission denied…) fails the batch's items with the reason.
-          const text = error instanceof Error ? error.message : String(error);
-          this.opts.log?.('error', `download batch failed: ${text}`);
-          const outcomes = batch.map((item) =>
-            failure(item, (error as NodeJS.ErrnoException).code ?? 'WriteFailed', message(`Could not save the file: ${text}`, `Không lưu được tệp: ${text}`)),
-          );
-          this.commit(outcomes);
+          onError(batch, error);
+          continue;
         }
+        if (!result) continue;
+        const answer = result;
+        const job = this.storeBatch(batch, answer)
+          .catch((error: unknown) => onError(batch, error))
+          .finally(() => saving.delete(job));
+        saving.add(job);
+        while (saving.size >= this.opts.concurrency) await Promise.race(saving);
       }
     };
     try {
       await Promise.all(Array.from({ length: this.opts.concurrency }, () => worker()));
+      while (saving.size > 0) await Promise.race(saving);
     } finally {
       await this.removeTemps();
       this.emit(true);
@@ -269,7 +288,8 @@ export class DownloadEngine {
     }
   }
 
-  private async processBatch(batch: ItemRow[], queue: ItemRow[][]): Promise<void> {
+  /** Asks the service for one batch; null when the batch was settled or re-queued here. */
+  private async fetchBatch(batch: ItemRow[], queue: ItemRow[][]): Promise<Extract<DownloadResult, { kind: 'items' }> | null> {
     const ids = batch.map((i) => i.transactionId);
     let result: DownloadResult;
     try {
@@ -286,23 +306,26 @@ export class DownloadEngine {
         if (batch.length > 1 && error.kind === 'rejected' && (error.serviceCode === 'InvoiceQuantityTooLarge' || error.httpStatus === 400)) {
           const half = Math.ceil(batch.length / 2);
           queue.unshift(batch.slice(0, half), batch.slice(half));
-          return;
+          return null;
         }
         this.commit(batch.map((item) => apiFailure(item, error)));
-        return;
+        return null;
       }
       throw error;
     }
-
     if (result.kind === 'link') {
       // One viewer link for the whole call: only unambiguous for a single ID, so ask one by one.
       if (batch.length > 1) {
         queue.unshift(...batch.map((item) => [item]));
-        return;
+        return null;
       }
-      result = { kind: 'items', envelopeSuccess: true, items: [{ transactionId: ids[0]!, content: null, errorCode: null, link: result.url }] };
+      return { kind: 'items', envelopeSuccess: true, items: [{ transactionId: ids[0]!, content: null, errorCode: null, link: result.url }] };
     }
+    return result;
+  }
 
+  /** Writes one answered batch: temp files (in parallel), names decided and recorded, renames, outcomes committed. */
+  private async storeBatch(batch: ItemRow[], result: Extract<DownloadResult, { kind: 'items' }>): Promise<void> {
     const byId = new Map<string, (typeof result.items)[number]>();
     for (const it of result.items) if (!byId.has(it.transactionId)) byId.set(it.transactionId, it);
     // Some deployments change the case of IDs: fall back to a case-insensitive match.
@@ -310,9 +333,8 @@ export class DownloadEngine {
     for (const it of result.items) if (!byLower.has(it.transactionId.toLowerCase())) byLower.set(it.transactionId.toLowerCase(), it);
 
     const outcomes: ItemOutcome[] = [];
-    const ready: Ready[] = [];
+    const contents: Array<{ item: ItemRow; bytes: Uint8Array }> = [];
     for (const item of batch) {
-      if (this.signal.aborted) break;
       const answer = byId.get(item.transactionId) ?? byLower.get(item.transactionId.toLowerCase());
       if (!answer) {
         outcomes.push(failure(item, 'NotReturned', message('The service did not return this invoice in its answer.', 'Dịch vụ không trả về hóa đơn này trong kết quả.')));
@@ -325,11 +347,13 @@ export class DownloadEngine {
       }
       let content: Uint8Array | string | null = answer.content;
       if (content === null && answer.link) {
+        if (this.signal.aborted) continue; // stays pending
         try {
           const fetched = await this.callWithRetries(() => this.opts.client.fetchBytes(answer.link!, { signal: this.signal }));
           content = fetched.bytes;
         } catch (error) {
-          if (error instanceof AuthStop || this.signal.aborted) throw error;
+          if (error instanceof AuthStop) throw error;
+          if (this.signal.aborted) continue;
           if (isApiError(error)) {
             outcomes.push(apiFailure(item, error));
             continue;
@@ -341,60 +365,67 @@ export class DownloadEngine {
         outcomes.push(failure(item, 'EmptyContent', message('The service returned no content for this invoice.', 'Dịch vụ không trả về nội dung cho hóa đơn này.')));
         continue;
       }
-      const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
-      const temp = this.tempPath(item.seq);
-      if (this.unzip) {
+      contents.push({ item, bytes: typeof content === 'string' ? Buffer.from(content, 'utf8') : content });
+    }
+
+    const written = await Promise.all(
+      contents.map(async ({ item, bytes }): Promise<Ready | ItemOutcome> => {
+        const temp = this.tempPath(item.seq);
+        if (!this.unzip) {
+          await this.writeFile(temp, bytes);
+          return { item, temp, bytes: bytes.length, isDir: false };
+        }
         let entries;
         try {
           entries = readZipSafely(bytes, this.opts.zipLimits ?? DEFAULT_ZIP_LIMITS);
         } catch (error) {
-          if (error instanceof ZipRefused) {
-            outcomes.push(failure(item, error.code, message(error.en, error.vi)));
-            continue;
-          }
+          if (error instanceof ZipRefused) return failure(item, error.code, message(error.en, error.vi));
           throw error;
         }
         await fs.promises.rm(temp, { recursive: true, force: true });
         await fs.promises.mkdir(temp);
-        const written = await writeEntries(temp, entries);
-        ready.push({ item, temp, bytes: written, isDir: true });
-      } else {
-        await this.writeFile(temp, bytes);
-        ready.push({ item, temp, bytes: bytes.length, isDir: false });
-      }
+        return { item, temp, bytes: await writeEntries(temp, entries), isDir: true };
+      }),
+    );
+    const ready: Ready[] = [];
+    for (const w of written) {
+      if ('temp' in w) ready.push(w);
+      else outcomes.push(w);
     }
 
     // Decide final names (policy for an existing file), record them, then rename.
     const placing: Array<Ready & { final: string; name: string }> = [];
+    const taken = (name: string) => this.used.has(name.toLowerCase()) || this.existing.has(name.toLowerCase());
     for (const r of ready) {
       const base = fileNameFor(r.item.transactionId, this.type, this.unzip);
       let name = base;
-      if (this.used.has(name)) {
-        for (let n = 2; this.used.has(name) || (await exists(resolveInside(this.folder, name))); n++) name = numbered(base, n, r.isDir);
-      } else if (await exists(resolveInside(this.folder, name))) {
+      if (this.used.has(name.toLowerCase())) {
+        // Another ID of this job already has this name (IDs differing only in letter case).
+        for (let n = 2; taken(name); n++) name = numbered(base, n, r.isDir);
+      } else if (this.existing.has(name.toLowerCase())) {
         if (this.job.existing === 'skip') {
           await fs.promises.rm(r.temp, { recursive: true, force: true });
           outcomes.push({ seq: r.item.seq, status: 'skipped', file: name, bytes: 0, attempt: true });
           continue;
         }
         if (this.job.existing === 'keepBoth') {
-          for (let n = 2; this.used.has(name) || (await exists(resolveInside(this.folder, name))); n++) name = numbered(base, n, r.isDir);
+          for (let n = 2; taken(name); n++) name = numbered(base, n, r.isDir);
         }
       }
-      this.used.add(name);
+      this.used.add(name.toLowerCase());
       placing.push({ ...r, name, final: resolveInside(this.folder, name) });
     }
-    const failedOrSkipped = outcomes;
     if (placing.length > 0) {
       if (this.opts.durable) await this.syncFolder(); // the temp files' directory entries
       this.opts.repo.record(
         this.job.id,
         placing.map((p) => ({ seq: p.item.seq, status: 'placing', file: p.name, bytes: p.bytes })),
       );
-      for (const p of placing) await this.place(p.temp, p.final, p.isDir, p.item.seq);
+      await Promise.all(placing.map((p) => this.place(p.temp, p.final, p.isDir, p.item.seq)));
+      for (const p of placing) this.existing.add(p.name.toLowerCase());
       if (this.opts.durable) await this.syncFolder();
     }
-    this.commit([...failedOrSkipped, ...placing.map((p): ItemOutcome => ({ seq: p.item.seq, status: 'saved', file: p.name, bytes: p.bytes, attempt: true }))]);
+    this.commit([...outcomes, ...placing.map((p): ItemOutcome => ({ seq: p.item.seq, status: 'saved', file: p.name, bytes: p.bytes, attempt: true }))]);
   }
 
   private async writeFile(file: string, bytes: Uint8Array): Promise<void> {
@@ -405,7 +436,7 @@ export class DownloadEngine {
         const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
         offset += bytesWritten;
       }
-      if (this.opts.durable) await handle.sync();
+      if (this.opts.durable) await handle.datasync();
     } finally {
       await handle.close();
     }
