@@ -163,7 +163,7 @@ export class EmailSender<S extends SenderSession> {
     }
     const signal = AbortSignal.any(controllers);
     // Show "paused" when the gate does not answer at once (signed out or refused).
-    const pausedHint = setTimeout(() => this.setStatus({ state: 'paused' }), 200);
+    const pausedHint = setTimeout(() => this.setStatus({ state: 'paused' }), 1_500);
     try {
       return await this.deps.ready(signal);
     } catch (error) {

@@ -186,7 +186,7 @@ describe('EmailSender', () => {
     expect(outbox.counts('sandbox')).toMatchObject({ queued: 2, sending: 0 });
     // Signed out: the sender waits in ready() (paused) until the sign-in.
     const flushing = s.flush();
-    await new Promise((r) => setTimeout(r, 300));
+    await new Promise((r) => setTimeout(r, 1_800));
     expect(s.senderStatus().state).toBe('paused');
     expect(outbox.counts('sandbox').queued).toBe(2);
     signedIn = true;
