@@ -5,6 +5,7 @@ import { resolveDataDir } from '../services/config';
 import { createServices } from '../services/index';
 import { APP_VERSION, PRODUCT_NAME } from '../services/version';
 import { registerContract } from './ipc';
+import { openPreviewWindow } from './preview-window';
 import { startUpdater } from './updater';
 import { registerAppScheme, serveRenderer } from './protocol';
 import { createMainWindow, denyAllPermissions } from './windows';
@@ -49,6 +50,8 @@ async function start(): Promise<void> {
   services.bus.onAny((name, payload) => {
     if (!contents.isDestroyed()) contents.send(eventChannel(name), payload);
   });
+  // Kept previews open in the embedded, sandboxed preview window (issue 6).
+  services.drafting.preview.setOpener((kept) => openPreviewWindow(services.drafting.preview, kept, mainWindow));
   mainWindow.on('closed', () => {
     trusted.delete(contents.id);
     mainWindow = undefined;

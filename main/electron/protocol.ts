@@ -2,11 +2,14 @@ import { net, protocol } from 'electron';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { APP_HOST, APP_SCHEME, SECURITY_HEADERS } from '../security-policy';
+import { PREVIEW_SCHEME_PRIVILEGES } from './preview-window';
 
 /** Must run before `app.ready`: app:// behaves like a secure, standard origin. */
 export function registerAppScheme(): void {
   protocol.registerSchemesAsPrivileged([
     { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } },
+    // preview://, served only on the preview window's own partition (preview-window.ts).
+    PREVIEW_SCHEME_PRIVILEGES,
   ]);
 }
 
