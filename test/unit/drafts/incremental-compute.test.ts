@@ -1,0 +1,41 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { computeInvoice, emptyDraft, emptyLine, type DraftLine, type InvoiceDraft } from '../../../common/money';
+import { IncrementalCompute } from '../../../renderer/src/drafts/editor/compute';
+
+const plain = (c: ReturnType<typeof computeInvoice>) => JSON.parse(JSON.stringify(c, (_k, v: unknown) => (v && typeof v === 'object' && 'toFixed' in v ? String(v) : v)));
+
+const lineArb: fc.Arbitrary<DraftLine> = fc
+  .record({
+    type: fc.constantFrom(1, 2, 3, 4, 5) as fc.Arbitrary<1 | 2 | 3 | 4 | 5>,
+    q: fc.oneof(fc.integer({ min: 0, max: 50 }).map(String), fc.constant(''), fc.constant('1.5'), fc.constant('x')),
+    p: fc.oneof(fc.integer({ min: 0, max: 2_000_000 }).map(String), fc.constant('')),
+    d: fc.oneof(fc.constant(''), fc.integer({ min: 0, max: 100 }).map(String)),
+    vat: fc.constantFrom('0%', '5%', '8%', '10%', 'KCT', 'KKKNT', 'KHAC:3.5%', '', '7'),
+  })
+  .map(({ type, q, p, d, vat }) => ({ ...emptyLine(type), ItemName: 'x', Quantity: q, UnitPrice: p, DiscountRate: d, VATRateName: type === 4 ? '' : vat }));
+
+describe('IncrementalCompute', () => {
+  it('gives exactly what computeInvoice gives, across a sequence of single-line edits', () => {
+    fc.assert(
+      fc.property(
+        fc.array(lineArb, { minLength: 0, maxLength: 12 }),
+        fc.array(fc.tuple(fc.nat(), lineArb), { maxLength: 8 }),
+        fc.constantFrom('VND', 'USD'),
+        (lines, edits, currency) => {
+          const engine = new IncrementalCompute();
+          let draft: InvoiceDraft = emptyDraft({ RefID: 'r', InvDate: '2026-01-01', CurrencyCode: currency, ExchangeRate: currency === 'VND' ? '1' : '25000', lines });
+          expect(plain(engine.compute(draft))).toEqual(plain(computeInvoice(draft)));
+          for (const [at, line] of edits) {
+            const next = draft.lines.slice();
+            if (next.length === 0 || at % 3 === 0) next.splice(at % (next.length + 1), 0, line);
+            else next[at % next.length] = line;
+            draft = { ...draft, lines: next, vatOverrides: at % 5 === 0 ? { '10%': '123' } : {} };
+            expect(plain(engine.compute(draft))).toEqual(plain(computeInvoice(draft)));
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
