@@ -169,3 +169,67 @@ test('the drafting screen has no serious or critical accessibility violations', 
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(bad.map((v) => `${v.id}: ${v.nodes.length} × ${v.nodes[0]?.target.join(' ')} — ${v.help}`)).toEqual([]);
 });
+
+test('catalogues learn from a saved draft and fill the next one; service field errors jump to the field; list undo', async ({ page }) => {
+  await draftByKeyboard(page);
+  await page.keyboard.press('Control+S');
+  await expect(page.getByTestId('save-state')).toHaveText('Đã lưu');
+
+  // A new draft (Alt+N works inside a draft too): the buyer comes from the catalogue.
+  await page.keyboard.press('Alt+N');
+  await expect(page.locator('#f-kind')).toBeFocused();
+  await expect(page.locator('#f-BuyerLegalName')).toHaveValue('');
+  await tabTo(page, '#f-InvSeries');
+  await page.keyboard.type(`1C${yy()}TAA`);
+  await tabTo(page, '#f-BuyerLegalName');
+  await page.keyboard.type('hoa sen');
+  await expect(page.getByRole('option', { name: /Công ty TNHH Hoa Sen/ })).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#f-BuyerTaxCode')).toHaveValue('0101243150');
+  await expect(page.locator('#f-BuyerAddress')).toHaveValue('12 Hàng Bài, Hà Nội');
+  await expect(page.locator('#f-BuyerAddress')).toBeFocused();
+
+  // An item from the catalogue, picked with the arrows.
+  await tabTo(page, '[data-path="lines[0].ItemType"]');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('t');
+  const options = page.getByRole('listbox', { name: 'Gợi ý hàng hóa' }).getByRole('option');
+  await expect(options.first()).toBeVisible();
+  const names = await options.allTextContents();
+  const target = names.findIndex((n) => n.includes('Ấm trà'));
+  expect(target).toBeGreaterThanOrEqual(0);
+  for (let i = 0; i < target; i++) await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(page.locator('[data-path="lines[0].ItemName"]')).toHaveValue('Ấm trà');
+  await expect(page.locator('[data-path="lines[0].UnitPrice"]')).toHaveValue('200000');
+  await expect(page.locator('[data-path="lines[0].Quantity"]')).toBeFocused();
+  await page.keyboard.type('3');
+  await expect(page.getByTestId('total-amount')).toHaveText('660.000 VND');
+
+  // The service names a field (RequireError_BuyerAddress): the screen jumps to it.
+  await tabTo(page, '#f-BuyerAddress', true);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('F8');
+  await expect(page.getByTestId('preview-error')).toBeVisible();
+  await expect(page.locator('#f-BuyerAddress')).toBeFocused();
+  await expect(page.locator('#f-BuyerAddress')).toHaveAttribute('aria-invalid', 'true');
+
+  // The Templates area lists the cached templates with their flags.
+  await page.keyboard.press('Alt+4');
+  await expect(page.getByTestId('templates-table')).toContainText(`1C${yy()}TBH`);
+  await expect(page.getByTestId('templates-table')).toContainText('Nhiều thuế suất');
+  await page.keyboard.press('Alt+1');
+
+  // The list: search by tax code, delete, undo.
+  await page.getByRole('button', { name: '← Danh sách' }).click();
+  await page.getByRole('searchbox').fill('0101243150');
+  await expect(page.locator('.drafts-table tbody tr')).toHaveCount(2);
+  await page.getByRole('searchbox').fill('654.000');
+  await expect(page.locator('.drafts-table tbody tr')).toHaveCount(1);
+  await page.getByRole('button', { name: /^Xoá bản nháp/ }).click();
+  await expect(page.locator('.drafts-table tbody tr')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Hoàn tác' }).click();
+  await expect(page.locator('.drafts-table tbody tr')).toHaveCount(1);
+});

@@ -75,6 +75,25 @@ export function DraftsArea() {
     if (stored) void open(stored);
   }, [open]);
 
+  // Alt+N: a new draft, from the list or from inside another draft (saved first).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.code !== 'KeyN' || !e.altKey || e.ctrlKey || e.metaKey) return;
+      e.preventDefault();
+      void (async () => {
+        await flushSave();
+        try {
+          const rec = await bridge.call('drafts.create', { draft: { lines: [emptyLine(1)] } });
+          await open(rec.id);
+        } catch (error) {
+          setError(errorText(error, i18n.language));
+        }
+      })();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [open, i18n.language]);
+
   if (id) {
     return (
       <DraftEditor
@@ -146,10 +165,6 @@ function DraftList({ onOpen, error }: { onOpen(id: string): Promise<void>; error
       if (e.code === 'KeyZ' && (e.ctrlKey || e.metaKey) && undo && !(e.target instanceof HTMLInputElement)) {
         e.preventDefault();
         void restore();
-      }
-      if (e.code === 'KeyN' && e.altKey && !e.ctrlKey) {
-        e.preventDefault();
-        void create();
       }
     };
     window.addEventListener('keydown', onKey);
