@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describeErrorCode, isAuthCode } from '../../../common/envelope';
 import type { DownloadDataType } from '../../../common/model';
 import type { DownloadOptions, FetchedBytes } from '../api/client';
-import { ApiError, apiErrors, isApiError, TRANSIENT_KINDS } from '../api/errors';
+import { apiErrors, isApiError, TRANSIENT_KINDS, type ApiError } from '../api/errors';
 import type { DownloadResult } from '../api/normalise';
 import { fileNameFor, numbered, resolveInside, TEMP_PREFIX } from './names';
 import type { ItemOutcome, ItemRow, JobCounts, JobRow, JobsRepository } from './repository';
@@ -241,7 +241,7 @@ export class DownloadEngine {
     const outcomes: ItemOutcome[] = [];
     for (const item of placing) {
       const temp = this.tempPath(item.seq);
-      let final: string | null = null;
+      let final: string | null;
       try {
         final = item.file ? resolveInside(this.folder, item.file) : null;
       } catch {

@@ -1,3 +1,4 @@
+import { downloadsEn } from '../downloads/messages';
 import { emailsEn } from '../emails/messages';
 import type { Messages } from './vi';
 import { settingsEn } from '../settings/messages';
@@ -35,6 +36,7 @@ export const en: Messages = {
   settings: settingsEn,
   drafts: draftsEn,
   emailQueue: emailsEn,
+  downloads: downloadsEn,
   errors: {
     title: 'Something went wrong',
     body: 'This screen ran into a problem. Your saved work is safe.',

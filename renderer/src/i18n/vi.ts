@@ -1,3 +1,4 @@
+import { downloadsVi } from '../downloads/messages';
 import { emailsVi } from '../emails/messages';
 import { settingsVi } from '../settings/messages';
 import { draftsVi } from '../drafts/messages';
@@ -35,6 +36,7 @@ export const vi = {
   settings: settingsVi,
   drafts: draftsVi,
   emailQueue: emailsVi,
+  downloads: downloadsVi,
   errors: {
     title: 'Đã có lỗi xảy ra',
     body: 'Màn hình này gặp sự cố. Dữ liệu đã lưu của bạn vẫn an toàn.',

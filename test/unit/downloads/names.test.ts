@@ -38,6 +38,7 @@ describe('safeComponent', () => {
     [''],
   ])('neutralises %j', (raw) => {
     const name = safeComponent(raw);
+    // eslint-disable-next-line no-control-regex
     expect(name).not.toMatch(/[/\\:*?"<>|\u0000-\u001f]/);
     expect(name).not.toMatch(/^\./);
     expect(name).not.toMatch(/[. ]$/);
