@@ -130,6 +130,15 @@ test('a cashier drafts, reloads and previews by keyboard alone; offline the draf
   await expect(page.locator('[data-path="lines[3].ItemType"]')).toHaveValue('3');
   await expectTotals(page);
 
+  // Keystrokes typed right before a reload (inside the autosave debounce) are not lost.
+  await tabTo(page, '[data-path="lines[4].ItemName"]');
+  await page.keyboard.press('End');
+  await page.keyboard.type(' (gấp)');
+  await page.reload();
+  await expect(page.locator('[data-path="lines[4].ItemName"]')).toHaveValue('Giao hàng tận nơi trong ngày (gấp)');
+  await expect(page.getByTestId('save-state')).toHaveText('Đã lưu');
+  await expectTotals(page);
+
   // Preview (F8): a new page serving the PDF bytes fetched at once from the 1-second link.
   const popup = context.waitForEvent('page');
   await page.keyboard.press('F8');

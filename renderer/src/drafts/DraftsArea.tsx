@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { DraftSummary } from '../../../common/calls/drafts';
+import { DraftMetaSchema, InvoiceDraftSchema, type DraftSummary } from '../../../common/calls/drafts';
 import { CallError } from '../../../common/ipc/bridge';
 import { bridge } from '../bridge';
 import { formatDate, formatDateTime } from '../format/vi';
-import { flushSave, startAutosave } from './editor/autosave';
+import { flushSave, startAutosave, takeParked } from './editor/autosave';
 import { DraftEditor } from './editor/DraftEditor';
-import { emptyLine } from './editor/money';
+import { emptyLine, type InvoiceDraft } from './editor/money';
 import { useEditor } from './editor/store';
 import './drafts.css';
 
@@ -52,6 +52,10 @@ export function DraftsArea() {
       try {
         const rec = await bridge.call('drafts.get', { id: draftId });
         load(rec);
+        const parked = takeParked(rec.id, rec.updatedAt);
+        const draft = parked ? InvoiceDraftSchema.safeParse(parked.draft) : null;
+        const meta = parked ? DraftMetaSchema.safeParse(parked.meta) : null;
+        if (draft?.success) useEditor.getState().restoreUnsaved(draft.data as InvoiceDraft, meta?.success ? meta.data : rec.meta);
         remember(rec.id);
         setError(null);
       } catch (e) {

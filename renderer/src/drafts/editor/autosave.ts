@@ -2,6 +2,8 @@ import { bridge } from '../../bridge';
 import { useEditor } from './store';
 
 const DEBOUNCE_MS = 350;
+/** Unsaved edits parked synchronously in localStorage when the page goes away mid-debounce. */
+export const UNSAVED_KEY = 'einvoice.unsavedDraft';
 /** Even while the cashier keeps typing, a save starts at least this often. */
 const MAX_WAIT_MS = 800;
 
@@ -37,6 +39,7 @@ export async function flushSave(learn = false): Promise<void> {
     try {
       const saved = await bridge.call('drafts.save', { id, draft, meta, learn });
       if (useEditor.getState().id === id) useEditor.getState().markSaved(version, saved.updatedAt);
+      dropParked(id);
     } catch (error) {
       if (useEditor.getState().id === id) useEditor.getState().markSaveFailed(error instanceof Error ? error.message : String(error));
     } finally {
@@ -71,7 +74,19 @@ export function startAutosave(): () => void {
   const onHide = () => {
     if (document.visibilityState === 'hidden') void flushSave();
   };
-  const onUnload = () => void flushSave();
+  const onUnload = () => {
+    // A save started now may not finish before the page is gone: park the edits synchronously;
+    // the next open of this draft takes them back and saves them.
+    const s = useEditor.getState();
+    if (s.id && s.draft && s.version !== s.savedVersion) {
+      try {
+        localStorage.setItem(UNSAVED_KEY, JSON.stringify({ id: s.id, draft: s.draft, meta: s.meta, at: new Date().toISOString() }));
+      } catch {
+        // storage full or unavailable: the save below is the only chance
+      }
+    }
+    void flushSave();
+  };
   document.addEventListener('visibilitychange', onHide);
   window.addEventListener('pagehide', onUnload);
   return () => {
@@ -80,4 +95,30 @@ export function startAutosave(): () => void {
     window.removeEventListener('pagehide', onUnload);
     void flushSave();
   };
+}
+
+function dropParked(id: string): void {
+  try {
+    const raw = localStorage.getItem(UNSAVED_KEY);
+    if (raw && (JSON.parse(raw) as { id?: string }).id === id) localStorage.removeItem(UNSAVED_KEY);
+  } catch {
+    // nothing parked
+  }
+}
+
+/** Edits parked for draft `id` by a page that went away before its save finished, if newer than `updatedAt`. */
+export function takeParked(id: string, updatedAt: string): { draft: unknown; meta: unknown } | null {
+  try {
+    const raw = localStorage.getItem(UNSAVED_KEY);
+    if (!raw) return null;
+    const parked = JSON.parse(raw) as { id?: string; draft?: unknown; meta?: unknown; at?: string };
+    if (parked.id !== id || !parked.draft || !parked.at) return null;
+    if (parked.at <= updatedAt) {
+      localStorage.removeItem(UNSAVED_KEY);
+      return null;
+    }
+    return { draft: parked.draft, meta: parked.meta };
+  } catch {
+    return null;
+  }
 }

@@ -23,6 +23,8 @@ export interface EditorState {
   /** Problems the service reported for a field on the last preview, by path. */
   serviceIssues: Record<string, string>;
   load(record: DraftRecord): void;
+  /** Puts back edits that were not saved yet (parked when the page went away); they save next. */
+  restoreUnsaved(draft: InvoiceDraft, meta: DraftMeta): void;
   close(): void;
   setField(field: HeaderField, value: string): void;
   setTicket(isTicket: boolean): void;
@@ -71,6 +73,7 @@ export const useEditor = create<EditorState>((set, get) => {
         focusPath: null,
         serviceIssues: {},
       }),
+    restoreUnsaved: (draft, meta) => set((s) => ({ draft, meta, version: s.version + 1, saveState: 'dirty' })),
     close: () => set({ id: null, draft: null, meta: NO_META, version: 0, savedVersion: 0, saveState: 'saved', serviceIssues: {} }),
     setField: (field, value) => edit((d) => ({ ...d, [field]: value })),
     setTicket: (isTicket) => edit((d) => ({ ...d, IsTicket: isTicket })),
