@@ -71,6 +71,9 @@ async function draftByKeyboard(page: Page): Promise<void> {
   await tabTo(page, '#f-InvSeries');
   const series = `1C${yy()}TBH`; // a multi-rate template: this invoice has two VAT rates
   await expect(page.locator('#f-InvSeries option', { hasText: series })).toHaveCount(1);
+  // Only active templates of this kind: not the inactive petrol one, not the tickets.
+  await expect(page.locator('#f-InvSeries option', { hasText: `1C${yy()}TXD` })).toHaveCount(0);
+  await expect(page.locator('#f-InvSeries option', { hasText: `5C${yy()}TVE` })).toHaveCount(0);
   await page.keyboard.type(series);
   await expect(page.locator('#f-InvSeries')).toHaveValue(series);
 
@@ -103,7 +106,7 @@ async function draftByKeyboard(page: Page): Promise<void> {
   await expect(page.locator('tr[data-line]')).toHaveCount(5);
 }
 
-async function expectTotals(page: Page): Promise<void> {
+async function expectTotals(page: Page, words = true): Promise<void> {
   // 2×150 000 @8% + 200 000 @10% + 6×25 000 @10% − 50 000 @10% (trade discount)
   await expect(page.getByTestId('total-without-vat')).toHaveText('600.000');
   await expect(page.getByTestId('total-discount')).toHaveText('50.000');
@@ -113,9 +116,11 @@ async function expectTotals(page: Page): Promise<void> {
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(0)).toHaveText(/8%\s*300\.000\s*24\.000/);
   await expect(rows.nth(1)).toHaveText(/10%\s*300\.000\s*30\.000/);
-  await expect(page.getByTestId('words')).toHaveValue(/^Sáu trăm năm mươi bốn nghìn đồng/);
-  await expect(page.getByTestId('words-edited')).toHaveCount(0);
   await expect(page.getByTestId('line-amount-3')).toHaveText('−50.000');
+  if (words) {
+    await expect(page.getByTestId('words')).toHaveValue(/^Sáu trăm năm mươi bốn nghìn đồng/);
+    await expect(page.getByTestId('words-edited')).toHaveCount(0);
+  }
 }
 
 test('a cashier drafts, reloads and previews by keyboard alone; offline the draft is untouched', async ({ page, context }) => {
@@ -157,6 +162,25 @@ test('a cashier drafts, reloads and previews by keyboard alone; offline the draf
   expect((await page.request.get(url.replace(/\?secret=.*/, ''))).status()).toBe(401);
   await previewPage.close();
 
+  // The words are automatic until typed over; then they are marked, kept and sent as typed.
+  await tabTo(page, '[data-testid="words"]');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('Sáu trăm năm mươi tư ngàn đồng chẵn');
+  await expect(page.getByTestId('words-edited')).toBeVisible();
+  await expect(page.getByTestId('save-state')).toHaveText('Đã lưu');
+  await page.reload();
+  await expect(page.getByTestId('words')).toHaveValue('Sáu trăm năm mươi tư ngàn đồng chẵn');
+  await expect(page.getByTestId('words-edited')).toBeVisible();
+  const listed = (await apiCall('drafts.list', {})) as { value: { items: Array<{ id: string }> } };
+  const exported = (await apiCall('drafts.export', { id: listed.value.items[0]!.id })) as { value: { invoice: Record<string, unknown> } };
+  expect(exported.value.invoice.TotalAmountInWords).toBe('Sáu trăm năm mươi tư ngàn đồng chẵn');
+  expect(exported.value.invoice.TotalAmountOC).toBe(654000);
+  expect(exported.value.invoice.TaxRateInfo).toEqual([
+    { VATRateName: '8%', AmountWithoutVATOC: 300000, VATAmountOC: 24000 },
+    { VATRateName: '10%', AmountWithoutVATOC: 300000, VATAmountOC: 30000 },
+  ]);
+  await tabTo(page, '#f-kind');
+
   // Offline: the action says so and the draft is unchanged.
   const list = (await apiCall('drafts.list', {})) as { value: { items: Array<{ id: string }> } };
   const id = list.value.items[0]!.id;
@@ -166,7 +190,7 @@ test('a cashier drafts, reloads and previews by keyboard alone; offline the draf
   await expect(page.getByTestId('preview-error')).toContainText('ngoại tuyến');
   await expect(page.getByTestId('preview-error')).toContainText('Bản nháp vẫn giữ nguyên');
   expect(await apiCall('drafts.get', { id })).toEqual(before);
-  await expectTotals(page);
+  await expectTotals(page, false);
 });
 
 test('the drafting screen has no serious or critical accessibility violations', async ({ page }) => {

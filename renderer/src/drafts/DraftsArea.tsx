@@ -135,6 +135,9 @@ function DraftList({ onOpen, error }: { onOpen(id: string): Promise<void>; error
     return () => clearTimeout(timer);
   }, [refresh, i18n.language]);
 
+  // Another window or the CLI changed a draft: show it.
+  useEffect(() => bridge.on('drafts.changed', () => void refresh().catch(() => {})), [refresh]);
+
   const act = async (fn: () => Promise<unknown>) => {
     try {
       await fn();
