@@ -4,6 +4,7 @@ import { eventChannel } from '../../common/ipc/channels';
 import { resolveDataDir } from '../services/config';
 import { createServices } from '../services/index';
 import { APP_VERSION, PRODUCT_NAME } from '../services/version';
+import { electronDialogs } from './dialogs';
 import { registerContract } from './ipc';
 import { openPreviewWindow } from './preview-window';
 import { startUpdater } from './updater';
@@ -40,6 +41,8 @@ async function start(): Promise<void> {
     version: APP_VERSION,
     host: 'electron',
     log: (level, message) => console[level === 'info' ? 'log' : level](message),
+    // Folder dialog and file manager for the Downloads area.
+    dialogs: electronDialogs(() => mainWindow),
   });
   app.on('will-quit', () => void services.close());
   registerContract(ipcMain, services.dispatch, trusted);
