@@ -73,6 +73,14 @@ test('import a CSV with good and bad rows, send, filter failed, retry', async ({
   await expect(rows.first().getByRole('cell').nth(7)).toHaveText('2', { timeout: 20_000 });
   await expect(rows.first()).toHaveAttribute('data-state', 'failed');
 
+  // Shift+click selects a range.
+  await filters.getByRole('button', { name: /^Tất cả \d+$/ }).click();
+  await expect(rows).toHaveCount(3);
+  await rows.nth(0).getByRole('checkbox').click();
+  await rows.nth(2).getByRole('checkbox').click({ modifiers: ['Shift'] });
+  await expect(page.getByText('Đã chọn 3')).toBeVisible();
+  for (let i = 0; i < 3; i++) await expect(rows.nth(i).getByRole('checkbox')).toBeChecked();
+
   // English names too.
   await page.getByRole('combobox', { name: 'Ngôn ngữ / Language' }).selectOption({ label: 'English' });
   await expect(page.getByRole('group', { name: 'Filter by state' }).getByRole('button', { name: /^Failed 1$/ })).toBeVisible();

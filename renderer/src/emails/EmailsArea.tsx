@@ -121,16 +121,27 @@ export function EmailsArea() {
       return t('emailQueue.changed', { changed: r.changed, skipped: r.skipped });
     });
 
-  const toggle = useCallback(
-    (id: number) =>
-      setSelected((prev) => {
-        const next = new Set(prev);
-        if (next.has(id)) next.delete(id);
-        else next.add(id);
-        return next;
-      }),
-    [],
-  );
+  // Click (or Space) toggles one row; Shift extends from the last toggled row to this one.
+  const anchor = useRef<number | null>(null);
+  const itemsRef = useRef(items);
+  itemsRef.current = items;
+  const toggle = useCallback((id: number, index: number, range: boolean) => {
+    const from = anchor.current;
+    anchor.current = index;
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (range && from !== null) {
+        const on = !prev.has(id);
+        const [a, b] = from < index ? [from, index] : [index, from];
+        for (const e of itemsRef.current.slice(a, b + 1)) {
+          if (on) next.add(e.id);
+          else next.delete(e.id);
+        }
+      } else if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  }, []);
   const allSelected = items.length > 0 && selected.size === items.length;
 
   const sortBy = (key: SortKey) => {
@@ -320,7 +331,7 @@ interface VirtualRowsProps {
   items: EmailEntry[];
   selected: ReadonlySet<number>;
   lang: 'vi' | 'en';
-  onToggle: (id: number) => void;
+  onToggle: (id: number, index: number, range: boolean) => void;
 }
 
 /** The scrolling body of the table: virtualised (only the visible rows exist), arrow keys move between rows. */
@@ -386,7 +397,7 @@ interface RowProps {
   selected: boolean;
   focusable: boolean;
   lang: 'vi' | 'en';
-  onToggle: (id: number) => void;
+  onToggle: (id: number, index: number, range: boolean) => void;
   onFocusRow: (index: number) => void;
 }
 
@@ -412,7 +423,8 @@ const Row = memo(function Row({ entry: e, index, start, selected, focusable, lan
           checked={selected}
           tabIndex={focusable ? 0 : -1}
           onFocus={() => onFocusRow(index)}
-          onChange={() => onToggle(e.id)}
+          onClick={(ev) => onToggle(e.id, index, ev.shiftKey)}
+          onChange={() => {}}
         />
       </span>
       <span role="cell" className="mono" title={e.transactionId}>
