@@ -15,7 +15,8 @@ beforeAll(async () => {
   buildOnce();
   tmp = makeTempDir('einvoice-emails-crash-');
   // Latency keeps a request in flight most of the time, so the kills land mid-request.
-  sb = await startSandbox({ port: 0, seed: 3, invoiceCount: 1500, faults: { sendemail: { latencyMs: 30, jitterMs: 50 } } });
+  // Resets (after the sandbox recorded the emails) and 503s are injected as well.
+  sb = await startSandbox({ port: 0, seed: 3, invoiceCount: 1500, faults: { sendemail: { latencyMs: 30, jitterMs: 50, reset: 0.08, status503: 0.08 } } });
   store = openDatabase(`${tmp.dir}/data`);
   new ProfileService(store);
 }, 300_000);
@@ -31,7 +32,7 @@ function lcg(seed: number): () => number {
   return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
 }
 
-describe('kill -9 during a flush', () => {
+describe('kill -9 during a flush, with resets and 503s injected', () => {
   it('loses no entry, never sends an acknowledged one twice, and leaves the uncertain ones in `unknown`', async () => {
     const outbox = new Outbox(store);
     const ids = sb.catalogue.list('withCode').slice(0, 240);
