@@ -416,7 +416,6 @@ export class DownloadEngine {
       placing.push({ ...r, name, final: resolveInside(this.folder, name) });
     }
     if (placing.length > 0) {
-      if (this.opts.durable) await this.syncFolder(); // the temp files' directory entries
       this.opts.repo.record(
         this.job.id,
         placing.map((p) => ({ seq: p.item.seq, status: 'placing', file: p.name, bytes: p.bytes })),

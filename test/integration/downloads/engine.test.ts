@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../main/sandbox';
 import type { DownloadJob } from '../../../common/calls/downloads';
 import { TEMP_PREFIX } from '../../../main/services/downloads';
+import { WorkInProgress } from '../../../main/services/updates/work-in-progress';
 import { harness, listFiles } from './helpers';
 
 let sandbox: Sandbox;
@@ -252,6 +253,25 @@ describe('downloads against the sandbox', () => {
     } finally {
       await second.close();
       fs.rmSync(first.dir, { recursive: true, force: true });
+    }
+  });
+
+  it('tells the updater a download is running (work-in-progress probe)', async () => {
+    const work = new WorkInProgress();
+    const h = harness(sandbox, { work });
+    try {
+      expect((await work.check()).busy).toBe(false);
+      sandbox.setFaults({ download: { latencyMs: 200 } });
+      const { job } = await h.service.create({ ids: withCode().slice(0, 100), type: 'Xml', withCode: true, folder: h.out });
+      h.service.start(job.id);
+      const during = await work.check();
+      expect(during.busy).toBe(true);
+      expect(during.reasons[0]).toMatchObject({ source: 'downloads', message: 'A download is running' });
+      await h.service.whenDone(job.id);
+      expect((await work.check()).busy).toBe(false);
+    } finally {
+      sandbox.setFaults({});
+      await h.close();
     }
   });
 
