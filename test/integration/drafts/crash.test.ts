@@ -112,22 +112,28 @@ it(
 
     for (let cycle = 0; cycle < CYCLES; cycle++) {
       let running = true;
+      let inFlight = 0;
       const current = host;
       const writers = ids.map(async (id, d) => {
         while (running) {
           const k = ++edit[d]!;
           sentAt[d]!.set(k, Date.now());
+          inFlight++;
           try {
             await call(current, 'drafts.save', { id, draft: draftAt(base[d]!, k) });
             acked[d] = Math.max(acked[d]!, k);
           } catch {
             savesDuringKill++;
             return; // the host died under this save
+          } finally {
+            inFlight--;
           }
           await new Promise((r) => setTimeout(r, 5 + Math.random() * 40));
         }
       });
       await new Promise((r) => setTimeout(r, 250 + Math.random() * 600));
+      // Kill while saves are on the wire (in the middle of autosaves), not between them.
+      while (inFlight < 2) await new Promise((r) => setImmediate(r));
       const killAt = Date.now();
       current.child.kill('SIGKILL');
       kills++;
@@ -160,6 +166,7 @@ it(
     db.close();
     expect(check.integrity_check).toBe('ok');
     expect(count.n).toBe(DRAFTS);
+    expect(savesDuringKill).toBeGreaterThanOrEqual(CYCLES);
     console.log(`crash test: ${kills} kill -9 during autosaves, ${savesDuringKill} saves cut off mid-flight, ${edit.reduce((a, b) => a + b, 0)} edits kept in total`);
   },
   240_000,
