@@ -85,3 +85,16 @@ describe('headerless files', () => {
     expect(r.good.map((g) => [g.line, g.input.transactionId, g.input.receiverName])).toEqual([[1, 'TX9', 'Ann']]);
   });
 });
+
+describe('address lists inside fields', () => {
+  it('the other separator inside an unquoted field stays in the field', () => {
+    const semi = parseEmailCsv('TransactionID;ReceiverName;ReceiverEmail\nTX1;An;a@x.vn,b@x.vn\n', 'withCode');
+    expect(semi.good[0]!.input.receiverEmail).toBe('a@x.vn;b@x.vn');
+    const comma = parseEmailCsv('TransactionID,ReceiverName,ReceiverEmail\nTX1,An,a@x.vn;b@x.vn; c@x.vn\n', 'withCode');
+    expect(comma.good[0]!.input.receiverEmail).toBe('a@x.vn;b@x.vn;c@x.vn');
+  });
+  it('a duplicate address is kept once', () => {
+    const r = parseEmailCsv('TransactionID,ReceiverEmail\nTX1,"a@x.vn, A@x.vn"\n', 'withCode');
+    expect(r.good[0]!.input.receiverEmail).toBe('a@x.vn');
+  });
+});
