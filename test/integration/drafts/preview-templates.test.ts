@@ -115,4 +115,22 @@ describe('template cache', () => {
     expect(cached.error).toBeNull();
     expect(cached.templates.length).toBe(fresh.templates.length);
   });
+
+  it('refreshes by itself when the app comes back online', async () => {
+    const bus = new EventBus();
+    const other = createDrafting({ store, access: access(), bus });
+    try {
+      store.db.prepare('DELETE FROM template_cache_state').run();
+      expect(other.templates.cached('sandbox', new Date().getUTCFullYear()).fetchedAt).toBeNull();
+      const changed = new Promise((resolve) => bus.on('templates.changed', resolve));
+      bus.emit('app.online', { online: false, checkedAt: new Date().toISOString() });
+      bus.emit('app.online', { online: true, checkedAt: new Date().toISOString() });
+      await changed;
+      const list = await other.templates.list();
+      expect(list.fetchedAt).not.toBeNull();
+      expect(list.templates.length).toBeGreaterThan(0);
+    } finally {
+      other.close();
+    }
+  });
 });
