@@ -55,6 +55,7 @@ export function DraftEditor({ onClose }: { onClose(): void }) {
   const setField = useEditor((s) => s.setField);
   const setTicket = useEditor((s) => s.setTicket);
   const setWords = useEditor((s) => s.setWords);
+  const setVatOverride = useEditor((s) => s.setVatOverride);
   const focus = useEditor((s) => s.focus);
   const setServiceIssues = useEditor((s) => s.setServiceIssues);
   const online = useAppStore((s) => s.online);
@@ -337,16 +338,28 @@ export function DraftEditor({ onClose }: { onClose(): void }) {
                 <th scope="col">{t('drafts.totals.rate')}</th>
                 <th scope="col">{t('drafts.totals.base')}</th>
                 <th scope="col">{t('drafts.totals.rateVat')}</th>
+                <th scope="col">{t('drafts.totals.override')}</th>
               </tr>
             </thead>
             <tbody>
-              {computed.taxRates.map((r) => (
+              {computed.taxRates.map((r, i) => (
                 <tr key={r.VATRateName}>
                   <th scope="row">{r.VATRateName}</th>
                   <td className="num">{fmt(r.AmountWithoutVATOC)}</td>
                   <td className="num">
                     {fmt(r.VATAmountOC)}
                     {r.edited ? ` (${t('drafts.totals.editedVat')})` : ''}
+                  </td>
+                  <td className="vat-override">
+                    <input
+                      data-path={`taxRates[${i}].VATAmountOC`}
+                      inputMode="decimal"
+                      aria-label={t('drafts.totals.overrideLabel', { rate: r.VATRateName })}
+                      placeholder={t('drafts.totals.overrideAuto')}
+                      value={draft.vatOverrides[r.VATRateName] ?? ''}
+                      aria-invalid={byPath.get(`taxRates[${i}].VATAmountOC`) && r.overrideInvalid ? true : undefined}
+                      onChange={(e) => setVatOverride(r.VATRateName, e.target.value.trim() === '' ? null : e.target.value)}
+                    />
                   </td>
                 </tr>
               ))}
