@@ -302,3 +302,33 @@ async function waitFor(cond: () => boolean, timeoutMs = 20_000): Promise<void> {
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+describe('sign-in refused mid-job', () => {
+  it('pauses the job with the reason, reports the auth failure, and continues after a new token', async () => {
+    const { ApiClient } = await import('../../../main/services/api');
+    const reported: string[] = [];
+    let token = sandbox.issueToken({ ttlMs: -1000 });
+    const h = harness(sandbox, {
+      reportAuthFailure: (profileId) => void reported.push(profileId),
+      session: async (profileId) => {
+        const client = new ApiClient({ baseUrl: sandbox.baseUrl, token, retry: { retries: 0 } });
+        return { profileId, client, release: () => client.close() };
+      },
+    });
+    try {
+      const ids = withCode().slice(0, 20);
+      const first = await runJob(h, { ids, type: 'Xml', withCode: true, folder: h.out });
+      expect(first.status).toBe('paused');
+      expect(first.saved).toBe(0);
+      expect(first.failed).toBe(0);
+      expect(first.lastError?.message).toMatch(/expired|token/i);
+      expect(reported).toEqual([h.profileId]);
+      token = sandbox.devToken;
+      h.service.start(first.id);
+      const done = await h.service.whenDone(first.id);
+      expect(done).toMatchObject({ status: 'done', saved: 20, lastError: null });
+    } finally {
+      await h.close();
+    }
+  });
+});
