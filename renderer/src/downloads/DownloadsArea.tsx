@@ -88,7 +88,17 @@ export function DownloadsArea() {
           </ul>
         )}
       </section>
-      {job && <JobView key={job.id} job={job} onNotice={setNotice} />}
+      {job && (
+        <JobView
+          key={job.id}
+          job={job}
+          onNotice={setNotice}
+          onRemoved={() => {
+            setJobs((list) => list.filter((j) => j.id !== job.id));
+            setSelected(null);
+          }}
+        />
+      )}
     </div>
   );
 }
@@ -232,7 +242,7 @@ function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) => void
   );
 }
 
-function JobView({ job, onNotice }: { job: DownloadJob; onNotice: (n: { kind: 'ok' | 'error'; text: string }) => void }) {
+function JobView({ job, onNotice, onRemoved }: { job: DownloadJob; onNotice: (n: { kind: 'ok' | 'error'; text: string }) => void; onRemoved: () => void }) {
   const { t } = useTranslation();
   const lang = useLang();
   const [filter, setFilter] = useState<ItemStatus | 'all'>('all');
@@ -335,6 +345,17 @@ function JobView({ job, onNotice }: { job: DownloadJob; onNotice: (n: { kind: 'o
         </button>
         <button type="button" onClick={() => void openFolder()}>
           {t('downloads.openFolder')}
+        </button>
+        <button
+          type="button"
+          onClick={() =>
+            void act(async () => {
+              await bridge.call('downloads.remove', { jobId: job.id });
+              onRemoved();
+            })
+          }
+        >
+          {t('downloads.remove')}
         </button>
       </div>
       <label>
