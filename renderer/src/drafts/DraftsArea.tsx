@@ -85,7 +85,7 @@ export function DraftsArea() {
       if (e.code !== 'KeyN' || !e.altKey || e.ctrlKey || e.metaKey) return;
       e.preventDefault();
       void (async () => {
-        await flushSave();
+        await flushSave(true); // leaving a draft counts as saving it: the catalogues learn from it
         try {
           const rec = await bridge.call('drafts.create', { draft: { lines: [emptyLine(1)] } });
           await open(rec.id);

@@ -269,7 +269,7 @@ export function DraftEditor({ onClose }: { onClose(): void }) {
   return (
     <div className="editor">
       <div className="editor-bar">
-        <button type="button" onClick={() => void flushSave().then(onClose)}>
+        <button type="button" onClick={() => void flushSave(true).then(onClose)}>
           {t('drafts.editor.back')}
         </button>
         <p className={`save-state save-${saveState}`} role="status" data-testid="save-state">
