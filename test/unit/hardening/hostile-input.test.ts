@@ -192,6 +192,7 @@ describe('zip extraction', () => {
           for (const entry of entries) {
             const target = path.resolve(folder, ...entry.parts);
             expect(target.startsWith(folder + path.sep), target).toBe(true);
+            // eslint-disable-next-line no-control-regex -- control characters are exactly what must not survive
             for (const part of entry.parts) expect(part).not.toMatch(/[\u0000-\u001f<>:"|?*\\/]/);
           }
         } catch (error) {
