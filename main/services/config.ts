@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import type { DialogsPort } from './downloads/service';
 
 export type HostKind = 'electron' | 'browser' | 'cli';
 
@@ -11,7 +12,7 @@ export interface ServicesConfig {
   now?: () => Date;
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
   /** Host abilities (Electron: folder dialog, file manager); absent in the browser host and CLI. */
-  dialogs?: import('./downloads/service').DialogsPort;
+  dialogs?: DialogsPort;
 }
 
 export const PRODUCT_DIR_NAME = 'eInvoice Desk';

@@ -54,6 +54,8 @@ export async function launchHost(options: { dataDir?: string; env?: Record<strin
 }
 
 export const test = base.extend<{ host: HostProcess; app: Page }>({
+  // Playwright reads the fixtures a fixture needs from this (empty) destructuring pattern.
+  // eslint-disable-next-line no-empty-pattern
   host: async ({}, use) => {
     const host = await launchHost();
     await use(host);
