@@ -4,6 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../main/sandbox';
 import { TEMP_PREFIX } from '../../../main/services/downloads';
+import { CRASH_SEEDS, seededRandom } from '../../support/crash';
+import { recordHardening } from '../../support/hardening-report';
 import { makeTempDir } from '../../support/temp-dir';
 import { listFiles } from './helpers';
 
@@ -30,62 +32,77 @@ function runCli(args: string[], env: Record<string, string>): { child: ChildProc
   return { child, done };
 }
 
+const JOB_SIZE = 600;
+
 describe('crash safety of the download command', () => {
-  it('kill -9 at random moments of a 1 000-item job, run again: completes, byte-identical, no temp file left', async () => {
+  it(`kill -9 at a seeded random moment of a job, ${CRASH_SEEDS} seeds: no partial file under a final name; every job completes byte-identical with no temp file left`, async () => {
     const tmp = makeTempDir('einvoice-crash-');
     try {
-      const out = path.join(tmp.dir, 'out');
-      const ids = sandbox.catalogue.list('withCode').slice(0, 1000);
-      expect(ids).toHaveLength(1000);
+      const ids = sandbox.catalogue.list('withCode').slice(0, JOB_SIZE);
+      expect(ids).toHaveLength(JOB_SIZE);
       const idsFile = path.join(tmp.dir, 'ids.txt');
       fs.writeFileSync(idsFile, ids.join('\n') + '\n');
-      const args = ['download', '--type', 'pdf', '--with-code', '--out', out, '--ids-file', idsFile, '--base-url', sandbox.baseUrl, '--data-dir', path.join(tmp.dir, 'data'), '--json'];
+      const expected = new Map<string, Buffer>();
+      for (const id of ids) expected.set(`${id}.pdf`, Buffer.from(await sandbox.catalogue.expected(id, 'Pdf')));
       const env = { EINVOICE_TOKEN: sandbox.devToken };
-      // Slow the service a little so the kills land mid-job (while files are being written).
-      sandbox.setFaults({ download: { latencyMs: 500, jitterMs: 300 } });
+      let job = 0;
+      const argsFor = (n: number) => ['download', '--type', 'pdf', '--with-code', '--out', path.join(tmp.dir, `out-${n}`), '--ids-file', idsFile, '--base-url', sandbox.baseUrl, '--data-dir', path.join(tmp.dir, 'data'), '--json'];
 
-      let seed = 12345;
-      const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+      /** After any stop: a file under its final name is complete; only temp names may be partial. */
+      const checkFolder = (n: number) => {
+        const files = listFiles(path.join(tmp.dir, `out-${n}`));
+        const finals = files.filter((f) => !f.startsWith(TEMP_PREFIX) && !f.includes('.einvoice-part'));
+        for (const f of finals) expect(Buffer.compare(fs.readFileSync(path.join(tmp.dir, `out-${n}`, f)), expected.get(f) ?? Buffer.alloc(0)), f).toBe(0);
+        return { files, finals };
+      };
+      const checkComplete = (n: number, result: Awaited<ReturnType<typeof runCli>['done']>) => {
+        expect(result.code, result.stderr).toBe(0);
+        const report = JSON.parse(result.stdout) as { saved: number; failed: number; skipped: number };
+        expect(report).toMatchObject({ saved: JOB_SIZE, failed: 0, skipped: 0 });
+        const { files, finals } = checkFolder(n);
+        expect(finals).toHaveLength(JOB_SIZE);
+        expect(files).toHaveLength(JOB_SIZE); // no temp file left behind
+        expect(files.filter((f) => / \(\d+\)\./.test(f))).toEqual([]); // nothing saved twice
+      };
+
+      // Slow the service a little so the kills land mid-job (while files are being written).
+      sandbox.setFaults({ download: { latencyMs: 300, jitterMs: 300 } });
       let kills = 0;
+      let completedJobs = 0;
       const progress: number[] = [];
-      let finishedAlone: Awaited<ReturnType<typeof runCli>['done']> | null = null;
-      for (let round = 0; round < 8; round++) {
-        const run = runCli(args, env);
-        // Kill at a random moment after start-up (the CLI takes ~0.5 s to load and open the database).
-        const wait = 500 + Math.floor(random() * 1000);
+      for (let seed = 0; seed < CRASH_SEEDS; seed++) {
+        const random = seededRandom(7000 + seed);
+        const run = runCli(argsFor(job), env);
+        // The CLI takes ~0.5 s to load and open the database; kill somewhere after that.
+        const wait = 400 + Math.floor(random() * 1400);
         const result = await Promise.race([run.done, new Promise<null>((r) => setTimeout(() => r(null), wait))]);
         if (result !== null) {
-          finishedAlone = result; // the job ended before this kill: that run is the "run again"
-          break;
+          checkComplete(job, result); // this job ended before the kill: it is the "run again"
+          completedJobs++;
+          job++;
+          continue;
         }
         run.child.kill('SIGKILL');
         const killed = await run.done;
-        expect(killed.signal).toBe('SIGKILL');
+        if (killed.signal !== 'SIGKILL') {
+          checkComplete(job, killed); // it finished in the instant before the signal
+          completedJobs++;
+          job++;
+          continue;
+        }
         kills++;
-        progress.push(listFiles(out).filter((f) => !f.startsWith(TEMP_PREFIX)).length);
+        progress.push(checkFolder(job).finals.length);
       }
-      console.log(`crash test: ${kills} kills; files after each kill: ${progress.join(', ')}; finished by itself: ${finishedAlone !== null}`);
-      expect(kills).toBeGreaterThanOrEqual(4);
-
       sandbox.setFaults({});
-      const final = finishedAlone ?? (await runCli(args, env).done);
-      expect(final.code, final.stderr).toBe(0);
-      const report = JSON.parse(final.stdout) as { items: Array<{ transactionId: string; status: string; file: string }>; saved: number; failed: number; skipped: number };
-      expect(report).toMatchObject({ saved: 1000, failed: 0, skipped: 0 });
-      expect(report.items).toHaveLength(1000);
-
-      const files = listFiles(out);
-      expect(files.filter((f) => f.startsWith(TEMP_PREFIX) || f.includes('.einvoice-part'))).toEqual([]);
-      expect(files).toHaveLength(1000);
-      expect(files.filter((f) => / \(\d+\)\./.test(f))).toEqual([]);
-      for (const id of ids) {
-        const got = fs.readFileSync(path.join(out, `${id}.pdf`));
-        expect(Buffer.compare(got, Buffer.from(await sandbox.catalogue.expected(id, 'Pdf'))), id).toBe(0);
-      }
+      checkComplete(job, await runCli(argsFor(job), env).done);
+      completedJobs++;
+      console.log(`crash test: ${kills} kills over ${completedJobs} jobs; files saved at each kill: ${progress.join(', ')}`);
+      expect(kills).toBeGreaterThanOrEqual(Math.ceil(CRASH_SEEDS * 0.6));
       // The kills really happened mid-job: some files existed after a kill, not all of them.
-      expect(progress.some((n) => n > 0 && n < 1000)).toBe(true);
+      expect(progress.some((n) => n > 0 && n < JOB_SIZE)).toBe(true);
+      recordHardening('crash-downloads', { crashSeeds: CRASH_SEEDS, crashKills: kills, crashScenarios: 1 });
     } finally {
       tmp.cleanup();
     }
-  }, 180_000);
+  }, 900_000);
 });

@@ -12,12 +12,15 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { emptyLine, type InvoiceDraft } from '../../../common/money';
+import { CRASH_SEEDS, seededRandom } from '../../support/crash';
+import { recordHardening } from '../../support/hardening-report';
 import { makeTempDir } from '../../support/temp-dir';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const DRAFTS = 4;
 const LINES = 150;
-const CYCLES = 8;
+// One kill per seed (test/support/crash.ts).
+const CYCLES = CRASH_SEEDS;
 
 let temp: ReturnType<typeof makeTempDir>;
 let hostFile: string;
@@ -111,6 +114,7 @@ it(
     let savesDuringKill = 0;
 
     for (let cycle = 0; cycle < CYCLES; cycle++) {
+      const random = seededRandom(6000 + cycle);
       let running = true;
       let inFlight = 0;
       const current = host;
@@ -128,10 +132,10 @@ it(
           } finally {
             inFlight--;
           }
-          await new Promise((r) => setTimeout(r, 5 + Math.random() * 40));
+          await new Promise((r) => setTimeout(r, 5 + random() * 40));
         }
       });
-      await new Promise((r) => setTimeout(r, 250 + Math.random() * 600));
+      await new Promise((r) => setTimeout(r, 250 + random() * 600));
       // Kill while saves are on the wire (in the middle of autosaves), not between them.
       while (inFlight < 2) await new Promise((r) => setImmediate(r));
       const killAt = Date.now();
@@ -167,7 +171,8 @@ it(
     expect(check.integrity_check).toBe('ok');
     expect(count.n).toBe(DRAFTS);
     expect(savesDuringKill).toBeGreaterThanOrEqual(CYCLES);
+    recordHardening('crash-drafts', { crashSeeds: kills, crashScenarios: 1 });
     console.log(`crash test: ${kills} kill -9 during autosaves, ${savesDuringKill} saves cut off mid-flight, ${edit.reduce((a, b) => a + b, 0)} edits kept in total`);
   },
-  240_000,
+  900_000,
 );
