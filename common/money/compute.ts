@@ -160,7 +160,10 @@ interface RowAcc {
   tax: Decimal;
 }
 
-export function computeInvoice(draft: InvoiceDraft, options: ComputeOptions = {}): ComputedInvoice {
+/** Computes one line; the renderer passes a memoising one so a keystroke recomputes one line. */
+export type LineComputer = (line: DraftLine, index: number, rule: RoundingRule) => ComputedLine;
+
+export function computeInvoice(draft: InvoiceDraft, options: ComputeOptions = {}, lineFor: LineComputer = computeLine): ComputedInvoice {
   const currency = normaliseCurrencyCode(draft.CurrencyCode);
   const rule = roundingRuleFor(currency, options);
   const lines: ComputedLine[] = new Array<ComputedLine>(draft.lines.length);
@@ -169,7 +172,7 @@ export function computeInvoice(draft: InvoiceDraft, options: ComputeOptions = {}
   let discountTotal = ZERO;
 
   for (let i = 0; i < draft.lines.length; i++) {
-    const c = computeLine(draft.lines[i]!, i, rule);
+    const c = lineFor(draft.lines[i]!, i, rule);
     lines[i] = c;
     if (c.sign === 0) continue;
     if (c.sign === 1) {
