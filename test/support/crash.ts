@@ -5,14 +5,5 @@
  */
 export const CRASH_SEEDS = Math.max(1, Number(process.env.EINVOICE_CRASH_SEEDS ?? 50));
 
-/** A small seeded PRNG (mulberry32): the same seed gives the same kill moments. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The sandbox's seeded PRNG: the same seed gives the same kill moments. */
+export { createRng as seededRandom } from '../../main/sandbox/prng';
