@@ -171,7 +171,7 @@ it(
     expect(check.integrity_check).toBe('ok');
     expect(count.n).toBe(DRAFTS);
     expect(savesDuringKill).toBeGreaterThanOrEqual(CYCLES);
-    recordHardening('crash-drafts', { crashSeeds: kills, crashScenarios: 1, crashLosses: 0 }); // reached only when every invariant held
+    recordHardening('crash-drafts', { crashSeeds: CRASH_SEEDS, crashKills: kills, crashScenarios: 1, crashLosses: 0 }); // reached only when every invariant held
     console.log(`crash test: ${kills} kill -9 during autosaves, ${savesDuringKill} saves cut off mid-flight, ${edit.reduce((a, b) => a + b, 0)} edits kept in total`);
   },
   900_000,
