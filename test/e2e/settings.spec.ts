@@ -1,0 +1,60 @@
+import { startSandbox, type Sandbox } from '../../main/sandbox';
+import { expect, test } from './fixtures';
+
+test('first run lands on the built-in Sandbox and works with no setup', async ({ app }) => {
+  await expect(app.getByText('Môi trường thử nghiệm (Sandbox)')).toBeVisible();
+  await app.getByRole('button', { name: 'Cài đặt' }).click();
+  await expect(app.getByText(/SANDBOX — dịch vụ thử nghiệm chạy ngay trên máy này/)).toBeVisible();
+  await expect(app.getByTestId('auth-state')).toContainText('Sandbox tự đăng nhập');
+  // No setup at all: the templates of the (simulated) service are there.
+  await app.getByRole('button', { name: 'Mẫu hóa đơn' }).click();
+  await expect(app.getByRole('cell', { name: /^1C\d\dTAA$/ })).toBeVisible();
+});
+
+test('a Custom profile with an http:// address that is not this computer is refused, naming the field', async ({ app }) => {
+  await app.getByRole('button', { name: 'Cài đặt' }).click();
+  await app.getByLabel('Tên cấu hình').fill('Cửa hàng');
+  await app.getByLabel('Loại kết nối').selectOption({ label: 'Tùy chỉnh' });
+  await app.getByLabel('Địa chỉ dịch vụ (base URL)').fill('http://hoadon.example.vn/api/integration/invoice');
+  await app.getByRole('button', { name: 'Thêm cấu hình' }).click();
+  await expect(app.getByRole('alert')).toContainText('Địa chỉ dịch vụ (base URL): http:// chỉ được dùng cho chính máy này');
+  await expect(app.getByLabel('Địa chỉ dịch vụ (base URL)')).toHaveAttribute('aria-invalid', 'true');
+  await expect(app.getByRole('button', { name: 'Dùng cấu hình Cửa hàng' })).toHaveCount(0);
+});
+
+test.describe('signing in and the connection state', () => {
+  let sandbox: Sandbox;
+  test.beforeAll(async () => {
+    sandbox = await startSandbox({ invoiceCount: 50 });
+  });
+  test.afterAll(async () => {
+    await sandbox?.close();
+  });
+
+  test('signing in with a token, going offline and online again are all visible', async ({ app }) => {
+    await app.getByRole('button', { name: 'Cài đặt' }).click();
+    // A loopback service is allowed over http://.
+    await app.getByLabel('Tên cấu hình').fill('Quầy 1');
+    await app.getByLabel('Loại kết nối').selectOption({ label: 'Tùy chỉnh' });
+    await app.getByLabel('Địa chỉ dịch vụ (base URL)').fill(sandbox.baseUrl);
+    await app.getByRole('button', { name: 'Thêm cấu hình' }).click();
+    await app.getByRole('button', { name: 'Dùng cấu hình Quầy 1' }).click();
+    await expect(app.getByTestId('auth-state')).toContainText('Chưa đăng nhập');
+
+    await app.getByLabel('Token truy cập').fill(sandbox.devToken);
+    await app.getByRole('button', { name: 'Đăng nhập bằng token' }).click();
+    await expect(app.getByTestId('auth-state')).toContainText('Đã đăng nhập');
+    await expect(app.getByText(sandbox.devToken)).toHaveCount(0); // never shown back
+    await app.getByRole('button', { name: 'Kiểm tra kết nối Quầy 1' }).click();
+    await expect(app.getByText(/Kết nối được: \d+ mẫu hóa đơn\./)).toBeVisible();
+
+    // Offline and online again, on the built-in Sandbox's own switch.
+    await app.getByRole('button', { name: 'Dùng cấu hình Sandbox' }).click();
+    const state = app.getByRole('status').filter({ hasText: /Đang trực tuyến|Mất kết nối/ });
+    await expect(state).toHaveText(/Đang trực tuyến/);
+    await app.getByRole('button', { name: 'Dừng sandbox (giả lập mất mạng)' }).click();
+    await expect(state).toHaveText(/Mất kết nối/);
+    await app.getByRole('button', { name: 'Bật lại sandbox' }).click();
+    await expect(state).toHaveText(/Đang trực tuyến/);
+  });
+});
