@@ -58,3 +58,24 @@ test.describe('signing in and the connection state', () => {
     await expect(state).toHaveText(/Đang trực tuyến/);
   });
 });
+
+test('Export diagnostics writes a zip to the data folder, and the update switch says why it is locked here', async ({ app, host }) => {
+  await app.getByRole('button', { name: 'Cài đặt' }).click();
+  // The browser host is not an installed build: the switch is off and explains itself.
+  const autoUpdate = app.getByRole('checkbox', { name: 'Tự động cập nhật ứng dụng' });
+  await expect(autoUpdate).toBeDisabled();
+  await expect(autoUpdate).not.toBeChecked();
+  await expect(app.getByText('Chỉ bản cài đặt (không phải bản chạy thử trong trình duyệt) mới tự cập nhật.')).toBeVisible();
+
+  await app.getByRole('button', { name: 'Xuất thông tin chẩn đoán' }).click();
+  const saved = app.getByRole('status').filter({ hasText: 'Đã lưu tệp chẩn đoán:' });
+  await expect(saved).toBeVisible();
+  const zipPath = /Đã lưu tệp chẩn đoán: (.+\.zip)/.exec((await saved.textContent()) ?? '')?.[1];
+  expect(zipPath?.startsWith(host.dataDir)).toBe(true);
+  const fs = await import('node:fs');
+  const { unzipSync, strFromU8 } = await import('fflate');
+  const entries = unzipSync(fs.readFileSync(zipPath!));
+  expect(Object.keys(entries)).toContain('about.json');
+  expect(Object.keys(entries).some((name) => name.startsWith('logs/'))).toBe(true);
+  expect(Object.values(entries).map((b) => strFromU8(b)).join('\n')).not.toMatch(/einvoice-sandbox-dev-token/);
+});

@@ -11,6 +11,7 @@ import { useAppStore } from '../app/store';
 import { bridge } from '../bridge';
 import { setLanguage } from '../i18n';
 import './settings.css';
+import { MaintenanceSection } from './MaintenanceSection';
 
 type TestResult = CallResponse<'profiles.test'>;
 
@@ -67,6 +68,7 @@ export function SettingsArea() {
       <ProfilesSection profiles={profiles} onChanged={reloadProfiles} />
       {active && <SignInSection profile={active} status={auth} onStatus={setAuth} />}
       <PreferencesSection />
+      <MaintenanceSection />
     </div>
   );
 }

@@ -80,6 +80,17 @@ export const settingsVi = {
     save: 'Lưu tùy chọn',
     saved: 'Đã lưu tùy chọn.',
   },
+  maintenance: {
+    title: 'Cập nhật và chẩn đoán',
+    autoUpdate: 'Tự động cập nhật ứng dụng',
+    autoUpdateHint: 'Bản cập nhật được tải ngầm và chỉ cài khi không còn việc dở dang.',
+    offByAdmin: 'Quản trị viên đã tắt tự động cập nhật trên máy này (ELECTRON_NO_UPDATER).',
+    unsupported: 'Chỉ bản cài đặt (không phải bản chạy thử trong trình duyệt) mới tự cập nhật.',
+    export: 'Xuất thông tin chẩn đoán',
+    exportHint: 'Tạo tệp zip gồm nhật ký và phiên bản để gửi bộ phận hỗ trợ. Không chứa token, mật khẩu hay địa chỉ email.',
+    exporting: 'Đang tạo tệp chẩn đoán…',
+    exported: 'Đã lưu tệp chẩn đoán: {{path}}',
+  },
 };
 
 export const settingsEn: typeof settingsVi = {
@@ -162,5 +173,16 @@ export const settingsEn: typeof settingsVi = {
     batchEmail: 'Emails per send request (1–100)',
     save: 'Save preferences',
     saved: 'Preferences saved.',
+  },
+  maintenance: {
+    title: 'Updates and diagnostics',
+    autoUpdate: 'Update the app automatically',
+    autoUpdateHint: 'Updates download in the background and install only when no work is in progress.',
+    offByAdmin: 'Your IT administrator turned automatic updates off on this computer (ELECTRON_NO_UPDATER).',
+    unsupported: 'Only the installed app (not the browser preview) updates itself.',
+    export: 'Export diagnostics',
+    exportHint: 'Makes a zip of the logs and versions to send to support. It holds no token, password or email address.',
+    exporting: 'Creating the diagnostics file…',
+    exported: 'Diagnostics saved: {{path}}',
   },
 };

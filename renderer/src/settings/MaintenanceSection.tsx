@@ -1,0 +1,69 @@
+import { useEffect, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { UpdateState } from '../../../common/calls/updates';
+import { CallError } from '../../../common/ipc/bridge';
+import { bridge } from '../bridge';
+
+/** Automatic updates on/off (unless IT turned them off) and "Export diagnostics" for support. */
+export function MaintenanceSection() {
+  const { t, i18n } = useTranslation();
+  const ids = { heading: useId(), update: useId(), updateHint: useId(), exportHint: useId() };
+  const [update, setUpdate] = useState<UpdateState | undefined>();
+  const [exportState, setExportState] = useState<{ text: string; error: boolean } | undefined>();
+
+  useEffect(() => {
+    bridge.call('updates.status', {}).then(setUpdate, () => {});
+    return bridge.on('updates.state', setUpdate);
+  }, []);
+
+  const lockedReason = update?.status === 'disabled' && update.reason !== 'setting' ? update.reason : undefined;
+  const enabled = update !== undefined && update.status !== 'disabled';
+
+  const exportDiagnostics = async () => {
+    setExportState({ text: t('settings.maintenance.exporting'), error: false });
+    try {
+      const result = await bridge.call('diagnostics.export', {});
+      setExportState({ text: t('settings.maintenance.exported', { path: result.path }), error: false });
+    } catch (error) {
+      const payload = error instanceof CallError ? error.payload : undefined;
+      setExportState({ text: payload ? (i18n.language === 'en' ? payload.message : payload.messageVi) : String(error), error: true });
+    }
+  };
+
+  return (
+    <section aria-labelledby={ids.heading} className="settings-section">
+      <h2 id={ids.heading}>{t('settings.maintenance.title')}</h2>
+      <p>
+        <input
+          id={ids.update}
+          type="checkbox"
+          checked={enabled}
+          disabled={update === undefined || lockedReason !== undefined}
+          aria-describedby={ids.updateHint}
+          onChange={(e) => void bridge.call('updates.setEnabled', { enabled: e.target.checked }).then(setUpdate, () => {})}
+        />{' '}
+        <label htmlFor={ids.update}>{t('settings.maintenance.autoUpdate')}</label>
+      </p>
+      <p id={ids.updateHint} className="hint">
+        {lockedReason === 'env'
+          ? t('settings.maintenance.offByAdmin')
+          : lockedReason === 'unsupported'
+            ? t('settings.maintenance.unsupported')
+            : t('settings.maintenance.autoUpdateHint')}
+      </p>
+      <p>
+        <button type="button" aria-describedby={ids.exportHint} onClick={() => void exportDiagnostics()}>
+          {t('settings.maintenance.export')}
+        </button>
+      </p>
+      <p id={ids.exportHint} className="hint">
+        {t('settings.maintenance.exportHint')}
+      </p>
+      {exportState && (
+        <p role={exportState.error ? 'alert' : 'status'} className={exportState.error ? 'error' : undefined}>
+          {exportState.text}
+        </p>
+      )}
+    </section>
+  );
+}
