@@ -19,6 +19,8 @@ export class ZipRefused extends Error {
     readonly code: ZipProblem,
     readonly en: string,
     readonly vi: string,
+    /** For ZipTooLarge: how much was inflated before extraction stopped. */
+    readonly inflatedBytes?: number,
   ) {
     super(en);
     this.name = 'ZipRefused';
@@ -86,6 +88,7 @@ export function readZipSafely(bytes: Uint8Array, limits: ZipLimits = DEFAULT_ZIP
           'ZipTooLarge',
           `The archive would unpack to more than ${Math.round(limits.maxTotalBytes / 1048576)} MB; extraction stopped.`,
           `Tệp nén giải ra sẽ lớn hơn ${Math.round(limits.maxTotalBytes / 1048576)} MB; đã dừng giải nén.`,
+          total,
         );
         file.terminate();
         return;

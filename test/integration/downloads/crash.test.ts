@@ -58,7 +58,10 @@ describe('crash safety of the download command', () => {
       const checkComplete = (n: number, result: Awaited<ReturnType<typeof runCli>['done']>) => {
         expect(result.code, result.stderr).toBe(0);
         const report = JSON.parse(result.stdout) as { saved: number; failed: number; skipped: number };
-        expect(report).toMatchObject({ saved: JOB_SIZE, failed: 0, skipped: 0 });
+        // A kill can land after the last file was saved but before the job was closed: the run
+        // after it then finds every file in place and skips them. Either way, nothing failed.
+        expect(report.failed).toBe(0);
+        expect(report.saved + report.skipped).toBe(JOB_SIZE);
         const { files, finals } = checkFolder(n);
         expect(finals).toHaveLength(JOB_SIZE);
         expect(files).toHaveLength(JOB_SIZE); // no temp file left behind
