@@ -2,10 +2,10 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DownloadItemView, DownloadJob, ExistingPolicy, ItemStatus } from '../../../common/calls/downloads';
-import { CallError } from '../../../common/ipc/bridge';
 import type { DownloadDataType } from '../../../common/model';
 import { bridge } from '../bridge';
 import './downloads.css';
+import { errorText, useLang } from '../app/error-text';
 
 const TYPES: readonly DownloadDataType[] = ['Pdf', 'Xml', 'Html', 'All'];
 const POLICIES: readonly ExistingPolicy[] = ['skip', 'overwrite', 'keepBoth'];
@@ -13,15 +13,6 @@ const FILTERS: ReadonlyArray<ItemStatus | 'all'> = ['all', 'failed', 'saved', 's
 const ROW_HEIGHT = 34;
 const PAGE = 200;
 
-function useLang(): 'vi' | 'en' {
-  const { i18n } = useTranslation();
-  return i18n.language === 'en' ? 'en' : 'vi';
-}
-
-function errorText(error: unknown, lang: 'vi' | 'en'): string {
-  if (error instanceof CallError) return lang === 'vi' ? error.payload.messageVi : error.payload.message;
-  return error instanceof Error ? error.message : String(error);
-}
 
 function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;

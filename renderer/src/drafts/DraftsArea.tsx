@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DraftMetaSchema, InvoiceDraftSchema, type DraftSummary } from '../../../common/calls/drafts';
-import { CallError } from '../../../common/ipc/bridge';
 import { bridge } from '../bridge';
 import { formatDate, formatDateTime } from '../format/vi';
 import { flushSave, startAutosave, takeParked } from './editor/autosave';
@@ -9,6 +8,7 @@ import { DraftEditor } from './editor/DraftEditor';
 import { emptyLine, type InvoiceDraft } from './editor/money';
 import { useEditor } from './editor/store';
 import './drafts.css';
+import { errorText } from '../app/error-text';
 
 const OPEN_KEY = 'einvoice.openDraft';
 type Sort = 'updated' | 'created' | 'date' | 'buyer' | 'total';
@@ -22,10 +22,6 @@ function remember(id: string | null): void {
   }
 }
 
-function errorText(error: unknown, lang: string): string {
-  if (error instanceof CallError) return lang === 'en' ? error.payload.message : error.payload.messageVi;
-  return String(error);
-}
 
 function download(fileName: string, text: string): void {
   const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));

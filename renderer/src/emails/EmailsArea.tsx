@@ -2,24 +2,15 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EMAIL_STATES, type EmailEntry, type EmailKind, type EmailQueueStatus, type EmailReject, type EmailState } from '../../../common/calls/emails';
-import { CallError } from '../../../common/ipc/bridge';
 import { bridge } from '../bridge';
 import './emails.css';
+import { errorText, useLang } from '../app/error-text';
 
 type SortKey = 'id' | 'transactionId' | 'receiverName' | 'receiverEmail' | 'state' | 'updatedAt' | 'attempts' | 'kind';
 const KINDS: readonly EmailKind[] = ['withCode', 'withoutCode', 'cashRegister'];
 const ROW_HEIGHT = 40;
 const EDITABLE: readonly EmailState[] = ['queued', 'failed', 'unknown', 'cancelled'];
 
-function useLang(): 'vi' | 'en' {
-  const { i18n } = useTranslation();
-  return i18n.language === 'en' ? 'en' : 'vi';
-}
-
-function errorText(error: unknown, lang: 'vi' | 'en'): string {
-  if (error instanceof CallError) return lang === 'vi' ? error.payload.messageVi : error.payload.message;
-  return error instanceof Error ? error.message : String(error);
-}
 
 interface Notice {
   kind: 'ok' | 'error';

@@ -1,12 +1,13 @@
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { UpdateState } from '../../../common/calls/updates';
-import { CallError } from '../../../common/ipc/bridge';
+import { useErrorText } from '../app/error-text';
 import { bridge } from '../bridge';
 
 /** Automatic updates on/off (unless IT turned them off) and "Export diagnostics" for support. */
 export function MaintenanceSection() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const errorOf = useErrorText();
   const ids = { heading: useId(), update: useId(), updateHint: useId(), exportHint: useId() };
   const [update, setUpdate] = useState<UpdateState | undefined>();
   const [exportState, setExportState] = useState<{ text: string; error: boolean } | undefined>();
@@ -25,8 +26,7 @@ export function MaintenanceSection() {
       const result = await bridge.call('diagnostics.export', {});
       setExportState({ text: t('settings.maintenance.exported', { path: result.path }), error: false });
     } catch (error) {
-      const payload = error instanceof CallError ? error.payload : undefined;
-      setExportState({ text: payload ? (i18n.language === 'en' ? payload.message : payload.messageVi) : String(error), error: true });
+      setExportState({ text: errorOf(error), error: true });
     }
   };
 

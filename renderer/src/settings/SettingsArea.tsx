@@ -5,28 +5,16 @@ import type { AuthStatus } from '../../../common/calls/auth';
 import type { ProfileView } from '../../../common/calls/profiles';
 import type { Settings } from '../../../common/calls/settings';
 import type { CallResponse } from '../../../common/contract';
-import type { ErrorPayload } from '../../../common/errors';
 import { CallError } from '../../../common/ipc/bridge';
 import { useAppStore } from '../app/store';
 import { bridge } from '../bridge';
 import { setLanguage } from '../i18n';
 import './settings.css';
 import { MaintenanceSection } from './MaintenanceSection';
+import { useErrorText } from '../app/error-text';
 
 type TestResult = CallResponse<'profiles.test'>;
 
-/** The error text of a failed call, in the screen's language. */
-function useErrorText() {
-  const { i18n } = useTranslation();
-  return useCallback(
-    (error: unknown): string => {
-      const payload: ErrorPayload | undefined = error instanceof CallError ? error.payload : undefined;
-      if (!payload) return error instanceof Error ? error.message : String(error);
-      return i18n.language === 'en' ? payload.message : payload.messageVi;
-    },
-    [i18n.language],
-  );
-}
 
 async function refreshAppInfo(): Promise<void> {
   try {
