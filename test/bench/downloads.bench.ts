@@ -9,13 +9,14 @@
  * medians of each arm are printed too.
  * Acceptance: engine/baseline throughput ≥ 0.9; engine peak RSS ≤ baseline peak RSS + 64 MB.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startSandboxProcess, type SandboxProcess } from '../support/sandbox-process';
 
 const COUNT = 2_000;
 const BATCH = 50;
@@ -24,25 +25,14 @@ const ROUNDS = 5;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'einvoice-downloads-bench-'));
 
-let sandboxProcess: ChildProcess;
-let sb: { origin: string; baseUrl: string; devToken: string };
+let sb: SandboxProcess;
 let ids: string[];
 let childBundle: string;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 beforeAll(async () => {
-  const entry = path.join(work, 'sandbox-entry.ts');
-  fs.writeFileSync(
-    entry,
-    `import { startSandbox } from ${JSON.stringify(path.join(root, 'main', 'sandbox'))};
-     startSandbox({ port: 0, seed: 9, invoiceCount: 3600, pdfPadKb: 100, cacheMb: 512 }).then((s) => {
-       console.log(JSON.stringify({ origin: s.origin, baseUrl: s.baseUrl, devToken: s.devToken }));
-       process.on('SIGTERM', () => s.close().then(() => process.exit(0)));
-     });`,
-  );
-  const sandboxBundle = path.join(work, 'sandbox.cjs');
-  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', target: 'node22', outfile: sandboxBundle, logLevel: 'error', absWorkingDir: root });
+  sb = await startSandboxProcess({ seed: 9, invoiceCount: 3600, pdfPadKb: 100, cacheMb: 512 }, work);
   childBundle = path.join(work, 'child.cjs');
   await build({
     entryPoints: [path.join(root, 'test', 'bench', 'downloads-child.ts')],
@@ -55,15 +45,6 @@ beforeAll(async () => {
     absWorkingDir: root,
     external: ['electron', '@napi-rs/keyring'],
   });
-  sandboxProcess = spawn(process.execPath, [sandboxBundle], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, EINVOICE_FONT_DIR: path.join(root, 'assets', 'fonts') } });
-  sb = await new Promise((resolve, reject) => {
-    let out = '';
-    sandboxProcess.once('exit', (code) => reject(new Error(`sandbox exited (${code})`)));
-    sandboxProcess.stdout!.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      if (out.includes('\n')) resolve(JSON.parse(out.trim()) as typeof sb);
-    });
-  });
   const res = await fetch(`${sb.origin}/__sandbox/invoices?kind=withCode&limit=${COUNT}`);
   ids = ((await res.json()) as { ids: string[] }).ids;
   expect(ids).toHaveLength(COUNT);
@@ -74,7 +55,7 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(() => {
-  sandboxProcess?.kill('SIGTERM');
+  sb?.stop();
   fs.rmSync(work, { recursive: true, force: true });
 });
 

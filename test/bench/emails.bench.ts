@@ -13,12 +13,12 @@
  * sandbox for CPU). `EMAILS_COUNT=N` runs a smaller version.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { startSandboxProcess, type SandboxProcess } from '../support/sandbox-process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { Agent } from 'undici';
 import { chromium } from '@playwright/test';
 import type { Session } from '../../main/services/auth';
@@ -35,8 +35,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'einvoice-emails-bench-'));
 const dataDir = path.join(work, 'data');
 
-let sandboxProcess: ChildProcess;
-let sb: { origin: string; baseUrl: string; devToken: string };
+let sb: SandboxProcess;
 let ids: string[];
 let store: Store;
 
@@ -54,26 +53,7 @@ beforeAll(async () => {
     execFileSync('flock', ['/tmp/build.lock', process.execPath, 'scripts/build.mjs', '--quiet'], { cwd: root, stdio: 'inherit' });
   }
   // A sandbox with enough invoices of one kind, in its own process.
-  const entry = path.join(work, 'sandbox-entry.ts');
-  fs.writeFileSync(
-    entry,
-    `import { startSandbox } from ${JSON.stringify(path.join(root, 'main', 'sandbox'))};
-     startSandbox({ port: 0, seed: 4, invoiceCount: 32000 }).then((s) => {
-       console.log(JSON.stringify({ origin: s.origin, baseUrl: s.baseUrl, devToken: s.devToken }));
-       process.on('SIGTERM', () => s.close().then(() => process.exit(0)));
-     });`,
-  );
-  const bundle = path.join(work, 'sandbox.cjs');
-  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', target: 'node22', outfile: bundle, logLevel: 'error', absWorkingDir: root });
-  sandboxProcess = spawn(process.execPath, [bundle], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, EINVOICE_FONT_DIR: path.join(root, 'assets', 'fonts') } });
-  sb = await new Promise((resolve, reject) => {
-    let out = '';
-    sandboxProcess.once('exit', (code) => reject(new Error(`sandbox exited (${code})`)));
-    sandboxProcess.stdout!.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      if (out.includes('\n')) resolve(JSON.parse(out.trim()) as typeof sb);
-    });
-  });
+  sb = await startSandboxProcess({ seed: 4, invoiceCount: 32000 }, work);
   const res = await fetch(`${sb.origin}/__sandbox/invoices?kind=withCode&limit=${COUNT}`);
   ids = ((await res.json()) as { ids: string[] }).ids;
   expect(ids).toHaveLength(COUNT);
@@ -83,7 +63,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   store?.close();
-  sandboxProcess?.kill('SIGTERM');
+  sb?.stop();
   fs.rmSync(work, { recursive: true, force: true });
 });
 
