@@ -85,6 +85,8 @@ export function createUpdaterHost(deps: UpdaterHostDeps): UpdaterHost {
     if (configuredFeed === key) return;
     configuredFeed = key;
     if (feed.provider === 'generic') {
+      // resolveUpdaterMode never gives a packaged build another feed; this adapter refuses it too.
+      if (deps.isPackaged) throw new Error('a packaged build updates only from the release feed');
       // Tests point the app at their own update server; an unpackaged app must then be allowed to
       // update, and electron-updater still reads its download cache folder from an update config
       // file (app-update.yml is absent when unpackaged), so one is written for the test feed.

@@ -1,14 +1,21 @@
 /** Where updates come from, or why there are none. Pure: the Electron host passes in what it knows. */
 export type UpdateFeed = { provider: 'github' } | { provider: 'generic'; url: string };
 
-export type UpdaterMode =
+export type UpdaterMode = (
   | { enabled: true; feed: UpdateFeed }
-  | { enabled: false; reason: 'setting' | 'env' | 'unsupported'; detail: string };
+  | { enabled: false; reason: 'setting' | 'env' | 'unsupported'; detail: string }
+) & {
+  /** A feed override this build did not honour (packaged builds read only the release feed), for the log. */
+  ignored?: string;
+};
 
 export interface UpdaterModeInput {
   env: Record<string, string | undefined>;
   argv: readonly string[];
-  /** `app.isPackaged`. */
+  /**
+   * `app.isPackaged` (Electron: the executable is not Electron's own `electron`/`electron.exe`). Only
+   * an unpackaged (development) run honours a feed override.
+   */
   isPackaged: boolean;
   platform: string;
   /** The in-app switch (Settings). */
@@ -34,19 +41,29 @@ export function updaterTurnedOffByEnvironment(env: Record<string, string | undef
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
+/** A URL as it may be logged: no credentials, query string or fragment (they can carry tokens). */
+export function urlForLog(raw: string): string {
+  try {
+    const url = new URL(raw);
+    return `${url.protocol}//${url.host}${url.pathname}`;
+  } catch {
+    return '(not a URL)';
+  }
+}
+
 /** `EINVOICE_UPDATE_URL`: http(s) only, and https unless it is this machine (a test server). */
 export function parseUpdateUrl(raw: string): { ok: true; url: string } | { ok: false; detail: string } {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return { ok: false, detail: `EINVOICE_UPDATE_URL is not a URL: ${raw}` };
+    return { ok: false, detail: 'EINVOICE_UPDATE_URL is not a URL' };
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return { ok: false, detail: `EINVOICE_UPDATE_URL must be http(s): ${raw}` };
+    return { ok: false, detail: `EINVOICE_UPDATE_URL must be http(s): ${urlForLog(raw)}` };
   }
   if (url.protocol === 'http:' && !LOOPBACK.has(url.hostname)) {
-    return { ok: false, detail: `EINVOICE_UPDATE_URL must use https unless it points at this machine: ${raw}` };
+    return { ok: false, detail: `EINVOICE_UPDATE_URL must use https unless it points at this machine: ${urlForLog(raw)}` };
   }
   if (url.username || url.password) return { ok: false, detail: 'EINVOICE_UPDATE_URL must not carry credentials' };
   return { ok: true, url: url.href.endsWith('/') ? url.href : `${url.href}/` };
@@ -54,16 +71,24 @@ export function parseUpdateUrl(raw: string): { ok: true; url: string } | { ok: f
 
 /**
  * Decides whether this run of the app updates itself and from where. Order: the environment switch
- * (IT's, wins over everything), the in-app setting, the test feed, then whether this build is an
+ * (IT's, wins over everything), the in-app setting, the test feed (development runs only: a packaged
+ * build updates from the release feed whatever its environment says), then whether this build is an
  * installed, updatable one (packaged; not a portable/store build; an AppImage or .deb on Linux).
  */
 export function resolveUpdaterMode(input: UpdaterModeInput): UpdaterMode {
+  const mode = decide(input);
+  const override = input.env.EINVOICE_UPDATE_URL?.trim();
+  if (input.isPackaged && override) return { ...mode, ignored: `EINVOICE_UPDATE_URL=${urlForLog(override)}` };
+  return mode;
+}
+
+function decide(input: UpdaterModeInput): UpdaterMode {
   if (updaterTurnedOffByEnvironment(input.env, input.argv)) {
     return { enabled: false, reason: 'env', detail: 'ELECTRON_NO_UPDATER=1' };
   }
   if (!input.settingEnabled) return { enabled: false, reason: 'setting', detail: 'turned off in Settings' };
 
-  const testUrl = input.env.EINVOICE_UPDATE_URL?.trim();
+  const testUrl = input.isPackaged ? undefined : input.env.EINVOICE_UPDATE_URL?.trim();
   if (testUrl) {
     const parsed = parseUpdateUrl(testUrl);
     if (!parsed.ok) return { enabled: false, reason: 'unsupported', detail: parsed.detail };

@@ -5,7 +5,7 @@ import { AppError } from '../../../common/errors';
 import type { EventBus } from '../../../common/ipc/bus';
 import type { ContractHandlers } from '../../../common/ipc/dispatch';
 import { notReadyError, UpdateController, type UpdateDriver, type UpdatePolicy } from './controller';
-import type { UpdaterMode } from './mode';
+import { urlForLog, type UpdaterMode } from './mode';
 import { realTimers, type Timers } from './timers';
 import { type WorkInProgress } from './work-in-progress';
 
@@ -141,6 +141,7 @@ export class UpdatesService {
     } catch (error) {
       mode = { enabled: false, reason: 'unsupported', detail: error instanceof Error ? error.message : String(error) };
     }
+    if (mode.ignored) this.deps.log?.('warn', `updater: ignored ${mode.ignored}: a packaged build updates only from the release feed`);
     host.setActive?.(mode.enabled);
     if (!mode.enabled) {
       controller.stop();
@@ -148,7 +149,7 @@ export class UpdatesService {
       this.setDisabled(mode.reason);
       return;
     }
-    this.deps.log?.('info', `updater: on (${mode.feed.provider === 'generic' ? mode.feed.url : 'GitHub releases'})`);
+    this.deps.log?.('info', `updater: on (${mode.feed.provider === 'generic' ? urlForLog(mode.feed.url) : 'GitHub releases'})`);
     controller.start();
   }
 

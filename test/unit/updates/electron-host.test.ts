@@ -64,7 +64,9 @@ const tmp = (prefix: string) => {
 function setup(opts: { env?: Record<string, string>; isPackaged?: boolean; platform?: string; resources?: Record<string, string> }) {
   const clock = new FakeClock();
   const bus = new EventBus();
-  const service = new UpdatesService({ bus, dataDir: tmp('updates-host-'), work: new WorkInProgress({ timers: clock }), timers: clock, now: clock.now });
+  const logs: string[] = [];
+  const log = (_level: string, message: string) => void logs.push(message);
+  const service = new UpdatesService({ bus, dataDir: tmp('updates-host-'), work: new WorkInProgress({ timers: clock }), timers: clock, now: clock.now, log });
   const resourcesPath = tmp('resources-');
   for (const [name, content] of Object.entries(opts.resources ?? {})) fs.writeFileSync(path.join(resourcesPath, name), content);
   const updater = new StandInAutoUpdater();
@@ -82,9 +84,10 @@ function setup(opts: { env?: Record<string, string>; isPackaged?: boolean; platf
       configDir: tmp('config-'),
       env: opts.env ?? {},
       argv: ['app'],
+      log,
     }),
   );
-  return { clock, service, updater, loaded: () => loaded, h: service.handlers() };
+  return { clock, service, updater, logs, loaded: () => loaded, h: service.handlers() };
 }
 
 const ctx = { host: 'electron' as const };
@@ -134,6 +137,28 @@ describe('the Electron adapter over electron-updater', () => {
     expect(s.service.state).toEqual({ status: 'ready', version: '0.2.0' });
     expect(await s.h['updates.restart']({}, ctx)).toEqual({ status: 'installing', version: '0.2.0' });
     expect(s.updater.installs).toEqual([[true, true]]);
+  });
+
+  it('updates only from the release feed: packaged, EINVOICE_UPDATE_URL is ignored (and logged without its query); unpackaged, it is used', async () => {
+    const env = { EINVOICE_UPDATE_URL: 'http://127.0.0.1:45123/feed?token=s3cr3t' };
+    const packaged = setup({ isPackaged: true, platform: 'win32', env, resources: GITHUB_FEED });
+    packaged.updater.available = '0.2.0';
+    await packaged.clock.advance(DEFAULT_POLICY.initialDelayMs);
+    expect(packaged.updater.checks).toBe(1);
+    // electron-updater keeps reading the packaged app-update.yml: no feed set, no dev config forced.
+    expect(packaged.updater.feeds).toEqual([]);
+    expect(packaged.updater.forceDevUpdateConfig).toBe(false);
+    expect(packaged.updater.updateConfigPath).toBeNull();
+    expect(packaged.logs).toContain('updater: ignored EINVOICE_UPDATE_URL=http://127.0.0.1:45123/feed: a packaged build updates only from the release feed');
+    expect(packaged.logs).toContain('updater: on (GitHub releases)');
+    expect(packaged.logs.join('\n')).not.toContain('s3cr3t');
+
+    const dev = setup({ isPackaged: false, platform: 'win32', env });
+    await dev.clock.advance(DEFAULT_POLICY.initialDelayMs);
+    expect(dev.updater.feeds).toEqual([{ provider: 'generic', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:45123\/feed/) }]);
+    expect(dev.updater.forceDevUpdateConfig).toBe(true);
+    expect(dev.logs.join('\n')).not.toContain('ignored');
+    expect(dev.logs.join('\n')).not.toContain('s3cr3t');
   });
 
   it('an offline check is retried quietly: the error event is handled, nothing throws', async () => {

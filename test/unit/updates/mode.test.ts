@@ -52,15 +52,31 @@ describe('where updates come from', () => {
     expect(resolveUpdaterMode({ ...base, hasUpdateConfig: true })).toMatchObject({ enabled: true });
   });
 
-  it('EINVOICE_UPDATE_URL switches to a generic server (tests), even unpackaged', () => {
+  it('EINVOICE_UPDATE_URL switches a development (unpackaged) run to a generic server', () => {
     expect(resolveUpdaterMode({ ...base, isPackaged: false, env: { EINVOICE_UPDATE_URL: 'http://127.0.0.1:8123/updates' } })).toEqual({
       enabled: true,
       feed: { provider: 'generic', url: 'http://127.0.0.1:8123/updates/' },
     });
-    expect(resolveUpdaterMode({ ...base, env: { EINVOICE_UPDATE_URL: 'https://updates.example.vn/einvoice/' } })).toEqual({
+    expect(resolveUpdaterMode({ ...base, isPackaged: false, env: { EINVOICE_UPDATE_URL: 'https://updates.example.vn/einvoice/' } })).toEqual({
       enabled: true,
       feed: { provider: 'generic', url: 'https://updates.example.vn/einvoice/' },
     });
+  });
+
+  it('updates only from the release feed: a packaged build ignores EINVOICE_UPDATE_URL and says so, without the query string', () => {
+    const env = { EINVOICE_UPDATE_URL: 'https://updates.example.vn/einvoice/?token=s3cr3t#x' };
+    const packaged = resolveUpdaterMode({ ...base, env });
+    expect(packaged).toEqual({ enabled: true, feed: { provider: 'github' }, ignored: 'EINVOICE_UPDATE_URL=https://updates.example.vn/einvoice/' });
+    expect(JSON.stringify(packaged)).not.toContain('s3cr3t');
+    for (const platform of ['darwin', 'linux'] as const) {
+      expect(resolveUpdaterMode({ ...base, platform, linuxPackage: 'deb', env })).toMatchObject({ enabled: true, feed: { provider: 'github' } });
+    }
+    // A loopback test server is no exception once packaged.
+    expect(resolveUpdaterMode({ ...base, env: { EINVOICE_UPDATE_URL: 'http://127.0.0.1:8123/' } })).toMatchObject({ feed: { provider: 'github' } });
+    // Nor does it switch updates on for a build that has no feed of its own (per-machine).
+    expect(resolveUpdaterMode({ ...base, hasUpdateConfig: false, env })).toMatchObject({ enabled: false, reason: 'unsupported', ignored: expect.any(String) });
+    // Unpackaged, the same variable is honoured and nothing is reported as ignored.
+    expect(resolveUpdaterMode({ ...base, isPackaged: false, env })).not.toHaveProperty('ignored');
   });
 
   it('refuses a plain-http test URL that is not this machine, or one that is not a URL', () => {
@@ -70,7 +86,12 @@ describe('where updates come from', () => {
     expect(parseUpdateUrl('https://user:pw@updates.example.vn/')).toMatchObject({ ok: false });
     expect(parseUpdateUrl('http://localhost:9000')).toEqual({ ok: true, url: 'http://localhost:9000/' });
     expect(parseUpdateUrl('http://[::1]:9000/x')).toEqual({ ok: true, url: 'http://[::1]:9000/x/' });
-    expect(resolveUpdaterMode({ ...base, env: { EINVOICE_UPDATE_URL: 'http://evil.example/' } })).toMatchObject({ enabled: false, reason: 'unsupported' });
+    expect(resolveUpdaterMode({ ...base, isPackaged: false, env: { EINVOICE_UPDATE_URL: 'http://evil.example/' } })).toMatchObject({ enabled: false, reason: 'unsupported' });
+    // The refusal is logged; its text keeps no query string.
+    expect(parseUpdateUrl('http://evil.example/feed?token=s3cr3t')).toEqual({
+      ok: false,
+      detail: 'EINVOICE_UPDATE_URL must use https unless it points at this machine: http://evil.example/feed',
+    });
   });
 });
 
