@@ -73,6 +73,18 @@ describe('electron-builder.yml', () => {
     expect(config.nsis.allowElevation).not.toBe(true);
   });
 
+  it('Windows: names the publisher, so electron-updater verifies the Authenticode signature of every update it downloads', async () => {
+    const names = [config.win.signtoolOptions?.publisherName].flat().filter(Boolean);
+    expect(names.length).toBeGreaterThan(0);
+    for (const name of names) expect(name).toMatch(/\S/);
+    // Verification is electron-builder's default; it must not be switched off.
+    expect(config.win.verifyUpdateCodeSignature).not.toBe(false);
+    // The per-machine installer is the same signed app: it keeps the name (through `extends`).
+    const merged = await builderConfig.getConfig(root, 'electron-builder.per-machine.yml');
+    expect((merged.win as Any).signtoolOptions.publisherName).toEqual(config.win.signtoolOptions.publisherName);
+    expect((merged.win as Any).verifyUpdateCodeSignature).not.toBe(false);
+  });
+
   it('has a documented per-machine variant that extends it', async () => {
     const variant = load('electron-builder.per-machine.yml');
     expect(variant.extends).toBe('./electron-builder.yml');
@@ -192,7 +204,7 @@ describe('.github/workflows/release.yml', () => {
     const section = readme.slice(readme.indexOf('## Releases and updates'));
     expect(section.length).toBeGreaterThan(100);
     for (const name of [...SECRETS, 'WIN_CSC_KEY_PASSWORD']) expect(section, name).toContain(`\`${name}\``);
-    for (const needle of ['ELECTRON_NO_UPDATER=1', 'EINVOICE_UPDATE_URL', 'git tag v']) expect(section).toContain(needle);
+    for (const needle of ['ELECTRON_NO_UPDATER=1', 'EINVOICE_UPDATE_URL', 'git tag v', 'publisherName']) expect(section).toContain(needle);
   });
 });
 
