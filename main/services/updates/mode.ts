@@ -66,7 +66,9 @@ export function parseUpdateUrl(raw: string): { ok: true; url: string } | { ok: f
     return { ok: false, detail: `EINVOICE_UPDATE_URL must use https unless it points at this machine: ${urlForLog(raw)}` };
   }
   if (url.username || url.password) return { ok: false, detail: 'EINVOICE_UPDATE_URL must not carry credentials' };
-  return { ok: true, url: url.href.endsWith('/') ? url.href : `${url.href}/` };
+  // The manifests are looked up relative to it: a folder (a query string stays after the path).
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  return { ok: true, url: url.href };
 }
 
 /**

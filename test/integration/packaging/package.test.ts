@@ -5,12 +5,13 @@
  * that the fuses were flipped in the (stand-in) binary and that app-update.yml points at GitHub.
  * Prints the package's size.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire, isBuiltin } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runElectronBuilder } from './run-builder';
 import { FUSE_DISABLE, FUSE_ENABLE, readFuseWire, writeStandInElectron } from './stand-in-electron';
 
 const require = createRequire(import.meta.url);
@@ -37,28 +38,6 @@ let entries: string[];
 let files: string[];
 /** Canaries planted in out/ (which the package includes) to prove the exclusions hold. */
 const CANARIES = ['out/.env', 'out/main/release-signing.pem', 'out/main/gh.token', 'out/einvoice.sqlite', 'out/main/planted.ts'];
-
-function run(cmd: string, args: string[], cwd: string, timeoutMs: number): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, {
-      cwd,
-      env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1', CSC_IDENTITY_AUTO_DISCOVERY: 'false', GH_TOKEN: '', GITHUB_TOKEN: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${cmd} timed out after ${timeoutMs} ms:\n${output}`));
-    }, timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
-}
 
 function dirSize(dir: string): number {
   let total = 0;
@@ -90,10 +69,9 @@ beforeAll(async () => {
   const started = Date.now();
   let result: { code: number | null; output: string };
   try {
-    result = await run(
-      process.execPath,
+    result = await runElectronBuilder(
+      root,
       [
-        path.join(root, 'node_modules', 'electron-builder', 'cli.js'),
         '--linux',
         'dir',
         arch,
@@ -105,7 +83,6 @@ beforeAll(async () => {
         '--publish',
         'never',
       ],
-      root,
       150_000,
     );
   } finally {

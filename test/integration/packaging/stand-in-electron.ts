@@ -1,5 +1,8 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+
+const require = createRequire(import.meta.url);
 
 /** @electron/fuses looks for this sentinel and reads the fuse wire right after it. */
 export const FUSE_SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
@@ -39,6 +42,52 @@ export function writeStandInElectron(dir: string, version: string): string {
   fs.writeFileSync(path.join(dir, 'LICENSES.chromium.html'), '<html><body>stand-in</body></html>\n');
   fs.writeFileSync(path.join(dir, 'version'), `${version}\n`);
   for (const name of ['icudtl.dat', 'resources.pak', 'chrome_100_percent.pak', 'chrome_200_percent.pak', 'v8_context_snapshot.bin', 'snapshot_blob.bin', 'libffmpeg.so', 'libEGL.so', 'libGLESv2.so', 'libvk_swiftshader.so', 'vk_swiftshader_icd.json']) {
+    fs.writeFileSync(path.join(dir, name), 'stand-in');
+  }
+  fs.writeFileSync(path.join(dir, 'locales', 'en-US.pak'), 'stand-in');
+  fs.writeFileSync(path.join(dir, 'locales', 'vi.pak'), 'stand-in');
+  return dir;
+}
+
+interface ResEditExecutable {
+  setExtraData(bin: ArrayBufferView): void;
+  generate(): ArrayBuffer;
+}
+// electron-builder's own PE editor (it writes the asar integrity resource into the Windows binary with it).
+const resedit = require('resedit') as {
+  NtExecutable: { createEmpty(is32Bit?: boolean, isDLL?: boolean): ResEditExecutable };
+  NtExecutableResource: { from(exe: ResEditExecutable): { entries: unknown[]; outputResource(exe: ResEditExecutable): void } };
+  Resource: {
+    VersionInfo: {
+      createEmpty(): {
+        lang: number;
+        setStringValues(lang: { lang: number; codepage: number }, values: Record<string, string>): void;
+        outputToResourceEntries(entries: unknown[]): void;
+      };
+    };
+  };
+};
+
+/**
+ * The same for a Windows Electron distribution: `electron.exe` is an empty but well-formed PE image
+ * with the version resource electron-builder adds the asar integrity to, and the fuse wire after it.
+ */
+export function writeStandInWindowsElectron(dir: string, version: string): string {
+  fs.mkdirSync(path.join(dir, 'resources'), { recursive: true });
+  fs.mkdirSync(path.join(dir, 'locales'), { recursive: true });
+  const exe = resedit.NtExecutable.createEmpty(false, false);
+  const resources = resedit.NtExecutableResource.from(exe);
+  const versionInfo = resedit.Resource.VersionInfo.createEmpty();
+  versionInfo.lang = 1033;
+  versionInfo.setStringValues({ lang: 1033, codepage: 1200 }, { ProductName: 'Electron', FileDescription: 'stand-in Electron' });
+  versionInfo.outputToResourceEntries(resources.entries);
+  resources.outputResource(exe);
+  exe.setExtraData(Buffer.concat([Buffer.from(FUSE_SENTINEL, 'ascii'), Buffer.from([1, SHIPPED_FUSES.length, ...SHIPPED_FUSES])]));
+  fs.writeFileSync(path.join(dir, 'electron.exe'), Buffer.from(exe.generate()));
+  fs.writeFileSync(path.join(dir, 'LICENSE'), 'Copyright (c) Electron contributors (stand-in)\n');
+  fs.writeFileSync(path.join(dir, 'LICENSES.chromium.html'), '<html><body>stand-in</body></html>\n');
+  fs.writeFileSync(path.join(dir, 'version'), `${version}\n`);
+  for (const name of ['icudtl.dat', 'resources.pak', 'chrome_100_percent.pak', 'chrome_200_percent.pak', 'v8_context_snapshot.bin', 'snapshot_blob.bin', 'ffmpeg.dll', 'libEGL.dll', 'libGLESv2.dll', 'd3dcompiler_47.dll', 'vk_swiftshader.dll', 'vk_swiftshader_icd.json', 'vulkan-1.dll']) {
     fs.writeFileSync(path.join(dir, name), 'stand-in');
   }
   fs.writeFileSync(path.join(dir, 'locales', 'en-US.pak'), 'stand-in');
