@@ -17,6 +17,14 @@ export const PREVIEW_SCHEME_PRIVILEGES = {
 } as const;
 
 let previewSession: Session | undefined;
+/** Sessions that already refuse downloads: one listener each, however many previews are opened. */
+const downloadsRefused = new WeakSet<Session>();
+
+function refuseDownloads(ses: Session): void {
+  if (downloadsRefused.has(ses)) return;
+  downloadsRefused.add(ses);
+  ses.on('will-download', (event) => event.preventDefault());
+}
 
 /** Serves kept preview bytes at preview://kept/<id>.pdf, on the preview partition only. */
 function ensureSession(preview: PreviewService): Session {
@@ -75,7 +83,7 @@ export async function openPreviewWindow(preview: PreviewService, kept: KeptPrevi
     if (!isAllowedNavigation(start, url)) event.preventDefault();
   });
   contents.on('will-attach-webview', (event) => event.preventDefault());
-  contents.session.on('will-download', (event) => event.preventDefault());
+  refuseDownloads(contents.session);
   win.setMenu(
     Menu.buildFromTemplate([
       {

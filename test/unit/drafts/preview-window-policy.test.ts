@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { EventEmitter } from 'node:events';
+import { describe, expect, it, vi } from 'vitest';
+import type { KeptPreview, PreviewService } from '../../../main/services/preview/preview';
 import {
   PREVIEW_PARTITION,
   isAllowedNavigation,
@@ -6,6 +8,60 @@ import {
   previewUrl,
   previewWebPreferences,
 } from '../../../main/services/preview/window-policy';
+
+/**
+ * Electron cannot run here: a thin fake where each partition is one session (an EventEmitter, as in
+ * Electron) and every window's webContents shares its partition's session. It only records.
+ */
+const electron = vi.hoisted(() => {
+  // vi.hoisted runs before the imports; EventEmitter is only used later, when a window is opened.
+  const sessions = new Map<string, EventEmitter & Record<string, unknown>>();
+  const fromPartition = (partition: string) => {
+    let ses = sessions.get(partition);
+    if (!ses) {
+      ses = Object.assign(new EventEmitter(), {
+        setPermissionRequestHandler: () => {},
+        setPermissionCheckHandler: () => {},
+        protocol: { handle: () => {} },
+      });
+      sessions.set(partition, ses);
+    }
+    return ses;
+  };
+  const windows: Array<{ options: { webPreferences: { partition: string } }; loaded: string[] }> = [];
+  class BrowserWindow {
+    readonly loaded: string[] = [];
+    readonly webContents: EventEmitter & Record<string, unknown>;
+    constructor(readonly options: { webPreferences: { partition: string } }) {
+      this.webContents = Object.assign(new EventEmitter(), { session: fromPartition(options.webPreferences.partition), setWindowOpenHandler: () => {} });
+      windows.push(this);
+    }
+    setMenu() {}
+    async loadURL(url: string) {
+      this.loaded.push(url);
+    }
+  }
+  return { sessions, windows, module: { BrowserWindow, Menu: { buildFromTemplate: () => ({}) }, dialog: {}, session: { fromPartition } } };
+});
+vi.mock('electron', () => electron.module);
+
+describe('the preview window', () => {
+  it("does not pile up will-download listeners: five previews, one listener on the preview session, and it refuses downloads", async () => {
+    const { openPreviewWindow } = await import('../../../main/electron/preview-window');
+    const service = { get: () => null } as unknown as PreviewService;
+    for (let i = 0; i < 5; i++) {
+      await openPreviewWindow(service, { id: `p${i}`, kind: 'pdf', draftId: `d${i}` } as unknown as KeptPreview);
+    }
+    expect(electron.windows).toHaveLength(5);
+    expect(electron.windows.every((w) => w.options.webPreferences.partition === PREVIEW_PARTITION)).toBe(true);
+    const ses = electron.sessions.get(PREVIEW_PARTITION)!;
+    expect(ses.listenerCount('will-download')).toBe(1);
+    // The one listener still refuses a download started from any preview.
+    const event = { preventDefault: vi.fn() };
+    ses.emit('will-download', event, {}, electron.windows[4]);
+    expect(event.preventDefault).toHaveBeenCalledTimes(1);
+  });
+});
 
 describe('preview window policy', () => {
   it('is sandboxed, has no preload and its own persistent partition', () => {
