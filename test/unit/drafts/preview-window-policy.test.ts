@@ -15,8 +15,8 @@ import {
  */
 const electron = vi.hoisted(() => {
   // vi.hoisted runs before the imports; EventEmitter is only used later, when a window is opened.
-  const sessions = new Map<string, EventEmitter & Record<string, unknown>>();
-  const fromPartition = (partition: string) => {
+  const sessions = new Map<string, EventEmitter>();
+  const fromPartition = (partition: string): EventEmitter => {
     let ses = sessions.get(partition);
     if (!ses) {
       ses = Object.assign(new EventEmitter(), {
@@ -31,7 +31,7 @@ const electron = vi.hoisted(() => {
   const windows: Array<{ options: { webPreferences: { partition: string } }; loaded: string[] }> = [];
   class BrowserWindow {
     readonly loaded: string[] = [];
-    readonly webContents: EventEmitter & Record<string, unknown>;
+    readonly webContents: EventEmitter & { session: EventEmitter };
     constructor(readonly options: { webPreferences: { partition: string } }) {
       this.webContents = Object.assign(new EventEmitter(), { session: fromPartition(options.webPreferences.partition), setWindowOpenHandler: () => {} });
       windows.push(this);
