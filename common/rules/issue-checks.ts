@@ -84,8 +84,8 @@ export function checkForIssue(draft: InvoiceDraft, context: IssueContext): Issue
     const where = typeof c.path[1] === 'number' ? { en: `Line ${c.path[1] + 1}: the `, vi: `Dòng ${c.path[1] + 1}: ` } : { en: 'The ', vi: '' };
     p.push(
       problem(c.path, 'issue.digits', {
-        en: `${where.en}${field.en} ${c.typed} has more than ${c.digits} decimals (the shop's setting); it would be issued as ${c.sent}.`,
-        vi: `${where.vi}${field.vi} ${c.typed} có nhiều hơn ${c.digits} chữ số thập phân (theo thiết lập); sẽ được phát hành là ${c.sent}.`,
+        en: `${where.en}${field.en} ${c.typed} has more decimal places than the shop's setting allows (${c.digits}); it would be issued as ${c.sent}.`,
+        vi: `${where.vi}${field.vi} ${c.typed} có nhiều chữ số thập phân hơn thiết lập cho phép (${c.digits}); sẽ được phát hành là ${c.sent}.`,
       }),
     );
   }
