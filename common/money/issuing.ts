@@ -114,10 +114,13 @@ export function issuingForm(draft: InvoiceDraft, options: IssuingOptions = {}): 
   const mode = computeOptions.rounding ?? 'half-up';
   const rate = computed.exchangeRate;
   const inexact: string[] = [];
+  // Below 10^15 units a number of ≤ 15 significant digits survives JSON exactly: skip the full check.
+  const exactBelow = 1e15 / 10 ** digits.AmountDecimalDigits;
   const conv = (amountOC: Decimal, name: string): number => {
     const v = convertAmount(amountOC, rate, digits.AmountDecimalDigits, mode);
-    if (!fitsJsonNumber(v)) inexact.push(name);
-    return toWireNumber(v);
+    const n = toWireNumber(v);
+    if (!(Math.abs(n) < exactBelow) && !fitsJsonNumber(v)) inexact.push(name);
+    return n;
   };
 
   let sortOrder = 0;
