@@ -1,5 +1,6 @@
 /** checkForIssue: the draft check plus what the service refuses at issuing, each with its path. */
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { emptyDraft, emptyLine, type DraftLine, type InvoiceDraft } from '../../../common/money';
 import { checkForIssue, MAX_LINES_PER_INVOICE, type IssueContext } from '../../../common/rules';
 
@@ -102,5 +103,49 @@ describe('checkForIssue', () => {
     const d = good({ InvDate: '2027-01-05', InvSeries: '1C27TAA' });
     const r = checkForIssue(d, ctx({ template: { ...TEMPLATE, InvSeries: '1C27TAA' }, now: new Date('2027-01-05T03:00:00Z') }));
     expect(r.problems.map((p) => [p.path, p.code, p.severity])).toEqual([['lines[1].VATRateName', 'vat.outsideWindow', 'warning']]);
+  });
+});
+
+describe('checkForIssue on anything typed', () => {
+  it('never throws, and every problem is located, in both languages', () => {
+    const text = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('1', '1.25', '-3', '1e5', '', '25.000', '1,5', '0.0001'));
+    const lineArb = fc.record({
+      ItemType: fc.constantFrom(1, 2, 3, 4, 5) as fc.Arbitrary<DraftLine['ItemType']>,
+      ItemCode: fc.string({ maxLength: 4 }),
+      ItemName: fc.string({ maxLength: 8 }),
+      UnitName: fc.constant(''),
+      Quantity: text,
+      UnitPrice: text,
+      DiscountRate: text,
+      DiscountAmountOC: text,
+      discountBy: fc.constantFrom('rate', 'amount') as fc.Arbitrary<'rate' | 'amount'>,
+      VATRateName: fc.constantFrom('8%', '10%', 'KCT', 'KHAC:3.5%', '7%', ''),
+    });
+    const arb = fc.record({
+      lines: fc.array(lineArb, { maxLength: 8 }),
+      InvDate: fc.constantFrom('2026-03-10', '2027-01-05', '2026-02-30', ''),
+      InvSeries: fc.constantFrom('1C26TAA', '5C26TAA', '1C27TAA', 'xx', ''),
+      CurrencyCode: fc.constantFrom('VND', 'USD', ''),
+      ExchangeRate: text,
+      BuyerIDNumber: fc.option(fc.string({ maxLength: 14 }), { nil: undefined }),
+      BuyerBudgetCode: fc.option(fc.string({ maxLength: 8 }), { nil: undefined }),
+      reason: fc.option(fc.string({ maxLength: 6 }), { nil: undefined }),
+      digits: fc.dictionary(fc.constantFrom('QuantityDecimalDigits', 'AmountDecimalDigits', 'ExchangRateDecimalDigits'), fc.integer({ min: -2, max: 30 })),
+      template: fc.option(fc.record({ InvSeries: fc.constantFrom('1C26TAA', '5C26TAA', ''), Inactive: fc.boolean(), IsMoreVATRate: fc.boolean() }), { nil: null }),
+      last: fc.constantFrom('2026-03-11', 'garbage', '2026-01-01'),
+    });
+    fc.assert(
+      fc.property(arb, (a) => {
+        const d = good({ lines: a.lines, InvDate: a.InvDate, InvSeries: a.InvSeries, CurrencyCode: a.CurrencyCode, ExchangeRate: a.ExchangeRate, BuyerIDNumber: a.BuyerIDNumber, BuyerBudgetCode: a.BuyerBudgetCode });
+        if (a.reason !== undefined) d.correction = { ReferenceType: 2, OrgInvoiceType: 1, OrgInvTemplateNo: '1', OrgInvSeries: 'C26TAA', OrgInvNo: '00000001', OrgInvDate: '2026-03-01', InvoiceNote: a.reason };
+        const r = checkForIssue(d, ctx({ template: a.template, digits: a.digits, lastIssuedDates: { '1C26TAA': a.last } }));
+        for (const p of r.problems) {
+          expect(p.path.length).toBeGreaterThan(0);
+          expect(p.message.length * p.messageVi.length).toBeGreaterThan(0);
+        }
+        expect(r.ok).toBe(r.errors.length === 0);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
