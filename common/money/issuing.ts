@@ -79,6 +79,9 @@ export function issuingDigits(draft: InvoiceDraft, options: IssuingOptions = {})
 function roundTyped(draft: InvoiceDraft, digits: DecimalDigits, options: IssuingOptions, changed: DigitsChange[]): InvoiceDraft {
   const mode = options.rounding ?? 'half-up';
   const fix = (text: string, n: number, path: (string | number)[]): string => {
+    // Fast path: no more decimals written than allowed, so nothing to round.
+    const dot = text.indexOf('.');
+    if (dot < 0 || text.trimEnd().length - dot - 1 <= n) return text;
     const r = readDecimal(text);
     if (r.invalid || r.blank) return text;
     const rounded = roundToDigits(r.value, n, mode);
