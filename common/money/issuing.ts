@@ -119,27 +119,25 @@ export function issuingForm(draft: InvoiceDraft, options: IssuingOptions = {}): 
   const inexact: string[] = [];
   // Below 10^15 units a number of ≤ 15 significant digits survives JSON exactly: skip the full check.
   const exactBelow = 1e15 / 10 ** digits.AmountDecimalDigits;
-  const conv = (amountOC: Decimal, name: string): number => {
+  const conv = (amountOC: Decimal, name: string, line = -1): number => {
     const v = convertAmount(amountOC, rate, digits.AmountDecimalDigits, mode);
     const n = toWireNumber(v);
-    if (!(Math.abs(n) < exactBelow) && !fitsJsonNumber(v)) inexact.push(name);
+    if (!(Math.abs(n) < exactBelow) && !fitsJsonNumber(v)) inexact.push(line < 0 ? name : `lines[${line}].${name}`);
     return n;
   };
 
   let sortOrder = 0;
-  const lines: IssuingLine[] = base.OriginalInvoiceDetail.map((line, i) => {
+  // The lines serialiseDraft just made are ours: completed in place rather than copied.
+  const lines = base.OriginalInvoiceDetail as IssuingLine[];
+  lines.forEach((line, i) => {
     const c = computed.lines[i]!;
-    const numbered = c.ItemType !== 3 && c.ItemType !== 4;
-    return {
-      ...line,
-      SortOrder: numbered ? ++sortOrder : null,
-      Amount: conv(c.AmountOC, `lines[${i}].Amount`),
-      DiscountAmount: conv(c.DiscountAmountOC, `lines[${i}].DiscountAmount`),
-      AmountWithoutVAT: conv(c.AmountWithoutVATOC, `lines[${i}].AmountWithoutVAT`),
-      VATAmountOC: toWireNumber(c.VATAmountOC),
-      VATAmount: conv(c.VATAmountOC, `lines[${i}].VATAmount`),
-      VATRateName: c.ItemType === 4 ? null : (line.VATRateName ?? null),
-    };
+    line.SortOrder = c.ItemType !== 3 && c.ItemType !== 4 ? ++sortOrder : null;
+    line.Amount = conv(c.AmountOC, 'Amount', i);
+    line.DiscountAmount = conv(c.DiscountAmountOC, 'DiscountAmount', i);
+    line.AmountWithoutVAT = conv(c.AmountWithoutVATOC, 'AmountWithoutVAT', i);
+    line.VATAmountOC = toWireNumber(c.VATAmountOC);
+    line.VATAmount = conv(c.VATAmountOC, 'VATAmount', i);
+    line.VATRateName = c.ItemType === 4 ? null : (line.VATRateName ?? null);
   });
 
   const t = computed.totals;
