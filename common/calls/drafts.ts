@@ -40,6 +40,22 @@ export const InvoiceDraftSchema = z.object({
   lines: z.array(DraftLineSchema).max(5000),
   vatOverrides: z.record(z.string(), z.string().max(64)),
   extra: z.record(z.string(), z.unknown()).optional(),
+  BuyerIDNumber: z.string().max(64).optional(),
+  BuyerPassport: z.string().max(64).optional(),
+  BuyerBudgetCode: z.string().max(64).optional(),
+  SellerShopCode: z.string().max(100).optional(),
+  SellerShopName: Text.optional(),
+  correction: z
+    .object({
+      ReferenceType: z.union([z.literal(1), z.literal(2)]),
+      OrgInvoiceType: z.number().int(),
+      OrgInvTemplateNo: z.string().max(8),
+      OrgInvSeries: z.string().max(16),
+      OrgInvNo: z.string().max(16),
+      OrgInvDate: z.string().max(32),
+      InvoiceNote: Text,
+    })
+    .optional(),
 });
 
 /** What the drafting screen keeps beside the invoice itself. */

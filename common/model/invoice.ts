@@ -75,5 +75,19 @@ export const InvoiceDataSchema = z.looseObject({
   TotalAmountInWords: WireText,
   OriginalInvoiceDetail: z.array(InvoiceLineSchema),
   TaxRateInfo: z.array(TaxRateInfoSchema),
+  // Decree 70 buyer identity and seller outlet (sent only when filled).
+  BuyerIDNumber: WireText,
+  BuyerPassport: WireText,
+  BuyerBudgetCode: WireText,
+  SellerShopCode: WireText,
+  SellerShopName: WireText,
+  // A replacement (1) or adjustment (2) and its original: see correction.ts.
+  ReferenceType: WireInteger.nullish(),
+  OrgInvoiceType: WireInteger.nullish(),
+  OrgInvTemplateNo: z.union([z.string(), z.number()]).nullish(),
+  OrgInvSeries: WireText,
+  OrgInvNo: z.union([z.string(), z.number()]).nullish(),
+  OrgInvDate: WireText,
+  InvoiceNote: WireText,
 });
 export type InvoiceData = z.infer<typeof InvoiceDataSchema>;

@@ -4,6 +4,7 @@
  * at the edge, in the InvoiceData produced by `serialiseDraft` (serialise.ts).
  */
 import type { ItemType } from '../model/invoice';
+import type { CorrectionFields } from '../model/correction';
 
 export type DiscountBy = 'rate' | 'amount';
 
@@ -55,7 +56,19 @@ export interface InvoiceDraft {
   vatOverrides: Record<string, string>;
   /** Fields of InvoiceData this app does not know, carried through unchanged. */
   extra?: Record<string, unknown>;
+  /** Decree 70 buyer identity (12-digit personal ID, passport, 7-character budget-unit code). */
+  BuyerIDNumber?: string;
+  BuyerPassport?: string;
+  BuyerBudgetCode?: string;
+  /** The outlet of a shop with several (Decree 70). */
+  SellerShopCode?: string;
+  SellerShopName?: string;
+  /** Set on a replacement or adjustment draft, built by code from the issued original (model/correction.ts). */
+  correction?: CorrectionFields;
 }
+
+/** Optional text fields of the draft, sent only when filled. */
+export const DECREE70_FIELDS = ['BuyerIDNumber', 'BuyerPassport', 'BuyerBudgetCode', 'SellerShopCode', 'SellerShopName'] as const;
 
 export const DRAFT_TEXT_FIELDS = [
   'InvoiceName',

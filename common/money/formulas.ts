@@ -10,6 +10,9 @@
  *  [ISSUE3] issue 3 "Money" (AmountOC = Quantity × UnitPrice; discount from DiscountRate or typed
  *           amount, the other derived; AmountWithoutVATOC = AmountOC − DiscountAmountOC;
  *           TaxRateInfo one row per rate; invariants)
+ *  [ISSUING] the service's integration documentation for issuing (InvoiceData for issuing:
+ *           converted totals "= the OC value × ExchangeRate", per-line Amount/DiscountAmount/
+ *           AmountWithoutVAT/VATAmount, OptionUserDefined decimal digits per kind of number)
  */
 import { Dec, HUNDRED, ROUNDING, ZERO, type Decimal, type RoundingMode } from './decimal';
 import { ItemType } from '../model/invoice';
@@ -125,3 +128,29 @@ export function toVND(amountOC: Decimal, exchangeRate: Decimal, mode: RoundingMo
 }
 
 export { Dec };
+
+/**
+ * A typed figure rounded to the digits the shop's settings give for its kind: Quantity to
+ * QuantityDecimalDigits, UnitPrice to UnitPriceOCDecimalDigits, DiscountRate to
+ * CoefficientDecimalDigits, ExchangeRate to ExchangRateDecimalDigits. [ISSUING] OptionUserDefined.
+ */
+export function roundToDigits(value: Decimal, digits: number, mode: RoundingMode): Decimal {
+  return value.toDecimalPlaces(digits, ROUNDING[mode]);
+}
+
+/**
+ * A converted amount: round(amountOC × ExchangeRate, AmountDecimalDigits). [ISSUING]
+ * Lines: Amount, DiscountAmount, AmountWithoutVAT, VATAmount from the line's OC amounts.
+ * Totals: TotalSaleAmount, TotalDiscountAmount, TotalAmountWithoutVAT, TotalVATAmount and
+ * TotalAmount each from its own OC total (not from summed converted lines), as the
+ * documentation defines them; so with a rate other than 1, Σ converted lines may differ from a
+ * converted total by rounding (under one unit per line), and TotalAmount from
+ * TotalAmountWithoutVAT + TotalVATAmount by at most one unit. With rate 1 and equal digits
+ * every converted amount equals its OC amount.
+ * TotalSaleAmountOC is Σ AmountOC of counted goods lines (ItemType 1 and 5) before discounts
+ * (computeInvoice's `grossAmountOC`), so TotalSaleAmountOC − TotalDiscountAmountOC =
+ * TotalAmountWithoutVATOC.
+ */
+export function convertAmount(amountOC: Decimal, exchangeRate: Decimal, digits: number, mode: RoundingMode): Decimal {
+  return amountOC.times(exchangeRate).toDecimalPlaces(digits, ROUNDING[mode]);
+}

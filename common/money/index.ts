@@ -5,3 +5,4 @@ export * from './formulas';
 export * from './draft';
 export * from './compute';
 export * from './serialise';
+export * from './issuing';

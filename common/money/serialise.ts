@@ -13,8 +13,11 @@ import { Dec, readDecimal, toDecimalString, toWireNumber } from './decimal';
 import { computeInvoice, roundingRuleFor, type ComputeOptions, type ComputedInvoice } from './compute';
 import { discountFromRate, amountOC, allowsLineDiscount } from './formulas';
 import { normaliseVatLabel } from './vat';
-import { DRAFT_TEXT_FIELDS, type DraftLine, type InvoiceDraft } from './draft';
+import { DECREE70_FIELDS, DRAFT_TEXT_FIELDS, type DraftLine, type InvoiceDraft } from './draft';
 import type { InvoiceData, InvoiceLine, ItemType } from '../model/invoice';
+import type { CorrectionFields } from '../model/correction';
+
+const CORRECTION_FIELDS = ['ReferenceType', 'OrgInvoiceType', 'OrgInvTemplateNo', 'OrgInvSeries', 'OrgInvNo', 'OrgInvDate', 'InvoiceNote'] as const;
 
 const LINE_KNOWN = new Set([
   'ItemType',
@@ -39,6 +42,7 @@ const INVOICE_KNOWN = new Set<string>([
   'ExchangeRate',
   'IsTicket',
   ...DRAFT_TEXT_FIELDS,
+  ...DECREE70_FIELDS,
   'TotalAmountWithoutVATOC',
   'TotalVATAmountOC',
   'TotalDiscountAmountOC',
@@ -96,7 +100,27 @@ export function serialiseDraft(draft: InvoiceDraft, options: ComputeOptions = {}
     const v = draft[f].trim();
     if (v !== '') out[f] = v;
   }
+  for (const f of DECREE70_FIELDS) {
+    const v = draft[f]?.trim() ?? '';
+    if (v !== '') out[f] = f === 'BuyerIDNumber' ? v.replace(/\s+/g, '') : v;
+  }
+  if (draft.correction) Object.assign(out, draft.correction);
   return out;
+}
+
+/** The correction fields of InvoiceData when it is a replacement or an adjustment (ReferenceType 1/2). */
+function correctionOf(data: Record<string, unknown>): CorrectionFields | undefined {
+  const kind = Number(data.ReferenceType);
+  if (kind !== 1 && kind !== 2) return undefined;
+  return {
+    ReferenceType: kind,
+    OrgInvoiceType: Number(data.OrgInvoiceType ?? 1),
+    OrgInvTemplateNo: text(data.OrgInvTemplateNo),
+    OrgInvSeries: text(data.OrgInvSeries),
+    OrgInvNo: text(data.OrgInvNo),
+    OrgInvDate: text(data.OrgInvDate),
+    InvoiceNote: text(data.InvoiceNote),
+  };
 }
 
 function text(v: unknown): string {
@@ -173,7 +197,13 @@ export function draftFromInvoiceData(data: InvoiceData, options: ComputeOptions 
     lines,
     vatOverrides: {},
   };
-  const extra = pickExtra(data as Record<string, unknown>, INVOICE_KNOWN);
+  for (const f of DECREE70_FIELDS) {
+    const v = text((data as Record<string, unknown>)[f]);
+    if (v !== '') draft[f] = v;
+  }
+  const correction = correctionOf(data as Record<string, unknown>);
+  if (correction) draft.correction = correction;
+  const extra = pickExtra(data as Record<string, unknown>, correction ? new Set([...INVOICE_KNOWN, ...CORRECTION_FIELDS]) : INVOICE_KNOWN);
   if (extra) draft.extra = extra;
 
   // Hand-typed VAT: a row whose amount differs from what the formula gives.

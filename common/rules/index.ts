@@ -5,3 +5,7 @@ export * from './email';
 export * from './date';
 export * from './refid';
 export * from './required';
+export * from './tax-rules';
+export * from './vat-dates';
+export * from './buyer-ids';
+export * from './issue-checks';

@@ -16,6 +16,10 @@ import { isEmail, splitEmails } from '../rules/email';
 import { isCalendarDate, vietnamToday } from '../rules/date';
 import { isUuid } from '../rules/refid';
 import { requiredFieldProblems } from '../rules/required';
+import { buyerIdentityProblems } from '../rules/buyer-ids';
+import { vatDateProblems, type ExciseGoodsTest } from '../rules/vat-dates';
+import type { VatRateRule } from '../rules/tax-rules';
+import { correctionProblems, ReferenceType } from '../model/correction';
 
 export type { Problem, Severity } from '../rules/problem';
 
@@ -24,6 +28,10 @@ export interface ValidateOptions extends ComputeOptions {
   now?: Date;
   /** A result of computeInvoice for this draft, to avoid computing twice. */
   computed?: ComputedInvoice;
+  /** The dated VAT rate table (default VAT_RATE_RULES), e.g. a newer one delivered with an update. */
+  taxRules?: readonly VatRateRule[];
+  /** Tells goods under excise tax (reduced VAT rates do not apply to them); default none. */
+  isExciseGoods?: ExciseGoodsTest;
 }
 
 export interface ValidationResult {
@@ -46,6 +54,10 @@ export function validateDraft(draft: InvoiceDraft, options: ValidateOptions = {}
   const p: Problem[] = [];
 
   p.push(...requiredFieldProblems(draft, computed));
+  p.push(...buyerIdentityProblems(draft));
+  p.push(...correctionProblems(draft));
+  // An adjustment's lines carry the differences, so they (and its totals) may be negative.
+  const adjusting = draft.correction?.ReferenceType === ReferenceType.Adjustment;
 
   if (draft.RefID.trim() !== '' && !isUuid(draft.RefID)) {
     p.push(problem(['RefID'], 'refId.format', { en: 'RefID must be a UUID.', vi: 'RefID phải có dạng UUID.' }));
@@ -102,6 +114,7 @@ export function validateDraft(draft: InvoiceDraft, options: ValidateOptions = {}
     p.push(problem(['lines'], 'lines.empty', { en: 'The invoice has no lines.', vi: 'Hóa đơn chưa có dòng hàng nào.' }));
   }
   draft.lines.forEach((line, i) => validateLine(draft, computed, i, p));
+  p.push(...vatDateProblems(draft, options.taxRules, options.isExciseGoods));
   // Negative rows/totals caused by a wrong line are not reported twice.
   const lineErrors = p.some((x) => x.severity === 'error' && x.path.startsWith('lines['));
 
@@ -121,7 +134,7 @@ export function validateDraft(draft: InvoiceDraft, options: ValidateOptions = {}
         ),
       );
     }
-    if (!lineErrors && row.VATAmountOC.isNegative() && !row.VATAmountOC.isZero()) {
+    if (!lineErrors && !adjusting && row.VATAmountOC.isNegative() && !row.VATAmountOC.isZero()) {
       p.push(problem(['taxRates', i, 'VATAmountOC'], 'vat.negative', { en: `The VAT for ${row.VATRateName} is negative.`, vi: `Tiền thuế ${row.VATRateName} bị âm.` }));
     }
   });
@@ -130,7 +143,7 @@ export function validateDraft(draft: InvoiceDraft, options: ValidateOptions = {}
   }
 
   const t = computed.totals;
-  if (!lineErrors && t.TotalAmountOC.isNegative() && !t.TotalAmountOC.isZero()) {
+  if (!lineErrors && !adjusting && t.TotalAmountOC.isNegative() && !t.TotalAmountOC.isZero()) {
     p.push(problem(['TotalAmountOC'], 'total.negative', { en: 'The invoice total is negative: the trade discounts exceed the goods.', vi: 'Tổng tiền thanh toán bị âm: chiết khấu thương mại lớn hơn tiền hàng.' }));
   }
   for (const [field, value] of Object.entries(t) as [string, Decimal][]) {
@@ -149,6 +162,7 @@ function validateLine(draft: InvoiceDraft, computed: ComputedInvoice, i: number,
   const c = computed.lines[i]!;
   const n = i + 1;
   const at = (field: string) => ['lines', i, field];
+  const adjusting = draft.correction?.ReferenceType === ReferenceType.Adjustment;
 
   if (!(ITEM_TYPES as readonly number[]).includes(line.ItemType)) {
     p.push(problem(at('ItemType'), 'line.itemType', { en: `Line ${n}: unknown item type ${String(line.ItemType)}.`, vi: `Dòng ${n}: loại dòng ${String(line.ItemType)} không hợp lệ.` }));
@@ -169,12 +183,12 @@ function validateLine(draft: InvoiceDraft, computed: ComputedInvoice, i: number,
       if (carriesAmounts(line.ItemType)) {
         p.push(problem(at('Quantity'), 'line.quantityZero', { en: `Line ${n}: the quantity is zero.`, vi: `Dòng ${n}: số lượng bằng 0.` }, 'warning'));
       }
-    } else if (q.value.isNegative()) {
+    } else if (q.value.isNegative() && !adjusting) {
       p.push(problem(at('Quantity'), 'line.negative', { en: `Line ${n}: the quantity cannot be negative.`, vi: `Dòng ${n}: số lượng không được âm.` }));
     }
   }
   const u = readDecimal(line.UnitPrice);
-  if (!u.invalid && u.value.isNegative() && !u.value.isZero()) {
+  if (!u.invalid && !adjusting && u.value.isNegative() && !u.value.isZero()) {
     p.push(problem(at('UnitPrice'), 'line.negative', { en: `Line ${n}: the unit price cannot be negative (use a trade-discount line).`, vi: `Dòng ${n}: đơn giá không được âm (hãy dùng dòng chiết khấu thương mại).` }));
   }
   if (allowsLineDiscount(line.ItemType)) {

@@ -1,12 +1,13 @@
 /**
  * Keystroke recompute cost: computeInvoice (lines, TaxRateInfo, four totals, amount in words)
- * for invoices of 1, 20, 200 and 1 000 lines. Each sample changes one quantity first, as a
+ * for invoices of 1, 20, 200 and 1 000 lines; and the issuing form (issuingForm: digits,
+ * converted amounts, SortOrder) for the same invoices, which must grow linearly too. Each sample changes one quantity first, as a
  * cashier's keystroke would. Prints medians, the 1000/20 ratio (≈50 means linear growth) and
  * the per-line cost ratio (≈1 means a flat per-line cost). Only a generous sanity bound is
  * asserted; the figures are for the report.
  */
 import { describe, expect, it } from 'vitest';
-import { computeInvoice, emptyDraft, type DraftLine, type InvoiceDraft } from '../../common/money';
+import { computeInvoice, emptyDraft, issuingForm, type DraftLine, type InvoiceDraft } from '../../common/money';
 import { validateDraft } from '../../common/validation';
 import type { ItemType } from '../../common/model';
 
@@ -31,6 +32,10 @@ function makeDraft(n: number): InvoiceDraft {
     });
   }
   return emptyDraft({ RefID: '7a1c2f3e-4b5d-4e6f-8a9b-0c1d2e3f4a5b', InvDate: '2025-06-15', InvSeries: '1C25TAA', lines });
+}
+
+function makeUsdDraft(n: number): InvoiceDraft {
+  return { ...makeDraft(n), CurrencyCode: 'USD', ExchangeRate: '25150.5' };
 }
 
 function median(xs: number[]): number {
@@ -92,8 +97,29 @@ describe('domain recompute benchmark', () => {
       }),
       21,
     );
-    const results: Record<number, { compute: number; best: number; cpu: number; validate: number }> = {};
-    sizes.forEach((n, i) => (results[n] = { compute: compute[i]!.median, best: compute[i]!.best, cpu: compute[i]!.cpu, validate: validate[i]!.median }));
+    // The issuing form of a USD invoice, with the shop's digits (typed figures rounded, converted amounts).
+    const digits = { QuantityDecimalDigits: 2, UnitPriceOCDecimalDigits: 2, AmountOCDecimalDigits: 2, AmountDecimalDigits: 0, CoefficientDecimalDigits: 2, ExchangRateDecimalDigits: 2 };
+    const usd = sizes.map(makeUsdDraft);
+    const issuing = measureInterleaved(
+      usd.map((draft) => (k: number) => {
+        draft.lines[k % draft.lines.length]!.Quantity = String((k % 9) + 1);
+        sink += issuingForm(draft, { digits, template: { IsSendSummary: false } }).data.OriginalInvoiceDetail.length;
+      }),
+      21,
+    );
+    const results: Record<number, { compute: number; best: number; cpu: number; validate: number; issuing: number; issuingBest: number; issuingCpu: number }> = {};
+    sizes.forEach(
+      (n, i) =>
+        (results[n] = {
+          compute: compute[i]!.median,
+          best: compute[i]!.best,
+          cpu: compute[i]!.cpu,
+          validate: validate[i]!.median,
+          issuing: issuing[i]!.median,
+          issuingBest: issuing[i]!.best,
+          issuingCpu: issuing[i]!.cpu,
+        }),
+    );
     const r = (n: number) => results[n]!;
     const ratio = r(1000).compute / r(20).compute;
     const perLine = r(1000).compute / 1000 / (r(20).compute / 20);
@@ -109,11 +135,20 @@ describe('domain recompute benchmark', () => {
     console.log(`  ratio 1000-line / 20-line on best samples: ${ratioBest.toFixed(1)}; on CPU-time medians: ${ratioCpu.toFixed(1)}`);
     console.log(`  per-line cost ratio (1000 vs 20): ${perLine.toFixed(2)} (≈1 for a flat per-line cost)`);
     console.log(`  200-line recompute: ${r(200).compute.toFixed(3)} ms = ${((r(200).compute / 16.7) * 100).toFixed(1)} % of a 60 Hz frame`);
+    const issuingRatio = r(1000).issuing / r(20).issuing;
+    const issuingRatioCpu = r(1000).issuingCpu / r(20).issuingCpu;
+    const issuingRatioBest = r(1000).issuingBest / r(20).issuingBest;
+    console.log('[domain.bench] issuing form (issuingForm, USD, shop digits: rounding, compute, converted amounts, SortOrder)');
+    for (const n of sizes) {
+      console.log(`  ${String(n).padStart(5)} lines: median ${r(n).issuing.toFixed(4)} ms (${((r(n).issuing / n) * 1000).toFixed(2)} µs/line), CPU-time median ${r(n).issuingCpu.toFixed(4)} ms; ${(r(n).issuing / r(n).compute).toFixed(2)}× the recompute`);
+    }
+    console.log(`  ratio 1000-line / 20-line: ${issuingRatio.toFixed(1)} (≈50 for linear growth); on best samples: ${issuingRatioBest.toFixed(1)}; on CPU-time medians: ${issuingRatioCpu.toFixed(1)}`);
     expect(sink).toBeGreaterThan(0);
     // Generous sanity bounds only (shared 2-core machine, so wall time is noisy): a 200-line
     // recompute within one 60 Hz frame, and a per-line cost (CPU time) that does not grow 5-fold
     // from 20 to 1 000 lines, which quadratic work would.
     expect(r(200).compute).toBeLessThan(16.7);
     expect(ratioCpu / 50).toBeLessThan(5);
+    expect(issuingRatioCpu / 50).toBeLessThan(5);
   });
 });
