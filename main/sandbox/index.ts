@@ -39,7 +39,7 @@ export interface SandboxOptions {
   now?: () => Date;
   /** Grow every issued PDF to about this many KB (default $EINVOICE_SANDBOX_PDF_KB, else 0 = natural size, ~50 KB). */
   pdfPadKb?: number;
-  /** Bound of the rendered-bytes cache (default 256 MB). */
+  /** Bound of the rendered-bytes cache (default 512 MB). */
   cacheMb?: number;
   /** Folder holding DejaVuSans.ttf (default: assets/fonts, found upwards; or $EINVOICE_FONT_DIR). */
   fontDir?: string;
