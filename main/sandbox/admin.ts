@@ -11,7 +11,7 @@ export const SANDBOX_BASE_PATH = '/api/integration/invoice';
 export const SANDBOX_TOKEN_PATH = '/api/integration/auth/token';
 
 /** What `GET /__sandbox/state` answers. */
-export function sandboxState(ctx: SandboxContext): Record<string, unknown> {
+function sandboxState(ctx: SandboxContext): Record<string, unknown> {
   const { origin, cat, injector } = ctx;
   return {
     origin,
