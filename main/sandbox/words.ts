@@ -1,9 +1,10 @@
 import Decimal from 'decimal.js';
 
 /**
- * Amount in words for the sandbox's rendered invoices (Vietnamese conventions of DOMAIN.md:
- * "mốt", "lăm", "linh", "không trăm", nghìn/triệu/tỷ). The app's own implementation lives in
- * common/words; the sandbox keeps a small independent one so it never depends on the client.
+ * Amount in words for the sandbox's rendered invoices (the Vietnamese conventions of
+ * docs/invoice-rules.md#amount-in-words: "mốt", "lăm", "linh", "không trăm", nghìn/triệu/tỷ).
+ * The app's own implementation lives in common/words; the sandbox keeps a small independent
+ * one so it never depends on the client.
  */
 const DIGITS = ['không', 'một', 'hai', 'ba', 'bốn', 'năm', 'sáu', 'bảy', 'tám', 'chín'] as const;
 const SCALES = ['', 'nghìn', 'triệu', 'tỷ', 'nghìn tỷ', 'triệu tỷ'] as const;
