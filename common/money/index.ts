@@ -5,3 +5,6 @@ export * from './formulas';
 export * from './draft';
 export * from './compute';
 export * from './serialise';
+export * from './parse';
+export * from './line-type';
+export * from './options';

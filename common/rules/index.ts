@@ -5,3 +5,4 @@ export * from './email';
 export * from './date';
 export * from './refid';
 export * from './required';
+export * from './series-choice';
