@@ -81,6 +81,8 @@ async function draftByKeyboard(page: Page): Promise<void> {
   await tabTo(page, '#f-InvSeries');
   const series = `1C${yy()}TBH`; // a multi-rate template: this invoice has two VAT rates
   await expect(page.locator('#f-InvSeries option', { hasText: series })).toHaveCount(1);
+  // The template's name says "multi-rate" already: not said twice.
+  await expect(page.locator('#f-InvSeries option', { hasText: series })).toHaveText(`${series} — Hóa đơn GTGT nhiều thuế suất`);
   // Only active templates of this kind: not the inactive petrol one, not the tickets.
   await expect(page.locator('#f-InvSeries option', { hasText: `1C${yy()}TXD` })).toHaveCount(0);
   await expect(page.locator('#f-InvSeries option', { hasText: `5C${yy()}TVE` })).toHaveCount(0);
@@ -216,7 +218,7 @@ test('the drafting screen has no serious or critical accessibility violations', 
   expect(bad.map((v) => `${v.id}: ${v.nodes.length} × ${v.nodes[0]?.target.join(' ')} — ${v.help}`)).toEqual([]);
 });
 
-test('catalogues learn from a saved draft and fill the next one; service field errors jump to the field; list undo', async ({ page }) => {
+test('catalogues learn from a saved draft and fill the next one; service field errors jump to the field; list undo', async ({ page }, testInfo) => {
   await draftByKeyboard(page);
   await page.keyboard.press('Control+S');
   await expect(page.getByTestId('save-state')).toHaveText('Đã lưu');
@@ -270,6 +272,7 @@ test('catalogues learn from a saved draft and fill the next one; service field e
   await expect(page.locator('#f-BuyerAddress')).toBeFocused();
   await expect(page.locator('#f-BuyerAddress')).toHaveAttribute('aria-invalid', 'true');
   await expect(page.locator('#f-BuyerAddress-err')).toContainText('Địa chỉ: bắt buộc');
+  await page.screenshot({ path: testInfo.outputPath('editor-service-error.png') });
 
   // The Templates area lists the cached templates with their flags.
   await page.keyboard.press('Alt+4');
@@ -350,8 +353,24 @@ test('numbers typed the Vietnamese way, visible suggestions, Enter and Ctrl+Z at
   });
   expect(onTop).toBe(true);
   await page.screenshot({ path: testInfo.outputPath('editor-suggestions.png') });
+  // Near the window's bottom the list opens upward, still above everything else.
+  await page.keyboard.press('Escape');
+  await expect(option).toBeHidden();
+  const input = page.locator('[data-path="lines[2].ItemName"]');
+  const box = (await input.boundingBox())!;
+  await page.setViewportSize({ width: 1366, height: Math.ceil(box.y + box.height + 20) });
+  await page.keyboard.press('ArrowDown');
+  await expect(option).toBeVisible();
+  const flipped = await option.evaluate((el, fieldTop) => {
+    const r = el.getBoundingClientRect();
+    const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return r.bottom <= fieldTop + 1 && at !== null && el.contains(at);
+  }, box.y);
+  expect(flipped).toBe(true);
+  await page.screenshot({ path: testInfo.outputPath('editor-suggestions-up.png') });
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
+  await page.setViewportSize({ width: 1366, height: 768 });
   await expect(page.locator('[data-path="lines[2].ItemName"]')).toHaveValue('Gạo ST25');
   await expect(page.locator('[data-path="lines[2].UnitPrice"]')).toHaveValue('25.000');
   await expect(page.locator('[data-path="lines[2].Quantity"]')).toBeFocused();

@@ -83,7 +83,8 @@ export function Autocomplete<T>({ value, onChange, search, onPick, listLabel, on
           if (mine !== seq.current) return;
           setItems(found);
           setActive(found.length ? 0 : -1);
-          setOpen(found.length > 0);
+          // Only for the field being typed in: an answer arriving after the cursor left stays shut.
+          setOpen(found.length > 0 && document.activeElement === inputRef.current);
         },
         () => setOpen(false),
       );
@@ -155,6 +156,8 @@ export function Autocomplete<T>({ value, onChange, search, onPick, listLabel, on
         }}
         onKeyDown={keyDown}
         onBlur={(e) => {
+          typed.current = false;
+          seq.current++;
           setOpen(false);
           onBlur?.(e);
         }}

@@ -90,12 +90,13 @@ export function useDraftProblems(input: {
   }, [byPath]);
 
   const errorsNow = useCallback(() => {
-    const current = useEditor.getState().draft ?? draft;
+    const current = useEditor.getState().draft;
+    if (!current) return [];
     const c = engine.compute(current, options);
     const v = validateDraft(current, { ...options, computed: c });
     const series = seriesChoiceProblems({ series: current.InvSeries, isTicket: current.IsTicket, multiRate: isMultiRate(c.taxRates), templates });
     return [...series, ...v.problems].filter((p) => p.severity === 'error');
-  }, [draft, engine, options, templates]);
+  }, [engine, options, templates]);
 
   return { all, shown, byPath, codes, lineProblems, multiRate, errorsNow };
 }
