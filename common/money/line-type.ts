@@ -3,7 +3,7 @@
  * only dispatches; these rules decide.
  */
 import { ItemType } from '../model/invoice';
-import { emptyLine, type DraftLine } from './draft';
+import { emptyLine, type DraftLine, type InvoiceDraft } from './draft';
 import { allowsLineDiscount, carriesAmounts } from './formulas';
 
 /** VAT rate a new goods line starts with when there is no line above to copy it from. */
@@ -46,4 +46,33 @@ export function newLineAfter(previous: DraftLine | undefined, type: ItemType = I
   if (previous && previous.ItemType !== ItemType.Note && previous.VATRateName) line.VATRateName = previous.VATRateName;
   else line.VATRateName = DEFAULT_VAT_LABEL;
   return line;
+}
+
+/** What picking a catalogue item writes into a line: a note line keeps no VAT rate. */
+export function withCatalogueItem(line: DraftLine, item: { code: string; name: string; unit: string; price: string; vatRate: string }): Partial<DraftLine> {
+  return {
+    ItemCode: item.code,
+    ItemName: item.name,
+    UnitName: item.unit,
+    UnitPrice: item.price,
+    ...(item.vatRate && line.ItemType !== ItemType.Note ? { VATRateName: item.vatRate } : {}),
+  };
+}
+
+type BuyerFields = 'BuyerLegalName' | 'BuyerTaxCode' | 'BuyerAddress' | 'BuyerFullName' | 'BuyerEmail' | 'BuyerPhoneNumber' | 'BuyerCode';
+
+/**
+ * What picking a catalogue buyer writes into the draft: name, tax code and address always (they
+ * belong together); contact, email, phone and code only when the catalogue knows them.
+ */
+export function buyerFieldsFrom(b: { legalName: string; taxCode: string; address: string; contact: string; email: string; phone: string; code: string }): Partial<Pick<InvoiceDraft, BuyerFields>> {
+  return {
+    BuyerLegalName: b.legalName,
+    BuyerTaxCode: b.taxCode,
+    BuyerAddress: b.address,
+    ...(b.contact ? { BuyerFullName: b.contact } : {}),
+    ...(b.email ? { BuyerEmail: b.email } : {}),
+    ...(b.phone ? { BuyerPhoneNumber: b.phone } : {}),
+    ...(b.code ? { BuyerCode: b.code } : {}),
+  };
 }

@@ -1,6 +1,7 @@
 /** Rules the drafting screen used to hold itself, now in common/ and shared with main. */
 import { describe, expect, it } from 'vitest';
 import {
+  buyerFieldsFrom,
   changeLineType,
   computeInvoice,
   computeOptionsFromSettings,
@@ -11,6 +12,7 @@ import {
   newLineAfter,
   showsAmounts,
   showsDiscount,
+  withCatalogueItem,
 } from '../../../common/money';
 import { ItemType } from '../../../common/model/invoice';
 import { activeTemplatesFor, isMultiRate, seriesChoiceProblems, templateAllowed, type SeriesTemplate } from '../../../common/rules';
@@ -36,6 +38,18 @@ describe('line types', () => {
   it('which cells a line type shows', () => {
     expect([1, 2, 3, 4, 5].map(showsAmounts)).toEqual([true, true, true, false, true]);
     expect([1, 2, 3, 4, 5].map(showsDiscount)).toEqual([true, false, false, false, true]);
+  });
+});
+
+describe('picking from the catalogues', () => {
+  const item = { code: 'G1', name: 'Gạo', unit: 'kg', price: '25000', vatRate: '5%' };
+  it('an item fills the line; a note line takes no VAT rate', () => {
+    expect(withCatalogueItem(emptyLine(1), item)).toEqual({ ItemCode: 'G1', ItemName: 'Gạo', UnitName: 'kg', UnitPrice: '25000', VATRateName: '5%' });
+    expect(withCatalogueItem(emptyLine(4), item)).not.toHaveProperty('VATRateName');
+  });
+  it('a buyer fills what the catalogue knows and leaves the rest as typed', () => {
+    const b = { legalName: 'Công ty An Phát', taxCode: '0101243150', address: 'Hà Nội', contact: '', email: 'kt@anphat.vn', phone: '', code: '' };
+    expect(buyerFieldsFrom(b)).toEqual({ BuyerLegalName: 'Công ty An Phát', BuyerTaxCode: '0101243150', BuyerAddress: 'Hà Nội', BuyerEmail: 'kt@anphat.vn' });
   });
 });
 

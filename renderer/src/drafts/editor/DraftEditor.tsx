@@ -10,7 +10,7 @@ import { BuyerBlock } from './BuyerBlock';
 import { IncrementalCompute } from './compute';
 import { HeaderBlock } from './HeaderBlock';
 import { LineGrid, newLineFocus, scrollToLine } from './LineGrid';
-import { computeOptionsFromSettings, dotStyleFor } from './money';
+import { buyerFieldsFrom, computeOptionsFromSettings, dotStyleFor } from './money';
 import { PreviewStatus } from './PreviewStatus';
 import { ProblemsBlock } from './ProblemsBlock';
 import { useEditor, type HeaderField } from './store';
@@ -111,13 +111,7 @@ export function DraftEditor({ onClose }: { onClose(): void }) {
 
   const pickBuyer = useCallback(
     (b: CatalogueBuyer) => {
-      setField('BuyerLegalName', b.legalName);
-      setField('BuyerTaxCode', b.taxCode);
-      setField('BuyerAddress', b.address);
-      if (b.contact) setField('BuyerFullName', b.contact);
-      if (b.email) setField('BuyerEmail', b.email);
-      if (b.phone) setField('BuyerPhoneNumber', b.phone);
-      if (b.code) setField('BuyerCode', b.code);
+      for (const [field, value] of Object.entries(buyerFieldsFrom(b))) setField(field as HeaderField, value);
       focus('BuyerAddress');
     },
     [setField, focus],

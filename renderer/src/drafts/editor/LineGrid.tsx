@@ -3,13 +3,11 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState, type Keyboar
 import { useTranslation } from 'react-i18next';
 import { ItemType } from '../../../../common/model/invoice';
 import { LineRow } from './LineRow';
-import type { ComputedLine, DotStyle, DraftLine } from './money';
+import { STANDARD_VAT_LABELS, type ComputedLine, type DotStyle, type DraftLine } from './money';
 import { useEditor } from './store';
 
 /** Brings line `i` into the DOM (set while a grid is mounted); used to focus a line by path. */
 export let scrollToLine: ((i: number) => void) | undefined;
-
-export const VAT_CHOICES = ['0%', '5%', '8%', '10%', 'KCT', 'KKKNT'] as const;
 
 /** Where the cursor goes in a line the keyboard just added: its item name, never its type. */
 export const newLineFocus = (i: number) => `lines[${i}].ItemName`;
@@ -165,7 +163,7 @@ export function LineGrid({
         )}
       </table>
       <datalist id="vat-choices">
-        {VAT_CHOICES.map((v) => (
+        {STANDARD_VAT_LABELS.map((v) => (
           <option key={v} value={v} />
         ))}
       </datalist>

@@ -4,7 +4,7 @@ import type { CatalogueItem } from '../../../../common/calls/catalogues';
 import { ITEM_TYPES, ItemType } from '../../../../common/model/invoice';
 import { Autocomplete } from './Autocomplete';
 import { formatAmount } from './format';
-import { normaliseVatLabel, showsAmounts, showsDiscount, type ComputedLine, type DotStyle, type DraftLine } from './money';
+import { normaliseVatLabel, showsAmounts, showsDiscount, withCatalogueItem, type ComputedLine, type DotStyle, type DraftLine } from './money';
 import { NumberInput } from './NumberInput';
 import { searchItems } from './search';
 import { useEditor, type LineField } from './store';
@@ -74,15 +74,8 @@ export const LineRow = memo(function LineRow({ index, line, computed, decimals, 
     </td>
   );
   const pickItem = (item: CatalogueItem) => {
-    const note = line.ItemType === ItemType.Note;
-    setLine(index, {
-      ItemCode: item.code,
-      ItemName: item.name,
-      UnitName: item.unit,
-      UnitPrice: item.price,
-      ...(item.vatRate && !note ? { VATRateName: item.vatRate } : {}),
-    });
-    focus(note ? null : `lines[${index}].Quantity`);
+    setLine(index, withCatalogueItem(line, item));
+    focus(line.ItemType === ItemType.Note ? null : `lines[${index}].Quantity`);
   };
   const itemAc = (field: 'ItemCode' | 'ItemName', column: string) => (
     <td className={field === 'ItemName' ? 'wide' : undefined}>
