@@ -381,6 +381,13 @@ test('numbers typed the Vietnamese way, visible suggestions, Enter and Ctrl+Z at
   await page.keyboard.press('Control+z');
   await expect(page.locator('tr[data-line]')).toHaveCount(3);
   await expect(page.locator('[data-path="lines[2].ItemName"]')).toHaveValue('Gạo ST25');
+  // Removing the line under the cursor: the cell now shows the next line's value, not stale text.
+  await page.locator('[data-path="lines[0].Quantity"]').focus();
+  await page.keyboard.press('Control+Delete');
+  await expect(page.locator('[data-path="lines[0].Quantity"]')).toHaveValue('1,5');
+  await page.keyboard.press('Control+z');
+  await expect(page.locator('[data-path="lines[0].Quantity"]')).toHaveValue('2');
+  await expect(page.getByTestId('line-amount-0')).toHaveText('50.000');
   await page.getByTestId('total-amount').scrollIntoViewIfNeeded();
   await page.screenshot({ path: testInfo.outputPath('editor-totals.png') });
 

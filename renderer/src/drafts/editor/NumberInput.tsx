@@ -17,8 +17,10 @@ interface Props extends Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'o
  * draft check); once left it shows the value formatted (`25.000`, `1,5`).
  */
 export const NumberInput = memo(function NumberInput({ value, dot, decimals, onValue, onFocus, onBlur, ...rest }: Props) {
-  const [typed, setTyped] = useState<string | null>(null);
-  const shown = typed ?? shownFromStored(value, decimals === undefined ? { dot } : { dot, decimals });
+  // What is being typed, with what it stored: when the draft's value changes under the cursor
+  // (a line removed or put back), the field shows the new value instead of stale text.
+  const [typed, setTyped] = useState<{ text: string; stored: string } | null>(null);
+  const shown = typed && typed.stored === value ? typed.text : shownFromStored(value, decimals === undefined ? { dot } : { dot, decimals });
   return (
     <input
       {...rest}
@@ -26,12 +28,13 @@ export const NumberInput = memo(function NumberInput({ value, dot, decimals, onV
       autoComplete="off"
       value={shown}
       onFocus={(e) => {
-        setTyped(e.target.value);
+        setTyped({ text: e.target.value, stored: value });
         onFocus?.(e);
       }}
       onChange={(e) => {
-        setTyped(e.target.value);
-        onValue(storedFromTyped(e.target.value, { dot }));
+        const stored = storedFromTyped(e.target.value, { dot });
+        setTyped({ text: e.target.value, stored });
+        onValue(stored);
       }}
       onBlur={(e) => {
         setTyped(null);
