@@ -1,9 +1,12 @@
 import { memo, useState, type InputHTMLAttributes } from 'react';
 import { shownFromStored, storedFromTyped, type DotStyle } from './money';
+import { useEditor } from './store';
 
 interface Props extends Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange' | 'inputMode'> {
   /** What the draft holds: a canonical decimal string, blank, or refused text (marked). */
   value: string;
+  /** The draft path of the field (also its `data-path`). */
+  'data-path': string;
   dot: DotStyle;
   /** Fixed decimals when shown (amounts in a currency); quantities show their own digits. */
   decimals?: number | undefined;
@@ -16,7 +19,7 @@ interface Props extends Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'o
  * keystroke goes through `storedFromTyped` (a refused entry is kept, marked, and explained by the
  * draft check); once left it shows the value formatted (`25.000`, `1,5`).
  */
-export const NumberInput = memo(function NumberInput({ value, dot, decimals, onValue, onFocus, onBlur, ...rest }: Props) {
+export const NumberInput = memo(function NumberInput({ value, 'data-path': path, dot, decimals, onValue, onFocus, onBlur, ...rest }: Props) {
   // What is being typed, with what it stored: when the draft's value changes under the cursor
   // (a line removed or put back), the field shows the new value instead of stale text.
   const [typed, setTyped] = useState<{ text: string; stored: string } | null>(null);
@@ -24,11 +27,13 @@ export const NumberInput = memo(function NumberInput({ value, dot, decimals, onV
   return (
     <input
       {...rest}
+      data-path={path}
       inputMode="decimal"
       autoComplete="off"
       value={shown}
       onFocus={(e) => {
         setTyped({ text: e.target.value, stored: value });
+        useEditor.getState().setEditing(path);
         onFocus?.(e);
       }}
       onChange={(e) => {
@@ -38,6 +43,7 @@ export const NumberInput = memo(function NumberInput({ value, dot, decimals, onV
       }}
       onBlur={(e) => {
         setTyped(null);
+        if (useEditor.getState().editingPath === path) useEditor.getState().setEditing(null);
         onBlur?.(e);
       }}
     />

@@ -26,6 +26,9 @@ export interface EditorState {
   freshLine: number | null;
   /** The line Ctrl+Delete removed last, while nothing else was edited since (Ctrl+Z puts it back). */
   lastRemoved: { index: number; line: DraftLine; version: number } | null;
+  /** The number cell being typed in: its half-typed entry (`25.0` on the way to `25.000`) is judged once left. */
+  editingPath: string | null;
+  setEditing(path: string | null): void;
   load(record: DraftRecord): void;
   /** Puts back edits that were not saved yet (parked when the page went away); they save next. */
   restoreUnsaved(draft: InvoiceDraft, meta: DraftMeta): void;
@@ -78,6 +81,8 @@ export const useEditor = create<EditorState>((set, get) => {
     serviceIssues: {},
     freshLine: null,
     lastRemoved: null,
+    editingPath: null,
+    setEditing: (path) => set({ editingPath: path }),
     load: (record) =>
       set({
         id: record.id,
@@ -95,7 +100,7 @@ export const useEditor = create<EditorState>((set, get) => {
         lastRemoved: null,
       }),
     restoreUnsaved: (draft, meta) => set((s) => ({ draft, meta, version: s.version + 1, saveState: 'dirty' })),
-    close: () => set({ id: null, draft: null, meta: NO_META, version: 0, savedVersion: 0, saveState: 'saved', serviceIssues: {}, freshLine: null, lastRemoved: null }),
+    close: () => set({ id: null, draft: null, meta: NO_META, version: 0, savedVersion: 0, saveState: 'saved', serviceIssues: {}, freshLine: null, lastRemoved: null, editingPath: null }),
     setField: (field, value) => edit((d) => ({ ...d, [field]: value })),
     setTicket: (isTicket) => edit((d) => ({ ...d, IsTicket: isTicket })),
     setLine: (index, patch) =>

@@ -40,6 +40,7 @@ export function useDraftProblems(input: {
   const { draft, options, computed, engine, templates, lang } = input;
   const serviceIssues = useEditor((s) => s.serviceIssues);
   const freshLine = useEditor((s) => s.freshLine);
+  const editingPath = useEditor((s) => s.editingPath);
   const [validation, setValidation] = useState(() => validateDraft(draft, { ...options, computed }));
   useEffect(() => {
     const timer = setTimeout(() => setValidation(validateDraft(draft, { ...options, computed: engine.compute(draft, options) })), 120);
@@ -56,11 +57,14 @@ export function useDraftProblems(input: {
   }, [validation, multiRate, draft.InvSeries, draft.IsTicket, templates, serviceIssues]);
 
   const shown = useMemo(() => {
-    if (freshLine === null) return all;
-    const prefix = `lines[${freshLine}].`;
-    // What the cashier typed and the parser refused is said at once; the rest waits.
-    return all.filter((p) => !p.path.startsWith(prefix) || p.code.startsWith('number.'));
-  }, [all, freshLine]);
+    const prefix = freshLine === null ? null : `lines[${freshLine}].`;
+    return all.filter((p) => {
+      // A number still being typed is judged once its cell is left.
+      if (p.path === editingPath && p.code.startsWith('number.')) return false;
+      // What the cashier typed and the parser refused is said at once; the rest of a new line waits.
+      return prefix === null || !p.path.startsWith(prefix) || p.code.startsWith('number.');
+    });
+  }, [all, freshLine, editingPath]);
 
   const { byPath, codes } = useMemo(() => {
     const m = new Map<string, string>();
