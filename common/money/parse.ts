@@ -16,7 +16,7 @@
  * `formatTyped` writes what `parseTyped` reads back to the same value (property-tested): in the
  * `either` style a whole number with exactly one group (1 000–999 999) is shown without the dot.
  */
-import { Dec, toDecimalString, type Decimal } from './decimal';
+import { DECIMAL_STRING, Dec, toDecimalString, type Decimal } from './decimal';
 import { currencyDecimals } from './currency';
 
 export type DotStyle = 'thousands' | 'either';
@@ -46,7 +46,6 @@ export function dotStyleFor(what: 'amount' | 'quantity' | 'rate' | 'exchangeRate
 }
 
 const GROUPED = /^[1-9]\d{0,2}(?:\.\d{3})+$/;
-const DIGITS = /^\d*$/;
 
 function refused(code: TypedProblem['code'], en: string, vi: string): TypedNumber {
   return { kind: 'refused', code, en, vi };
@@ -107,7 +106,7 @@ export function parseTyped(input: string, options: ParseTypedOptions): TypedNumb
       `"${raw}": ở ô này dấu chấm ngăn cách hàng nghìn, mà "${tail}" không phải nhóm ba chữ số. Nhập ${orVi}${asDecimal} nếu là số thập phân.`,
     );
   }
-  if (GROUPED.test(s) && DIGITS.test(tail)) {
+  if (GROUPED.test(s)) {
     const thousands = `${head}${tail}`;
     const decimal = `${head},${tail.replace(/0+$/, '') || '0'}`;
     return refused(
@@ -146,7 +145,7 @@ export function formatTyped(value: Decimal | string, options: FormatTypedOptions
   // One group and no comma would read two ways in the `either` style: leave it ungrouped.
   const oneGroup = whole.length > 3 && whole.length <= 6 && fraction === '';
   const shownWhole = options.dot === 'either' && oneGroup ? whole : group(whole);
-  const sign = negative && !(d.isZero() && fraction.replace(/0/g, '') === '') ? '-' : '';
+  const sign = negative && /[1-9]/.test(whole + fraction) ? '-' : '';
   return `${sign}${shownWhole}${fraction ? `,${fraction}` : ''}`;
 }
 
@@ -176,6 +175,6 @@ export function storedFromTyped(input: string, options: ParseTypedOptions): stri
 export function shownFromStored(stored: string, options: FormatTypedOptions): string {
   const refusedRaw = refusedText(stored);
   if (refusedRaw !== null) return refusedRaw;
-  if (stored.trim() === '' || !/^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/.test(stored.trim())) return stored;
+  if (!DECIMAL_STRING.test(stored.trim())) return stored;
   return formatTyped(stored.trim(), options);
 }

@@ -5,7 +5,7 @@
  */
 import { computeInvoice, type ComputeOptions, type ComputedInvoice } from '../money/compute';
 import { fitsJsonNumber, readDecimal, type Decimal } from '../money/decimal';
-import { dotStyleFor, parseTyped, refusedText, type DotStyle } from '../money/parse';
+import { dotStyleFor, formatTyped, parseTyped, refusedText, type DotStyle } from '../money/parse';
 import { parseVatLabel } from '../money/vat';
 import { carriesAmounts, allowsLineDiscount } from '../money/formulas';
 import type { InvoiceDraft } from '../money/draft';
@@ -121,8 +121,8 @@ export function validateDraft(draft: InvoiceDraft, options: ValidateOptions = {}
           ['taxRates', i, 'VATAmountOC'],
           'vat.edited',
           {
-            en: `The VAT for ${row.VATRateName} was edited by hand: ${row.VATAmountOC.toFixed()} instead of ${row.computedVATAmountOC.toFixed()}.`,
-            vi: `Tiền thuế ${row.VATRateName} đã được sửa tay: ${row.VATAmountOC.toFixed()} thay vì ${row.computedVATAmountOC.toFixed()}.`,
+            en: `The VAT for ${row.VATRateName} was edited by hand: ${shownAmount(row.VATAmountOC, computed)} instead of ${shownAmount(row.computedVATAmountOC, computed)}.`,
+            vi: `Tiền thuế ${row.VATRateName} đã được sửa tay: ${shownAmount(row.VATAmountOC, computed)} thay vì ${shownAmount(row.computedVATAmountOC, computed)}.`,
           },
           'warning',
         ),
@@ -149,6 +149,11 @@ export function validateDraft(draft: InvoiceDraft, options: ValidateOptions = {}
   const errors = p.filter((x) => x.severity === 'error');
   const warnings = p.filter((x) => x.severity === 'warning');
   return { ok: errors.length === 0, problems: p, errors, warnings, computed };
+}
+
+/** An amount in a message, written as the screen shows it (`7.200`). */
+function shownAmount(value: Decimal, computed: ComputedInvoice): string {
+  return formatTyped(value, { dot: dotStyleFor('amount', computed.currency), decimals: computed.rule.decimals });
 }
 
 /** The parser's own explanation for a value it refused when it was typed (kept marked in the draft). */

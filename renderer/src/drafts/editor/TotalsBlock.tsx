@@ -64,11 +64,11 @@ export function TotalsBlock({ computed, vatOverrides, byPath }: { computed: Comp
                     placeholder={t('drafts.totals.overrideAuto')}
                     value={vatOverrides[r.VATRateName] ?? ''}
                     dot={moneyDot}
-                    aria-invalid={problem && (r.overrideInvalid || problem) ? true : undefined}
-                    aria-describedby={problem ? `${path}-err` : undefined}
+                    aria-invalid={problem && r.overrideInvalid ? true : undefined}
+                    aria-describedby={problem && r.overrideInvalid ? `${path}-err` : undefined}
                     onValue={(stored) => setVatOverride(r.VATRateName, stored === '' ? null : stored)}
                   />
-                  {problem && (
+                  {problem && r.overrideInvalid && (
                     <span className="field-error" id={`${path}-err`}>
                       {problem}
                     </span>
