@@ -5,6 +5,8 @@ export const IssueSchema = z.object({
   path: z.string(),
   message: z.string(),
   messageVi: z.string(),
+  /** The service's own code behind this issue (e.g. `RequireError_InvSeries`), shown small. */
+  code: z.string().optional(),
 });
 export type Issue = z.infer<typeof IssueSchema>;
 

@@ -6,3 +6,6 @@ export * from './draft';
 export * from './compute';
 export * from './serialise';
 export * from './issuing';
+export * from './parse';
+export * from './line-type';
+export * from './options';

@@ -9,3 +9,4 @@ export * from './tax-rules';
 export * from './vat-dates';
 export * from './buyer-ids';
 export * from './issue-checks';
+export * from './series-choice';

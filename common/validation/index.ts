@@ -5,6 +5,7 @@
  */
 import { computeInvoice, type ComputeOptions, type ComputedInvoice } from '../money/compute';
 import { fitsJsonNumber, readDecimal, type Decimal } from '../money/decimal';
+import { dotStyleFor, formatTyped, parseTyped, refusedText, type DotStyle } from '../money/parse';
 import { parseVatLabel } from '../money/vat';
 import { carriesAmounts, allowsLineDiscount } from '../money/formulas';
 import type { InvoiceDraft } from '../money/draft';
@@ -91,7 +92,10 @@ export function validateDraft(draft: InvoiceDraft, options: ValidateOptions = {}
   if (draft.CurrencyCode.trim() !== '' && !/^[A-Za-z]{3}$/.test(draft.CurrencyCode.trim())) {
     p.push(problem(['CurrencyCode'], 'currency.format', { en: 'The currency must be a 3-letter code such as VND or USD.', vi: 'Loại tiền phải là mã 3 chữ cái như VND hoặc USD.' }));
   }
-  if (computed.exchangeRateInvalid || computed.exchangeRate.lte(0)) {
+  const exchangeTyped = typedProblem(draft.ExchangeRate, 'thousands');
+  if (exchangeTyped) {
+    p.push(problem(['ExchangeRate'], exchangeTyped.code, { en: `Exchange rate: ${exchangeTyped.en}`, vi: `Tỷ giá: ${exchangeTyped.vi}` }));
+  } else if (computed.exchangeRateInvalid || computed.exchangeRate.lte(0)) {
     p.push(problem(['ExchangeRate'], 'exchangeRate.invalid', { en: 'The exchange rate must be a positive number.', vi: 'Tỷ giá phải là số dương.' }));
   } else if (computed.currency === 'VND' && !computed.exchangeRate.eq(1)) {
     p.push(problem(['ExchangeRate'], 'exchangeRate.vnd', { en: 'An invoice in VND has exchange rate 1.', vi: 'Hóa đơn bằng VND có tỷ giá bằng 1.' }, 'warning'));
@@ -119,7 +123,10 @@ export function validateDraft(draft: InvoiceDraft, options: ValidateOptions = {}
   const lineErrors = p.some((x) => x.severity === 'error' && x.path.startsWith('lines['));
 
   computed.taxRates.forEach((row, i) => {
-    if (row.overrideInvalid) {
+    const typed = typedProblem(draft.vatOverrides[row.VATRateName] ?? '', dotStyleFor('amount', computed.currency));
+    if (typed) {
+      p.push(problem(['taxRates', i, 'VATAmountOC'], typed.code, { en: `VAT amount for ${row.VATRateName}: ${typed.en}`, vi: `Tiền thuế ${row.VATRateName}: ${typed.vi}` }));
+    } else if (row.overrideInvalid) {
       p.push(problem(['taxRates', i, 'VATAmountOC'], 'vat.overrideInvalid', { en: `The VAT amount typed for ${row.VATRateName} is not a number.`, vi: `Tiền thuế nhập cho ${row.VATRateName} không phải là số.` }));
     } else if (row.edited && !row.VATAmountOC.eq(row.computedVATAmountOC)) {
       p.push(
@@ -127,8 +134,8 @@ export function validateDraft(draft: InvoiceDraft, options: ValidateOptions = {}
           ['taxRates', i, 'VATAmountOC'],
           'vat.edited',
           {
-            en: `The VAT for ${row.VATRateName} was edited by hand: ${row.VATAmountOC.toFixed()} instead of ${row.computedVATAmountOC.toFixed()}.`,
-            vi: `Tiền thuế ${row.VATRateName} đã được sửa tay: ${row.VATAmountOC.toFixed()} thay vì ${row.computedVATAmountOC.toFixed()}.`,
+            en: `The VAT for ${row.VATRateName} was edited by hand: ${shownAmount(row.VATAmountOC, computed)} instead of ${shownAmount(row.computedVATAmountOC, computed)}.`,
+            vi: `Tiền thuế ${row.VATRateName} đã được sửa tay: ${shownAmount(row.VATAmountOC, computed)} thay vì ${shownAmount(row.computedVATAmountOC, computed)}.`,
           },
           'warning',
         ),
@@ -157,6 +164,21 @@ export function validateDraft(draft: InvoiceDraft, options: ValidateOptions = {}
   return { ok: errors.length === 0, problems: p, errors, warnings, computed };
 }
 
+/** An amount in a message, written as the screen shows it (`7.200`). */
+function shownAmount(value: Decimal, computed: ComputedInvoice): string {
+  return formatTyped(value, { dot: dotStyleFor('amount', computed.currency), decimals: computed.rule.decimals });
+}
+
+/** The parser's own explanation for a value it refused when it was typed (kept marked in the draft). */
+function typedProblem(stored: string, dot: DotStyle): { code: string; en: string; vi: string } | null {
+  const raw = refusedText(stored);
+  if (raw === null) return null;
+  const r = parseTyped(raw, { dot });
+  if (r.kind === 'refused') return r;
+  // Read fine in another style (the currency changed since): still not a stored number.
+  return { code: 'number.retype', en: `"${raw}" needs to be typed again.`, vi: `"${raw}" cần nhập lại.` };
+}
+
 function validateLine(draft: InvoiceDraft, computed: ComputedInvoice, i: number, p: Problem[]): void {
   const line = draft.lines[i]!;
   const c = computed.lines[i]!;
@@ -175,6 +197,12 @@ function validateLine(draft: InvoiceDraft, computed: ComputedInvoice, i: number,
 
   for (const f of c.invalid) {
     const name = FIELD_NAMES[f]!;
+    const style = f === 'Quantity' || f === 'DiscountRate' ? 'either' : dotStyleFor('amount', computed.currency);
+    const typed = typedProblem(line[f], style);
+    if (typed) {
+      p.push(problem(at(f), typed.code, { en: `Line ${n}, ${name.en}: ${typed.en}`, vi: `Dòng ${n}, ${name.vi}: ${typed.vi}` }));
+      continue;
+    }
     p.push(problem(at(f), 'line.number', { en: `Line ${n}: the ${name.en} "${line[f]}" is not a number.`, vi: `Dòng ${n}: ${name.vi} "${line[f]}" không phải là số.` }));
   }
   const q = readDecimal(line.Quantity);

@@ -624,13 +624,15 @@ export async function renderPdf(inv: SandboxInvoice, fonts: LoadedFonts, opts: P
   w.text(`Hình thức thanh toán: ${str(inv.PaymentMethodName)}`, 40);
   w.text(`Đồng tiền: ${cur}${num(inv.ExchangeRate) > 1 ? `   Tỷ giá: ${formatAmount(num(inv.ExchangeRate))}` : ''}`, 300);
   w.line(24);
-  const cols = { stt: 40, name: 66, unit: 262, qty: 337, price: 412, amount: 492, vat: right };
+  // A discounted line shows its discount, so quantity × price and the amount visibly agree.
+  const cols = { stt: 40, name: 66, unit: 226, qty: 305, price: 370, disc: 430, amount: 495, vat: right };
   const header = (): void => {
     w.text('STT', cols.stt, { bold: true, size: 8.5 });
     w.text('Tên hàng hóa, dịch vụ', cols.name, { bold: true, size: 8.5 });
     w.text('ĐVT', cols.unit, { bold: true, size: 8.5 });
     w.text('Số lượng', cols.qty, { bold: true, size: 8.5, align: 'right' });
     w.text('Đơn giá', cols.price, { bold: true, size: 8.5, align: 'right' });
+    w.text('Chiết khấu', cols.disc, { bold: true, size: 8.5, align: 'right' });
     w.text('Thành tiền', cols.amount, { bold: true, size: 8.5, align: 'right' });
     w.text('Thuế suất', cols.vat, { bold: true, size: 8.5, align: 'right' });
     w.line(4);
@@ -645,9 +647,12 @@ export async function renderPdf(inv: SandboxInvoice, fonts: LoadedFonts, opts: P
     w.text(String(l.LineNumber ?? ''), cols.stt, { size: 8.5 });
     w.text(str(l.ItemName), cols.name, { size: 8.5, width: cols.unit - cols.name - 6 });
     if (!note) {
-      w.text(str(l.UnitName), cols.unit, { size: 8.5, width: 46 });
+      const discount = num(l.DiscountAmountOC);
+      const rate = num(l.DiscountRate);
+      w.text(str(l.UnitName), cols.unit, { size: 8.5, width: 40 });
       w.text(formatQty(num(l.Quantity)), cols.qty, { size: 8.5, align: 'right' });
       w.text(formatAmount(num(l.UnitPrice), cur), cols.price, { size: 8.5, align: 'right' });
+      if (discount > 0) w.text(`${rate > 0 ? `${formatQty(rate)}% ` : ''}${formatAmount(discount, cur)}`, cols.disc, { size: 8.5, align: 'right' });
       w.text(formatAmount(num(l.AmountWithoutVATOC ?? l.AmountOC), cur), cols.amount, { size: 8.5, align: 'right' });
       w.text(str(l.VATRateName), cols.vat, { size: 8.5, align: 'right' });
     }
@@ -668,8 +673,10 @@ export async function renderPdf(inv: SandboxInvoice, fonts: LoadedFonts, opts: P
     w.text(formatAmount(num(value), cur), right, { bold: isBold, align: 'right' });
     w.line();
   };
-  total('Cộng tiền hàng:', inv.TotalAmountWithoutVATOC);
+  // In invoice order: before discount, the discount, after it, VAT, total payable.
+  total('Cộng tiền hàng (trước chiết khấu):', new Decimal(num(inv.TotalAmountWithoutVATOC)).plus(num(inv.TotalDiscountAmountOC)).toFixed());
   total('Chiết khấu:', inv.TotalDiscountAmountOC);
+  total('Tiền hàng sau chiết khấu:', inv.TotalAmountWithoutVATOC);
   total('Tiền thuế GTGT:', inv.TotalVATAmountOC);
   total('Tổng cộng tiền thanh toán:', inv.TotalAmountOC, true);
   w.line(4);

@@ -88,7 +88,9 @@ async function measure(page: Page, id: string, lineCount: number): Promise<numbe
   await page.getByTestId('total-amount').waitFor();
   // The cashier types in the last line (the grid renders only the rows near the viewport).
   await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-  const target = page.locator(`[data-path="lines[${lineCount - 1}].UnitPrice"]`);
+  // The quantity cell: a digit typed at its end keeps it a valid number (a price cell shows
+  // `37.263`, where a fifth digit after the dot would be a refused entry, not a typical keystroke).
+  const target = page.locator(`[data-path="lines[${lineCount - 1}].Quantity"]`);
   await target.focus();
   await page.keyboard.press('End');
   await page.evaluate(() => {

@@ -8,6 +8,9 @@ import { expect, launchHost, test, type HostProcess } from './fixtures';
 let sandbox: Sandbox;
 let host: HostProcess;
 
+// The shop-counter screen.
+test.use({ viewport: { width: 1366, height: 768 } });
+
 test.beforeEach(async () => {
   // The sandbox's preview links expire after 1 s: the app must fetch the PDF at once.
   sandbox = await startSandbox({ port: 0, invoiceCount: 50, previewLinkTtlMs: 1000 });
@@ -41,11 +44,18 @@ async function apiCall(name: string, body: unknown): Promise<{ ok: boolean; valu
   return (await res.json()) as { ok: boolean; value?: unknown; error?: { code: string } };
 }
 
-/** Types one grid line from its ItemType cell: Enter moves on, the VAT cell is the last. */
+/**
+ * Types one grid line from its item name cell (where Enter on the last cell of the line above
+ * lands): a line type is chosen by going back two cells. Enter moves on; the VAT cell is the last.
+ */
 async function typeLine(page: Page, line: { type?: string; name: string; unit?: string; qty?: string; price?: string; vat?: string }) {
-  if (line.type) await page.keyboard.type(line.type);
-  await page.keyboard.press('Enter'); // → code
-  await page.keyboard.press('Enter'); // → name
+  if (line.type) {
+    await page.keyboard.press('Shift+Enter'); // ← code
+    await page.keyboard.press('Shift+Enter'); // ← type
+    await page.keyboard.type(line.type);
+    await page.keyboard.press('Enter'); // → code
+    await page.keyboard.press('Enter'); // → name
+  }
   await page.keyboard.type(line.name);
   if (line.unit === undefined) return; // a note line ends at its name
   await page.keyboard.press('Enter');
@@ -71,6 +81,8 @@ async function draftByKeyboard(page: Page): Promise<void> {
   await tabTo(page, '#f-InvSeries');
   const series = `1C${yy()}TBH`; // a multi-rate template: this invoice has two VAT rates
   await expect(page.locator('#f-InvSeries option', { hasText: series })).toHaveCount(1);
+  // The template's name says "multi-rate" already: not said twice.
+  await expect(page.locator('#f-InvSeries option', { hasText: series })).toHaveText(`${series} — Hóa đơn GTGT nhiều thuế suất`);
   // Only active templates of this kind: not the inactive petrol one, not the tickets.
   await expect(page.locator('#f-InvSeries option', { hasText: `1C${yy()}TXD` })).toHaveCount(0);
   await expect(page.locator('#f-InvSeries option', { hasText: `5C${yy()}TVE` })).toHaveCount(0);
@@ -86,10 +98,11 @@ async function draftByKeyboard(page: Page): Promise<void> {
   await page.keyboard.type('12 Hàng Bài, Hà Nội');
 
   // Lines, keyboard only: Enter moves on, Enter on the last cell adds a line.
-  await tabTo(page, '[data-path="lines[0].ItemType"]');
-  await typeLine(page, { name: 'Cà phê hạt', unit: 'kg', qty: '2', price: '150000', vat: '8' });
+  await tabTo(page, '[data-path="lines[0].ItemName"]');
+  await typeLine(page, { name: 'Cà phê hạt', unit: 'kg', qty: '2', price: '150.000', vat: '8' });
   await page.keyboard.press('Enter');
-  expect(await focused(page)).toBe('lines[1].ItemType');
+  // Enter on the last cell lands in the new line's item name (a digit typed there is a name, not a type).
+  expect(await focused(page)).toBe('lines[1].ItemName');
   await typeLine(page, { name: 'Ấm trà', unit: 'cái', qty: '1', price: '200000', vat: '10' });
   await page.keyboard.press('Enter');
   await typeLine(page, { name: 'Tách sứ', unit: 'cái', qty: '6', price: '25000', vat: '10' });
@@ -97,7 +110,7 @@ async function draftByKeyboard(page: Page): Promise<void> {
   await typeLine(page, { type: '3', name: 'Chiết khấu thương mại', unit: 'lần', qty: '1', price: '50000', vat: '10' });
   // Ctrl+Enter adds a line under the current one; a note line.
   await page.keyboard.press('Control+Enter');
-  expect(await focused(page)).toBe('lines[4].ItemType');
+  expect(await focused(page)).toBe('lines[4].ItemName');
   await typeLine(page, { type: '4', name: 'Giao hàng tận nơi trong ngày' });
   // Ctrl+Enter + Ctrl+Delete: a line added by mistake is removed again.
   await page.keyboard.press('Control+Enter');
@@ -108,6 +121,7 @@ async function draftByKeyboard(page: Page): Promise<void> {
 
 async function expectTotals(page: Page, words = true): Promise<void> {
   // 2×150 000 @8% + 200 000 @10% + 6×25 000 @10% − 50 000 @10% (trade discount)
+  await expect(page.getByTestId('total-gross')).toHaveText('650.000');
   await expect(page.getByTestId('total-without-vat')).toHaveText('600.000');
   await expect(page.getByTestId('total-discount')).toHaveText('50.000');
   await expect(page.getByTestId('total-vat')).toHaveText('54.000');
@@ -195,15 +209,16 @@ test('a cashier drafts, reloads and previews by keyboard alone; offline the draf
 
 test('the drafting screen has no serious or critical accessibility violations', async ({ page }) => {
   await draftByKeyboard(page);
-  // Some problems on screen too (a missing name), so their markup is checked as well.
+  // Some problems on screen too (a missing name, shown once the new line is left), so their markup is checked as well.
   await page.keyboard.press('Control+Enter');
+  await page.getByTestId('words').focus();
   await expect(page.getByTestId('problem-list')).toBeVisible();
   const results = await new AxeBuilder({ page }).include('main').analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(bad.map((v) => `${v.id}: ${v.nodes.length} × ${v.nodes[0]?.target.join(' ')} — ${v.help}`)).toEqual([]);
 });
 
-test('catalogues learn from a saved draft and fill the next one; service field errors jump to the field; list undo', async ({ page }) => {
+test('catalogues learn from a saved draft and fill the next one; service field errors jump to the field; list undo', async ({ page }, testInfo) => {
   await draftByKeyboard(page);
   await page.keyboard.press('Control+S');
   await expect(page.getByTestId('save-state')).toHaveText('Đã lưu');
@@ -235,19 +250,29 @@ test('catalogues learn from a saved draft and fill the next one; service field e
   for (let i = 0; i < target; i++) await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
   await expect(page.locator('[data-path="lines[0].ItemName"]')).toHaveValue('Ấm trà');
-  await expect(page.locator('[data-path="lines[0].UnitPrice"]')).toHaveValue('200000');
+  await expect(page.locator('[data-path="lines[0].UnitPrice"]')).toHaveValue('200.000');
   await expect(page.locator('[data-path="lines[0].Quantity"]')).toBeFocused();
   await page.keyboard.type('3');
   await expect(page.getByTestId('total-amount')).toHaveText('660.000 VND');
 
-  // The service names a field (RequireError_BuyerAddress): the screen jumps to it.
+  // The draft's own check lists an error: preview is not sent, the errors are shown instead.
   await tabTo(page, '#f-BuyerAddress', true);
   await page.keyboard.press('Control+A');
   await page.keyboard.press('Backspace');
+  const previewsBefore = sandbox.requests({ op: 'preview' }).length;
   await page.keyboard.press('F8');
-  await expect(page.getByTestId('preview-error')).toBeVisible();
+  await expect(page.getByTestId('preview-blocked')).toContainText('Chưa gửi xem trước');
+  await expect(page.locator('#f-BuyerAddress')).toBeFocused();
+  expect(sandbox.requests({ op: 'preview' }).length).toBe(previewsBefore);
+  // "Preview anyway": the service names the field (RequireError_BuyerAddress) and the screen
+  // says it with the field's label, the code small beside it, the cursor in the field.
+  await page.getByRole('button', { name: 'Vẫn xem trước' }).click();
+  await expect(page.getByTestId('preview-error')).toContainText('Địa chỉ: bắt buộc');
+  await expect(page.getByTestId('preview-error')).toContainText('RequireError_BuyerAddress');
   await expect(page.locator('#f-BuyerAddress')).toBeFocused();
   await expect(page.locator('#f-BuyerAddress')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.locator('#f-BuyerAddress-err')).toContainText('Địa chỉ: bắt buộc');
+  await page.screenshot({ path: testInfo.outputPath('editor-service-error.png') });
 
   // The Templates area lists the cached templates with their flags.
   await page.keyboard.press('Alt+4');
@@ -264,5 +289,113 @@ test('catalogues learn from a saved draft and fill the next one; service field e
   await page.getByRole('button', { name: /^Xoá bản nháp/ }).click();
   await expect(page.locator('.drafts-table tbody tr')).toHaveCount(0);
   await page.getByRole('button', { name: 'Hoàn tác' }).click();
+  await expect(page.locator('.drafts-table tbody tr')).toHaveCount(1);
+});
+
+test('numbers typed the Vietnamese way, visible suggestions, Enter and Ctrl+Z at the counter', async ({ page }, testInfo) => {
+  await page.goto(host.launchUrl);
+  await page.keyboard.press('Alt+N');
+  await expect(page.locator('#f-kind')).toBeFocused();
+  await tabTo(page, '#f-InvSeries');
+  await page.keyboard.type(`1C${yy()}TAA`);
+
+  // A new draft's untouched line shows no red errors yet.
+  await expect(page.locator('[data-line="0"] .cell-error')).toHaveCount(0);
+  await expect(page.getByRole('combobox', { name: 'Tên hàng hóa, dịch vụ, dòng 1' })).not.toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByRole('combobox', { name: 'Thuế suất, dòng 1' })).toHaveValue('8%');
+
+  // 25.000 × 2 = 50.000 (a dot groups thousands, as the app itself shows money).
+  await page.getByRole('combobox', { name: 'Tên hàng hóa, dịch vụ, dòng 1' }).focus();
+  await typeLine(page, { name: 'Gạo ST25', unit: 'kg', qty: '2', price: '25.000', vat: '' });
+  await expect(page.getByTestId('line-amount-0')).toHaveText('50.000');
+  await expect(page.getByRole('textbox', { name: 'Đơn giá, dòng 1' })).toHaveValue('25.000');
+  await page.keyboard.press('Enter'); // the last cell: a new line, the cursor in its item name
+  expect(await focused(page)).toBe('lines[1].ItemName');
+  await expect(page.locator('[data-line="1"] .cell-error')).toHaveCount(0);
+
+  // 1,5 × 10.000 = 15.000 (a comma is the decimal mark); left, the cells show 1,5 and 10.000.
+  await typeLine(page, { name: 'Đường', unit: 'kg', qty: '1,5', price: '10.000', vat: '' });
+  await expect(page.getByTestId('line-amount-1')).toHaveText('15.000');
+  await expect(page.getByRole('textbox', { name: 'Số lượng, dòng 2' })).toHaveValue('1,5');
+  await expect(page.getByTestId('total-gross')).toHaveText('65.000');
+
+  // An entry that reads two ways is refused with both readings, never guessed.
+  const qty = page.getByRole('textbox', { name: 'Số lượng, dòng 2' });
+  await qty.focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('1.500');
+  // Still in the cell: nothing is judged yet (typing 25.000 passes through 25.0 on the way).
+  await page.waitForTimeout(400);
+  await expect(page.locator('#err-l1-Quantity')).toHaveCount(0);
+  await page.keyboard.press('Tab');
+  await expect(qty).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.locator('#err-l1-Quantity')).toContainText('có thể hiểu là 1500');
+  await expect(page.locator('#err-l1-Quantity')).toContainText('1,5');
+  await expect(qty).toHaveValue('1.500'); // what was typed is kept
+  await page.screenshot({ path: testInfo.outputPath('editor-ambiguous.png') });
+  await qty.focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('1,5');
+  await page.keyboard.press('Tab');
+  await expect(page.locator('#err-l1-Quantity')).toHaveCount(0);
+  await expect(page.getByTestId('line-amount-1')).toHaveText('15.000');
+
+  // Saving teaches the catalogue; a taught item's suggestion is on screen and picked with ↓ Enter.
+  await page.keyboard.press('Control+S');
+  await expect(page.getByTestId('save-state')).toHaveText('Đã lưu');
+  await page.getByRole('combobox', { name: 'Thuế suất, dòng 2' }).focus();
+  await page.keyboard.press('Enter');
+  expect(await focused(page)).toBe('lines[2].ItemName');
+  await page.keyboard.type('gạo');
+  const option = page.getByRole('listbox', { name: 'Gợi ý hàng hóa' }).getByRole('option', { name: /Gạo ST25/ });
+  await expect(option).toBeVisible();
+  const onTop = await option.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return at !== null && el.contains(at);
+  });
+  expect(onTop).toBe(true);
+  await page.screenshot({ path: testInfo.outputPath('editor-suggestions.png') });
+  // Near the window's bottom the list opens upward, still above everything else.
+  await page.keyboard.press('Escape');
+  await expect(option).toBeHidden();
+  const input = page.locator('[data-path="lines[2].ItemName"]');
+  const box = (await input.boundingBox())!;
+  await page.setViewportSize({ width: 1366, height: Math.ceil(box.y + box.height + 20) });
+  await page.keyboard.press('ArrowDown');
+  await expect(option).toBeVisible();
+  const flipped = await option.evaluate((el, fieldTop) => {
+    const r = el.getBoundingClientRect();
+    const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return r.bottom <= fieldTop + 1 && at !== null && el.contains(at);
+  }, box.y);
+  expect(flipped).toBe(true);
+  await page.screenshot({ path: testInfo.outputPath('editor-suggestions-up.png') });
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await expect(page.locator('[data-path="lines[2].ItemName"]')).toHaveValue('Gạo ST25');
+  await expect(page.locator('[data-path="lines[2].UnitPrice"]')).toHaveValue('25.000');
+  await expect(page.locator('[data-path="lines[2].Quantity"]')).toBeFocused();
+
+  // Ctrl+Delete removes the line; Ctrl+Z brings it back.
+  await page.keyboard.press('Control+Delete');
+  await expect(page.locator('tr[data-line]')).toHaveCount(2);
+  await page.keyboard.press('Control+z');
+  await expect(page.locator('tr[data-line]')).toHaveCount(3);
+  await expect(page.locator('[data-path="lines[2].ItemName"]')).toHaveValue('Gạo ST25');
+  // Removing the line under the cursor: the cell now shows the next line's value, not stale text.
+  await page.locator('[data-path="lines[0].Quantity"]').focus();
+  await page.keyboard.press('Control+Delete');
+  await expect(page.locator('[data-path="lines[0].Quantity"]')).toHaveValue('1,5');
+  await page.keyboard.press('Control+z');
+  await expect(page.locator('[data-path="lines[0].Quantity"]')).toHaveValue('2');
+  await expect(page.getByTestId('line-amount-0')).toHaveText('50.000');
+  await page.getByTestId('total-amount').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: testInfo.outputPath('editor-totals.png') });
+
+  // "Hóa đơn nháp" in the side bar always leads to the list.
+  await page.getByRole('navigation').getByRole('button', { name: 'Hóa đơn nháp' }).click();
+  await expect(page.getByRole('searchbox')).toBeVisible();
   await expect(page.locator('.drafts-table tbody tr')).toHaveCount(1);
 });

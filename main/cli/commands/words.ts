@@ -1,3 +1,4 @@
+import { dotStyleFor, parseTyped } from '../../../common/money';
 import { amountInWords, CURRENCY_WORDS } from '../../../common/words';
 import type { CliCommand } from '../registry';
 import { UsageError } from '../registry';
@@ -17,14 +18,17 @@ export const wordsCommand: CliCommand = {
   },
   positionals: { min: 1, max: 1 },
   async run(_ctx, { values, positionals }) {
-    const amount = positionals[0]!.replace(/[\s_]/g, '');
-    if (!/^-?(\d+(\.\d*)?|\.\d+)$/.test(amount)) {
-      throw new UsageError({ en: `"${positionals[0]}" is not an amount (use digits and a dot, e.g. 1230000 or 12.05).`, vi: `"${positionals[0]}" không phải số tiền (dùng chữ số và dấu chấm, ví dụ 1230000 hoặc 12.05).` }, 'words');
-    }
     const currency = (typeof values.currency === 'string' ? values.currency : 'VND').trim().toUpperCase();
     if (!/^[A-Z]{3}$/.test(currency)) {
       throw new UsageError({ en: `--currency must be a 3-letter code (got ${values.currency}).`, vi: `--currency phải là mã 3 chữ cái (đang là ${values.currency}).` }, 'words');
     }
+    // The same reader as the app's amount fields: 1.230.000 and 1230000 alike; 12,05 or 12.05 in USD.
+    const typed = parseTyped(positionals[0]!.replace(/_/g, ''), { dot: dotStyleFor('amount', currency) });
+    if (typed.kind !== 'ok') {
+      const why = typed.kind === 'refused' ? typed : { en: 'an amount is needed.', vi: 'cần nhập số tiền.' };
+      throw new UsageError({ en: `Not an amount: ${why.en}`, vi: `Không phải số tiền: ${why.vi}` }, 'words');
+    }
+    const amount = typed.text;
     const words = amountInWords(amount, currency, {
       language: values.english === true ? 'en' : 'vi',
       zeroTens: values.le === true ? 'lẻ' : 'linh',

@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import type { CatalogueBuyer, CatalogueItem } from '../../../common/calls/catalogues';
-import { readDecimal, toDecimalString, normaliseVatLabel, type InvoiceDraft } from '../../../common/money';
+import { dotStyleFor, normaliseVatLabel, parseTyped, refusedText, type InvoiceDraft } from '../../../common/money';
 import type { Store } from '../store';
 
 export interface CsvImportResult {
@@ -152,7 +152,7 @@ export class Catalogues {
     );
     for (const line of draft.lines) {
       if (line.ItemType !== 1 && line.ItemType !== 5) continue;
-      this.upsertItem({ code: line.ItemCode, name: line.ItemName, unit: line.UnitName, price: line.UnitPrice, vat_rate: line.VATRateName }, true);
+      this.upsertItem({ code: line.ItemCode, name: line.ItemName, unit: line.UnitName, price: refusedText(line.UnitPrice) === null ? line.UnitPrice : '', vat_rate: line.VATRateName }, true);
     }
   }
 
@@ -199,13 +199,15 @@ export class Catalogues {
         if (kind === 'items') {
           let price = row.price ?? '';
           if (price) {
-            const r = readDecimal(price.replace(/\s/g, ''));
-            if (r.invalid) {
+            // Catalogue prices are in đồng: read like a price typed in the grid (25.000 = 25000).
+            const r = parseTyped(price, { dot: dotStyleFor('amount', 'VND') });
+            if (r.kind !== 'ok') {
               skipped++;
-              if (problems.length < 100) problems.push({ row: rowNo, message: `Price "${price}" is not a number: row skipped.`, messageVi: `Đơn giá "${price}" không phải số: bỏ qua dòng.` });
+              const why = r.kind === 'refused' ? r : { en: 'not a number', vi: 'không phải số' };
+              if (problems.length < 100) problems.push({ row: rowNo, message: `Price: ${why.en} Row skipped.`, messageVi: `Đơn giá: ${why.vi} Bỏ qua dòng.` });
               return;
             }
-            price = toDecimalString(r.value);
+            price = r.text;
           }
           const vatText = row.vat_rate ?? '';
           const vat = vatText ? (normaliseVatLabel(/^\d+(\.\d+)?$/.test(vatText) ? `${vatText}%` : vatText) ?? null) : '';

@@ -2,7 +2,7 @@ import type { Settings } from '../../../common/calls/settings';
 import { AppError } from '../../../common/errors';
 import type { EventBus } from '../../../common/ipc/bus';
 import type { ContractHandlers } from '../../../common/ipc/dispatch';
-import type { ComputeOptions, InvoiceDraft } from '../../../common/money';
+import { computeOptionsFromSettings, type InvoiceDraft } from '../../../common/money';
 import type { AuthService } from '../auth';
 import { Catalogues } from '../catalogues/catalogues';
 import { DraftsRepository } from '../drafts/repository';
@@ -14,11 +14,7 @@ import type { ServiceAccess } from './access';
 
 export type { ServiceAccess, ServiceSession } from './access';
 
-export function computeOptionsFromSettings(settings: Settings | undefined): ComputeOptions {
-  if (!settings) return {};
-  const w = settings.amountInWords;
-  return { words: { zeroTens: w.zeroTens, thousand: w.thousand, useTu: w.useTu, chan: w.even } };
-}
+export { computeOptionsFromSettings } from '../../../common/money';
 
 /** The active profile's session through sign-in (AuthService), for interactive calls. */
 export function accessFromAuth(auth: AuthService, profiles: ProfileService): ServiceAccess {
@@ -81,7 +77,7 @@ export function createDrafting(deps: {
     learn: (draft) => catalogues.learnFromDraft(draft),
   });
   const templates = new TemplatesService({ store: deps.store, access: deps.access, bus: deps.bus, now, log: deps.log });
-  const preview = new PreviewService({ store: deps.store, drafts, access: deps.access, bus: deps.bus, now });
+  const preview = new PreviewService({ store: deps.store, drafts, access: deps.access, bus: deps.bus, now, templates });
   const changed = (id: string, kind: 'created' | 'saved' | 'deleted' | 'restored') => deps.bus?.emit('drafts.changed', { id, kind });
 
   const handlers: Drafting['handlers'] = {

@@ -56,3 +56,14 @@ function linePath(draft: InvoiceDraft, field: string): string {
   });
   return `lines[${blank >= 0 ? blank : 0}].${field}`;
 }
+
+/**
+ * What is wrong with the field a code names, in words the screen puts after the field's label
+ * ("Ký hiệu hóa đơn: bắt buộc"); the code itself is shown small beside it.
+ */
+export function fieldProblemWords(code: string | null | undefined): { en: string; vi: string } {
+  const c = (code ?? '').trim();
+  if (/^RequireError_/i.test(c)) return { en: 'required', vi: 'bắt buộc' };
+  if (/^(?:InvoiceDetail|OriginalInvoiceDetail|TaxRateInfo)_/i.test(c)) return { en: 'missing or not accepted by the service', vi: 'thiếu hoặc dịch vụ không chấp nhận' };
+  return { en: 'not accepted by the service', vi: 'dịch vụ không chấp nhận' };
+}

@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { PreviewResult } from '../../../common/calls/preview';
 import { AppError } from '../../../common/errors';
 import type { EventBus } from '../../../common/ipc/bus';
+import { computeInvoice } from '../../../common/money';
+import { isMultiRate, seriesChoiceProblems, type SeriesTemplate } from '../../../common/rules';
 import { isApiError } from '../api';
 import { clientFor, type ServiceAccess } from '../drafting/access';
 import type { DraftsRepository } from '../drafts/repository';
 import type { Store } from '../store';
-import { fieldPathForCode } from './field-path';
+import { fieldPathForCode, fieldProblemWords } from './field-path';
 
 export interface KeptPreview {
   id: string;
@@ -41,7 +43,15 @@ export class PreviewService {
   private readonly now: () => Date;
 
   constructor(
-    private readonly deps: { store: Store; drafts: DraftsRepository; access: ServiceAccess; bus?: EventBus; now?: () => Date },
+    private readonly deps: {
+      store: Store;
+      drafts: DraftsRepository;
+      access: ServiceAccess;
+      bus?: EventBus;
+      now?: () => Date;
+      /** The cached templates of a profile for a year, to check the series before sending. */
+      templates?: { cached(profileId: string, year: number): { templates: SeriesTemplate[] } };
+    },
   ) {
     this.now = deps.now ?? (() => new Date());
   }
@@ -52,6 +62,7 @@ export class PreviewService {
 
   async run(draftId: string): Promise<PreviewResult> {
     const record = this.deps.drafts.get(draftId);
+    this.checkSeries(record.draft);
     const invoice = this.deps.drafts.invoiceData(draftId);
     const session = await this.deps.access.session();
     const client = clientFor(session, { timeoutMs: 20_000, retries: 1 });
@@ -74,8 +85,9 @@ export class PreviewService {
         if (error.kind === 'auth') await this.deps.access.reportAuthFailure?.(session.profileId);
         const path = fieldPathForCode(error.serviceCode, record.draft);
         if (path) {
+          const what = fieldProblemWords(error.serviceCode);
           throw new AppError(error.code, { en: error.message, vi: error.messageVi }, {
-            issues: [{ path, message: error.message, messageVi: error.messageVi }],
+            issues: [{ path, message: what.en, messageVi: what.vi, ...(error.serviceCode ? { code: error.serviceCode } : {}) }],
             cause: error,
           });
         }
@@ -101,6 +113,18 @@ export class PreviewService {
     });
     this.deps.bus?.emit('drafts.changed', { id: draftId, kind: 'previewed' });
     return { previewId: kept.id, draftId, kind: kept.kind, size: kept.bytes.length, createdAt: kept.createdAt };
+  }
+
+  /** The series rule the editor shows, enforced here too: a multi-rate draft needs a multi-rate template. */
+  private checkSeries(draft: Parameters<typeof computeInvoice>[0]): void {
+    if (!this.deps.templates) return;
+    const year = Number(/^(\d{4})-/.exec(draft.InvDate)?.[1] ?? this.now().getUTCFullYear());
+    const { templates } = this.deps.templates.cached(this.deps.access.activeProfileId(), year);
+    const multiRate = isMultiRate(computeInvoice(draft).taxRates);
+    const wrong = seriesChoiceProblems({ series: draft.InvSeries, isTicket: draft.IsTicket, multiRate, templates }).find((p) => p.severity === 'error');
+    if (wrong) {
+      throw new AppError(wrong.code, { en: wrong.message, vi: wrong.messageVi }, { issues: [{ path: wrong.path, message: wrong.message, messageVi: wrong.messageVi }] });
+    }
   }
 
   get(previewId: string): KeptPreview | null {

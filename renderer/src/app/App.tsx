@@ -2,7 +2,7 @@ import { useEffect, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { bridge } from '../bridge';
 import { DownloadsArea } from '../downloads/DownloadsArea';
-import { DraftsArea } from '../drafts/DraftsArea';
+import { DraftsArea, showDraftList } from '../drafts/DraftsArea';
 import { EmailsArea } from '../emails/EmailsArea';
 import { LANGUAGES, setLanguage, type Language } from '../i18n';
 import { AuthBanner } from '../settings/AuthBanner';
@@ -89,7 +89,10 @@ export function App() {
                   type="button"
                   aria-current={area === name ? 'page' : undefined}
                   aria-keyshortcuts={`Alt+${index + 1}`}
-                  onClick={() => setArea(name)}
+                  onClick={() => {
+                    setArea(name);
+                    if (name === 'drafts') void showDraftList();
+                  }}
                 >
                   {t(`areas.${name}`)}
                 </button>

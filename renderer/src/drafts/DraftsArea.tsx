@@ -5,7 +5,7 @@ import { bridge } from '../bridge';
 import { formatDate, formatDateTime } from '../format/vi';
 import { flushSave, startAutosave, takeParked } from './editor/autosave';
 import { DraftEditor } from './editor/DraftEditor';
-import { emptyLine, type InvoiceDraft } from './editor/money';
+import { newLineAfter, type InvoiceDraft } from './editor/money';
 import { useEditor } from './editor/store';
 import './drafts.css';
 import { errorText } from '../app/error-text';
@@ -22,6 +22,17 @@ function remember(id: string | null): void {
   }
 }
 
+
+/**
+ * "Hóa đơn nháp" in the side bar always leads to the list: an open draft is saved (and teaches
+ * the catalogues, like going back) and closed. The shell calls this when that button is pressed.
+ */
+export async function showDraftList(): Promise<void> {
+  if (!useEditor.getState().id) return;
+  await flushSave(true);
+  remember(null);
+  useEditor.getState().close();
+}
 
 function download(fileName: string, text: string): void {
   const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
@@ -83,7 +94,7 @@ export function DraftsArea() {
       void (async () => {
         await flushSave(true); // leaving a draft counts as saving it: the catalogues learn from it
         try {
-          const rec = await bridge.call('drafts.create', { draft: { lines: [emptyLine(1)] } });
+          const rec = await bridge.call('drafts.create', { draft: { lines: [newLineAfter(undefined)] } });
           await open(rec.id);
         } catch (error) {
           setError(errorText(error, i18n.language));
@@ -145,7 +156,7 @@ function DraftList({ onOpen, error }: { onOpen(id: string): Promise<void>; error
 
   const create = () =>
     act(async () => {
-      const rec = await bridge.call('drafts.create', { draft: { lines: [emptyLine(1)] } });
+      const rec = await bridge.call('drafts.create', { draft: { lines: [newLineAfter(undefined)] } });
       await onOpen(rec.id);
     });
 

@@ -134,3 +134,32 @@ describe('template cache', () => {
     }
   });
 });
+
+describe('preview checks the series rule and the PDF shows line discounts', () => {
+  it('refuses a multi-rate draft on a one-rate template before sending anything', async () => {
+    await drafting.templates.list({ refresh: true });
+    const rec = drafting.drafts.create();
+    drafting.drafts.save(rec.id, invoiceDraft(rec.draft)); // 8% and 10% on 1C..TAA (one rate)
+    const sent = sandbox.requests({ op: 'preview' }).length;
+    const error = await drafting.preview.run(rec.id).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'series.multiRate', issues: [{ path: 'InvSeries' }] });
+    expect(sandbox.requests({ op: 'preview' }).length).toBe(sent);
+    // On the multi-rate template it goes through.
+    const ok = invoiceDraft(rec.draft);
+    drafting.drafts.save(rec.id, { ...ok, InvSeries: ok.InvSeries.replace(/TAA$/, 'TBH') });
+    expect((await drafting.preview.run(rec.id)).kind).toBe('pdf');
+  });
+
+  it('prints a discounted line with its discount, and the totals in invoice order', async () => {
+    const rec = drafting.drafts.create();
+    const d = invoiceDraft(rec.draft);
+    drafting.drafts.save(rec.id, { ...d, lines: [{ ...d.lines[0]!, DiscountRate: '10' }] });
+    const result = await drafting.preview.run(rec.id);
+    const { text } = await extractText(await getDocumentProxy(new Uint8Array(drafting.preview.get(result.previewId)!.bytes)), { mergePages: true });
+    expect(text).toContain('Chiết khấu');
+    expect(text).toContain('10% 30.000'); // 2 × 150.000, 10 %
+    expect(text).toContain('270.000');
+    expect(text).toContain('Cộng tiền hàng (trước chiết khấu)');
+    expect(text.indexOf('300.000')).toBeGreaterThan(-1);
+  });
+});

@@ -139,6 +139,16 @@ describe('CSV import', () => {
     expect(catalogues.searchItems('bia')[0]!.vatRate).toBe('KHAC:3.5%');
   });
 
+  it('reads prices the Vietnamese way and refuses a dot that is not a thousands group', () => {
+    const r = catalogues.importCsv('items', 'name;price\nGạo ST25;25.000\nMuối;1.234.567,5\nĐường;25.00\n');
+    expect(r.imported).toBe(2);
+    expect(r.problems).toHaveLength(1);
+    expect(r.problems[0]!.row).toBe(4);
+    expect(r.problems[0]!.messageVi).toContain('25.000');
+    expect(catalogues.searchItems('gao')[0]!.price).toBe('25000');
+    expect(catalogues.searchItems('muoi')[0]!.price).toBe('1234567.5');
+  });
+
   it('imports buyers and refuses a file without a name column', () => {
     const r = catalogues.importCsv('buyers', 'taxCode,legalName,address,email\n0101243150,Công ty An Phát,Hà Nội,ke.toan@anphat.vn\n');
     expect(r.imported).toBe(1);

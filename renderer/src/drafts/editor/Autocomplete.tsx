@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, useState, type InputHTMLAttributes, type KeyboardEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type CSSProperties, type InputHTMLAttributes, type KeyboardEvent } from 'react';
+import { createPortal } from 'react-dom';
 
 export interface Suggestion<T> {
   key: string;
@@ -16,6 +17,24 @@ interface Props<T> extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange
   listLabel: string;
 }
 
+const LIST_MAX_HEIGHT = 240;
+
+/**
+ * Where the list goes: in a layer above the page (position fixed, so no grid cell or scrolling
+ * box clips it), under the field, or above it when the window has no room below.
+ */
+function placeList(input: HTMLElement, listHeight: number): CSSProperties {
+  const r = input.getBoundingClientRect();
+  const below = window.innerHeight - r.bottom;
+  const height = Math.min(listHeight || LIST_MAX_HEIGHT, LIST_MAX_HEIGHT);
+  const up = below < height + 8 && r.top > below;
+  const width = Math.max(r.width, 260);
+  const left = Math.max(4, Math.min(r.left, window.innerWidth - width - 4));
+  return up
+    ? { position: 'fixed', left, bottom: window.innerHeight - r.top + 2, minWidth: width, maxHeight: Math.min(LIST_MAX_HEIGHT, r.top - 8) }
+    : { position: 'fixed', left, top: r.bottom + 2, minWidth: width, maxHeight: Math.min(LIST_MAX_HEIGHT, below - 8) };
+}
+
 /**
  * A text input with a suggestion list (ARIA combobox): type, ArrowDown/ArrowUp to move, Enter to
  * take the highlighted suggestion, Escape to close. With the list closed, keys go to the form.
@@ -27,6 +46,28 @@ export function Autocomplete<T>({ value, onChange, search, onPick, listLabel, on
   const listId = useId();
   const typed = useRef(false);
   const seq = useRef(0);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const listRef = useRef<HTMLUListElement>(null);
+  const [place, setPlace] = useState<CSSProperties>({ position: 'fixed' });
+
+  // Follow the field while the list is open (the page scrolls, the window resizes).
+  useLayoutEffect(() => {
+    if (!open) return;
+    const update = () => {
+      if (inputRef.current) setPlace(placeList(inputRef.current, listRef.current?.scrollHeight ?? 0));
+    };
+    update();
+    window.addEventListener('scroll', update, true);
+    window.addEventListener('resize', update);
+    return () => {
+      window.removeEventListener('scroll', update, true);
+      window.removeEventListener('resize', update);
+    };
+  }, [open, items]);
+  // Keep the highlighted option in view when the arrows move past the list's edge.
+  useEffect(() => {
+    if (open && active >= 0) document.getElementById(`${listId}-${active}`)?.scrollIntoView({ block: 'nearest' });
+  }, [open, active, listId]);
 
   useEffect(() => {
     if (!typed.current) return;
@@ -42,7 +83,8 @@ export function Autocomplete<T>({ value, onChange, search, onPick, listLabel, on
           if (mine !== seq.current) return;
           setItems(found);
           setActive(found.length ? 0 : -1);
-          setOpen(found.length > 0);
+          // Only for the field being typed in: an answer arriving after the cursor left stays shut.
+          setOpen(found.length > 0 && document.activeElement === inputRef.current);
         },
         () => setOpen(false),
       );
@@ -100,6 +142,7 @@ export function Autocomplete<T>({ value, onChange, search, onPick, listLabel, on
     <div className="ac">
       <input
         {...rest}
+        ref={inputRef}
         value={value}
         role="combobox"
         aria-autocomplete="list"
@@ -113,29 +156,34 @@ export function Autocomplete<T>({ value, onChange, search, onPick, listLabel, on
         }}
         onKeyDown={keyDown}
         onBlur={(e) => {
+          typed.current = false;
+          seq.current++;
           setOpen(false);
           onBlur?.(e);
         }}
       />
-      <ul id={listId} role="listbox" aria-label={listLabel} className="ac-list" hidden={!open}>
-        {open &&
-          items.map((item, i) => (
-            <li
-              key={item.key}
-              id={`${listId}-${i}`}
-              role="option"
-              aria-selected={i === active}
-              className={i === active ? 'ac-option active' : 'ac-option'}
-              onMouseDown={(e) => {
-                e.preventDefault();
-                pick(item);
-              }}
-            >
-              <span>{item.label}</span>
-              {item.detail && <span className="ac-detail">{item.detail}</span>}
-            </li>
-          ))}
-      </ul>
+      {createPortal(
+        <ul id={listId} ref={listRef} role="listbox" aria-label={listLabel} className="ac-list" hidden={!open} style={place}>
+          {open &&
+            items.map((item, i) => (
+              <li
+                key={item.key}
+                id={`${listId}-${i}`}
+                role="option"
+                aria-selected={i === active}
+                className={i === active ? 'ac-option active' : 'ac-option'}
+                onMouseDown={(e) => {
+                  e.preventDefault();
+                  pick(item);
+                }}
+              >
+                <span>{item.label}</span>
+                {item.detail && <span className="ac-detail">{item.detail}</span>}
+              </li>
+            ))}
+        </ul>,
+        document.body,
+      )}
     </div>
   );
 }

@@ -5,6 +5,8 @@ interface FieldProps {
   label: string;
   value: string;
   problem?: string | undefined;
+  /** The service's code behind the problem, shown small beside it. */
+  code?: string | undefined;
   onChange(path: string, value: string): void;
   type?: 'text' | 'date' | 'email' | 'tel';
   inputMode?: 'decimal' | 'numeric' | 'text';
@@ -14,7 +16,7 @@ interface FieldProps {
 }
 
 /** One labelled input; its problem is shown under it and tied to it (aria-invalid, aria-describedby). */
-export const Field = memo(function Field({ path, label, value, problem, onChange, type = 'text', inputMode, list, hint, className }: FieldProps) {
+export const Field = memo(function Field({ path, label, value, problem, code, onChange, type = 'text', inputMode, list, hint, className }: FieldProps) {
   const id = `f-${path}`;
   return (
     <div className={`field${className ? ` ${className}` : ''}`}>
@@ -31,11 +33,18 @@ export const Field = memo(function Field({ path, label, value, problem, onChange
         onChange={(e) => onChange(path, e.target.value)}
       />
       {hint}
-      {problem && (
-        <span className="field-error" id={`${id}-err`}>
-          {problem}
-        </span>
-      )}
+      <FieldError id={`${id}-err`} problem={problem} code={code} />
     </div>
   );
 });
+
+/** A field's problem in words, and the service's code (if any) small beside it. */
+export function FieldError({ id, problem, code }: { id: string; problem: string | undefined; code?: string | undefined }) {
+  if (!problem) return null;
+  return (
+    <span className="field-error" id={id}>
+      {problem}
+      {code && <small className="error-code"> {code}</small>}
+    </span>
+  );
+}

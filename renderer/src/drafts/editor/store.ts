@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { DraftRecord } from '../../../../common/calls/drafts';
 import type { ItemType } from '../../../../common/model/invoice';
-import { emptyLine, type DraftLine, type InvoiceDraft } from './money';
+import { changeLineType, newLineAfter, type DraftLine, type InvoiceDraft } from './money';
 
 export type DraftMeta = DraftRecord['meta'];
 export type SaveState = 'saved' | 'dirty' | 'saving' | 'error';
@@ -20,8 +20,15 @@ export interface EditorState {
   lastSavedAt: string | null;
   /** Path of a field to focus (set by the problem list and by preview errors). */
   focusPath: string | null;
-  /** Problems the service reported for a field on the last preview, by path. */
-  serviceIssues: Record<string, string>;
+  /** Problems the service reported for a field on the last preview, by path (its words and its code). */
+  serviceIssues: Record<string, ServiceIssue>;
+  /** A line just added and not yet left: its problems wait until the cashier moves off it. */
+  freshLine: number | null;
+  /** The line Ctrl+Delete removed last, while nothing else was edited since (Ctrl+Z puts it back). */
+  lastRemoved: { index: number; line: DraftLine; version: number } | null;
+  /** The number cell being typed in: its half-typed entry (`25.0` on the way to `25.000`) is judged once left. */
+  editingPath: string | null;
+  setEditing(path: string | null): void;
   load(record: DraftRecord): void;
   /** Puts back edits that were not saved yet (parked when the page went away); they save next. */
   restoreUnsaved(draft: InvoiceDraft, meta: DraftMeta): void;
@@ -32,13 +39,25 @@ export interface EditorState {
   setLineType(index: number, type: ItemType): void;
   addLine(after?: number, type?: ItemType): number;
   removeLine(index: number): void;
+  /** Puts back the line removed last; false when there is none or other edits followed. */
+  restoreRemovedLine(): number | null;
+  leaveFreshLine(): void;
   setWords(text: string | null): void;
   setVatOverride(key: string, value: string | null): void;
   markSaving(version: number): void;
   markSaved(version: number, at: string): void;
   markSaveFailed(message: string): void;
   focus(path: string | null): void;
-  setServiceIssues(issues: Record<string, string>): void;
+  setServiceIssues(issues: Record<string, ServiceIssue>): void;
+}
+
+export interface ServiceIssue {
+  message: string;
+  code?: string | undefined;
+}
+
+function isBlankLine(line: DraftLine): boolean {
+  return line.ItemName.trim() === '' && line.ItemCode.trim() === '' && line.UnitPrice.trim() === '';
 }
 
 const NO_META: DraftMeta = { wordsEdited: false, words: '' };
@@ -60,6 +79,10 @@ export const useEditor = create<EditorState>((set, get) => {
     lastSavedAt: null,
     focusPath: null,
     serviceIssues: {},
+    freshLine: null,
+    lastRemoved: null,
+    editingPath: null,
+    setEditing: (path) => set({ editingPath: path }),
     load: (record) =>
       set({
         id: record.id,
@@ -72,9 +95,12 @@ export const useEditor = create<EditorState>((set, get) => {
         lastSavedAt: record.updatedAt,
         focusPath: null,
         serviceIssues: {},
+        // A new draft's one blank line is as new as an added one.
+        freshLine: record.draft.lines.length === 1 && isBlankLine(record.draft.lines[0] as DraftLine) ? 0 : null,
+        lastRemoved: null,
       }),
     restoreUnsaved: (draft, meta) => set((s) => ({ draft, meta, version: s.version + 1, saveState: 'dirty' })),
-    close: () => set({ id: null, draft: null, meta: NO_META, version: 0, savedVersion: 0, saveState: 'saved', serviceIssues: {} }),
+    close: () => set({ id: null, draft: null, meta: NO_META, version: 0, savedVersion: 0, saveState: 'saved', serviceIssues: {}, freshLine: null, lastRemoved: null, editingPath: null }),
     setField: (field, value) => edit((d) => ({ ...d, [field]: value })),
     setTicket: (isTicket) => edit((d) => ({ ...d, IsTicket: isTicket })),
     setLine: (index, patch) =>
@@ -87,49 +113,49 @@ export const useEditor = create<EditorState>((set, get) => {
       }),
     setLineType: (index, type) =>
       edit((d) => {
-        const lines = d.lines.slice();
-        const line = lines[index];
+        const line = d.lines[index];
         if (!line) return d;
-        const next: DraftLine = { ...line, ItemType: type };
-        if (type === 4) {
-          next.Quantity = '';
-          next.UnitPrice = '';
-          next.DiscountRate = '';
-          next.DiscountAmountOC = '';
-          next.VATRateName = '';
-        } else if (line.ItemType === 4) {
-          next.Quantity = next.Quantity || '1';
-          next.VATRateName = next.VATRateName || '10%';
-        }
-        if (type === 3) {
-          next.DiscountRate = '';
-          next.DiscountAmountOC = '';
-        }
-        lines[index] = next;
+        const lines = d.lines.slice();
+        lines[index] = changeLineType(line, type);
         return { ...d, lines };
       }),
     addLine: (after, type = 1) => {
       const d = get().draft;
       if (!d) return -1;
       const at = after === undefined ? d.lines.length : Math.min(after + 1, d.lines.length);
-      const prev = d.lines[at - 1];
-      const line = emptyLine(type);
-      // A new goods line takes the VAT rate of the line above: most invoices have one rate.
-      if (type !== 4 && prev && prev.ItemType !== 4 && prev.VATRateName) line.VATRateName = prev.VATRateName;
+      const line = newLineAfter(d.lines[at - 1], type);
       edit((draft) => {
         const lines = draft.lines.slice();
         lines.splice(at, 0, line);
         return { ...draft, lines };
       });
+      set({ freshLine: at });
       return at;
     },
-    removeLine: (index) =>
-      edit((d) => {
-        if (!d.lines[index]) return d;
-        const lines = d.lines.slice();
+    removeLine: (index) => {
+      const d = get().draft;
+      const line = d?.lines[index];
+      if (!d || !line) return;
+      edit((draft) => {
+        const lines = draft.lines.slice();
         lines.splice(index, 1);
-        return { ...d, lines };
-      }),
+        return { ...draft, lines };
+      });
+      const fresh = get().freshLine;
+      set({ lastRemoved: { index, line, version: get().version }, freshLine: fresh === null || fresh === index ? null : fresh > index ? fresh - 1 : fresh });
+    },
+    restoreRemovedLine: () => {
+      const { lastRemoved, version } = get();
+      if (!lastRemoved || lastRemoved.version !== version) return null;
+      edit((draft) => {
+        const lines = draft.lines.slice();
+        lines.splice(Math.min(lastRemoved.index, lines.length), 0, lastRemoved.line);
+        return { ...draft, lines };
+      });
+      set({ lastRemoved: null });
+      return lastRemoved.index;
+    },
+    leaveFreshLine: () => set({ freshLine: null }),
     setWords: (text) => {
       const { version } = get();
       set({ meta: text === null ? { wordsEdited: false, words: '' } : { wordsEdited: true, words: text }, version: version + 1, saveState: 'dirty' });

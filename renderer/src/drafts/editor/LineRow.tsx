@@ -1,0 +1,141 @@
+import { memo, type FocusEvent, type Ref } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { CatalogueItem } from '../../../../common/calls/catalogues';
+import { ITEM_TYPES, ItemType } from '../../../../common/model/invoice';
+import { Autocomplete } from './Autocomplete';
+import { formatAmount } from './format';
+import { normaliseVatLabel, showsAmounts, showsDiscount, withCatalogueItem, type ComputedLine, type DotStyle, type DraftLine } from './money';
+import { NumberInput } from './NumberInput';
+import { searchItems } from './search';
+import { useEditor, type LineField } from './store';
+
+interface RowProps {
+  index: number;
+  line: DraftLine;
+  computed: ComputedLine | undefined;
+  decimals: number;
+  /** How a `.` reads in this draft's money cells (VND: it only groups thousands). */
+  moneyDot: DotStyle;
+  /** JSON of {field: message}: a string so the row's memo compares by value. */
+  problems: string;
+  /** The virtualizer measures each rendered line (its row and its problems). */
+  measure?: Ref<HTMLTableSectionElement>;
+}
+
+export const LineRow = memo(function LineRow({ index, line, computed, decimals, moneyDot, problems, measure }: RowProps) {
+  const { t } = useTranslation();
+  const setLine = useEditor((s) => s.setLine);
+  const setLineType = useEditor((s) => s.setLineType);
+  const focus = useEditor((s) => s.focus);
+  const n = index + 1;
+  const issues = problems ? (JSON.parse(problems) as Record<string, string>) : {};
+  const amounts = showsAmounts(line.ItemType);
+  const discount = showsDiscount(line.ItemType);
+  const label = (column: string) => t('drafts.grid.cellLabel', { column, line: n });
+  const cell = (field: string) => ({
+    'data-cell': true,
+    'data-row': index,
+    'data-path': `lines[${index}].${field}`,
+    'aria-invalid': issues[field] ? true : undefined,
+    'aria-describedby': issues[field] ? `err-l${index}-${field}` : undefined,
+  });
+  const messages = Object.entries(issues);
+  const text = (field: LineField, column: string, opts: { disabled?: boolean } = {}) => (
+    <td>
+      <input
+        {...cell(field)}
+        aria-label={label(column)}
+        value={opts.disabled ? '' : line[field]}
+        disabled={opts.disabled}
+        onChange={(e) => setLine(index, { [field]: e.target.value })}
+        onBlur={
+          field === 'VATRateName'
+            ? (e) => {
+                const fixed = normaliseVatLabel(e.target.value);
+                if (fixed && fixed !== line.VATRateName) setLine(index, { VATRateName: fixed });
+              }
+            : undefined
+        }
+        list={field === 'VATRateName' ? 'vat-choices' : undefined}
+      />
+    </td>
+  );
+  const number = (field: 'Quantity' | 'UnitPrice' | 'DiscountRate', column: string, dot: DotStyle, opts: { disabled?: boolean; decimals?: number } = {}) => (
+    <td className="num">
+      <NumberInput
+        {...cell(field)}
+        aria-label={label(column)}
+        value={opts.disabled ? '' : line[field]}
+        disabled={opts.disabled}
+        dot={dot}
+        decimals={opts.decimals}
+        onValue={(stored) => setLine(index, field === 'DiscountRate' ? { DiscountRate: stored, discountBy: 'rate' } : { [field]: stored })}
+      />
+    </td>
+  );
+  const pickItem = (item: CatalogueItem) => {
+    setLine(index, withCatalogueItem(line, item));
+    focus(line.ItemType === ItemType.Note ? null : `lines[${index}].Quantity`);
+  };
+  const itemAc = (field: 'ItemCode' | 'ItemName', column: string) => (
+    <td className={field === 'ItemName' ? 'wide' : undefined}>
+      <Autocomplete<CatalogueItem>
+        {...cell(field)}
+        aria-label={label(column)}
+        value={line[field]}
+        onChange={(v) => setLine(index, { [field]: v })}
+        search={searchItems}
+        onPick={pickItem}
+        listLabel={t('drafts.grid.itemSuggestions')}
+      />
+    </td>
+  );
+  // Leaving a just-added line: from now on its problems show.
+  const onRowBlur = (e: FocusEvent<HTMLTableRowElement>) => {
+    const s = useEditor.getState();
+    if (s.freshLine !== index) return;
+    if (e.relatedTarget instanceof Node && e.currentTarget.contains(e.relatedTarget)) return;
+    s.leaveFreshLine();
+  };
+  return (
+    <tbody className="line-body" data-index={index} ref={measure}>
+      <tr className={`line line-type-${line.ItemType}`} data-line={index} onBlur={onRowBlur}>
+        <th scope="row" className="line-no">
+          {n}
+        </th>
+        <td>
+          <select {...cell('ItemType')} aria-label={label(t('drafts.grid.type'))} value={line.ItemType} onChange={(e) => setLineType(index, Number(e.target.value) as ItemType)}>
+            {ITEM_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {`${type} · ${t(`drafts.itemType.${type}`)}`}
+              </option>
+            ))}
+          </select>
+        </td>
+        {itemAc('ItemCode', t('drafts.grid.code'))}
+        {itemAc('ItemName', t('drafts.grid.name'))}
+        {text('UnitName', t('drafts.grid.unit'), { disabled: !amounts })}
+        {number('Quantity', t('drafts.grid.quantity'), 'either', { disabled: !amounts })}
+        {number('UnitPrice', t('drafts.grid.price'), moneyDot, { disabled: !amounts })}
+        {number('DiscountRate', t('drafts.grid.discountRate'), 'either', { disabled: !discount })}
+        {text('VATRateName', t('drafts.grid.vat'), { disabled: !amounts })}
+        <td className="num amount" data-testid={`line-amount-${index}`}>
+          {computed && amounts ? `${computed.sign < 0 ? '−' : ''}${formatAmount(computed.AmountWithoutVATOC, decimals)}` : ''}
+        </td>
+      </tr>
+      {messages.length > 0 && (
+        // The line's problems under it, full width, each tied to its cell (aria-describedby).
+        <tr className="line-problems">
+          <td />
+          <td colSpan={9}>
+            {messages.map(([field, message]) => (
+              <span key={field} className="cell-error" id={`err-l${index}-${field}`}>
+                {message}
+              </span>
+            ))}
+          </td>
+        </tr>
+      )}
+    </tbody>
+  );
+});
