@@ -3,7 +3,8 @@ import { firstErrorCode, isAuthCode, readEnvelopeText, type EnvelopeResult } fro
 import type { DownloadDataType, InvoiceData, InvoiceTemplate, SendEmailParameter } from '../../../common/model';
 import { defaultTokenUrl, parseServiceUrl } from './base-url';
 import { MAX_DOWNLOAD_BATCH, normaliseEmailList } from './batching';
-import { ApiError, apiErrors, TRANSIENT_KINDS } from './errors';
+import { isRetryableFailure, isUnreachableKind } from '../../../common/rules/network';
+import { ApiError, apiErrors } from './errors';
 import {
   jwtExpiry,
   NormaliseError,
@@ -404,7 +405,7 @@ export class ApiClient {
       await this.http({ operation: 'probe', method: 'GET', url: this.opUrl('/templates', 'invoiceWithCode=false&ticket=false'), auth: false }, { signal, timeoutMs: 5_000 });
       return true;
     } catch (error) {
-      return !(error instanceof ApiError) || !['offline', 'network', 'timeout', 'cancelled'].includes(error.kind);
+      return !(error instanceof ApiError) || !isUnreachableKind(error.kind);
     }
   }
 
@@ -557,9 +558,7 @@ export class ApiClient {
 }
 
 function isRetryable(error: ApiError): boolean {
-  if (!TRANSIENT_KINDS.has(error.kind)) return false;
-  if (error.kind === 'unavailable' && (error.httpStatus === 404 || error.httpStatus === 501)) return false;
-  return true;
+  return isRetryableFailure(error.kind, error.httpStatus);
 }
 
 function pickLink(data: unknown): string | null {

@@ -2,6 +2,7 @@ import type { ConnectionKind } from '../../../common/calls/app';
 import { AppError } from '../../../common/errors';
 import type { EventBus } from '../../../common/ipc/bus';
 import type { ContractHandlers } from '../../../common/ipc/dispatch';
+import { isUnreachableKind } from '../../../common/rules/network';
 import { ApiClient, isApiError } from '../api';
 import { AuthService, type Endpoint, type RequestToken, type ResolveEndpoint } from '../auth';
 import { authHandlers } from '../auth/handlers';
@@ -197,7 +198,7 @@ export async function createConnections(deps: ConnectionsDeps): Promise<Connecti
       } catch (error) {
         if (isApiError(error)) {
           if (error.kind === 'auth' && profile.active) await auth.gate.reportAuthFailure(profile.id);
-          const reachable = !['offline', 'network', 'timeout', 'cancelled'].includes(error.kind);
+          const reachable = !isUnreachableKind(error.kind);
           return { ok: false, reachable, templates: [], error: error.toPayload() };
         }
         if (error instanceof AppError) return { ok: false, reachable: false, templates: [], error: error.toPayload() };
