@@ -30,3 +30,4 @@ export {
 } from './batching';
 export { jwtExpiry, type DownloadItem, type DownloadResult, type SendEmailItemResult, type SendEmailOutcome } from './normalise';
 export { describeErrorCode, isAuthCode, type DescribedCode } from '../../../common/envelope';
+export { ClientFactory, clients, CLIENT_PURPOSES, type ClientPurpose, type ClientTarget, type SessionTarget, type ClientExtras, type ClientDefaults } from './clients';

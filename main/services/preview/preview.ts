@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { PreviewResult } from '../../../common/calls/preview';
 import { AppError } from '../../../common/errors';
 import type { EventBus } from '../../../common/ipc/bus';
-import { isApiError } from '../api';
+import type { InvoiceData } from '../../../common/model';
+import { isApiError, type FetchedBytes } from '../api';
 import { clientFor, type ServiceAccess } from '../drafting/access';
 import type { DraftsRepository } from '../drafts/repository';
 import type { Store } from '../store';
@@ -53,12 +54,9 @@ export class PreviewService {
   async run(draftId: string): Promise<PreviewResult> {
     const record = this.deps.drafts.get(draftId);
     const invoice = this.deps.drafts.invoiceData(draftId);
-    const session = await this.deps.access.session();
-    const client = clientFor(session, { timeoutMs: 20_000, retries: 1 });
     let kept: KeptPreview;
     try {
-      const { link } = await client.preview(invoice);
-      const fetched = await client.fetchBytes(link, { retry: { retries: 2, baseDelayMs: 100, maxTotalMs: 10_000 } });
+      const { link, fetched } = await this.render(invoice, { fetch: true });
       const pdf = isPdf(fetched.bytes, fetched.contentType);
       kept = {
         id: randomUUID(),
@@ -71,7 +69,6 @@ export class PreviewService {
       };
     } catch (error) {
       if (isApiError(error)) {
-        if (error.kind === 'auth') await this.deps.access.reportAuthFailure?.(session.profileId);
         const path = fieldPathForCode(error.serviceCode, record.draft);
         if (path) {
           throw new AppError(error.code, { en: error.message, vi: error.messageVi }, {
@@ -81,8 +78,6 @@ export class PreviewService {
         }
       }
       throw error;
-    } finally {
-      await client.close();
     }
     this.deps.store.transaction((db) => {
       db.prepare('INSERT INTO draft_previews (id, draft_id, kind, content_type, link, bytes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
@@ -101,6 +96,30 @@ export class PreviewService {
     });
     this.deps.bus?.emit('drafts.changed', { id: draftId, kind: 'previewed' });
     return { previewId: kept.id, draftId, kind: kept.kind, size: kept.bytes.length, createdAt: kept.createdAt };
+  }
+
+  /**
+   * Sends an invoice to `unpublishview` for the active session and, with `fetch`, fetches what
+   * the link serves at once (it lives 30 s). A refused sign-in is reported to the sign-in gate.
+   * The draft screen keeps the result (`run`); the CLI previews a file with it.
+   */
+  async render<F extends boolean>(
+    invoice: InvoiceData,
+    options: { fetch: F; signal?: AbortSignal },
+  ): Promise<{ link: string; fetched: F extends true ? FetchedBytes : null }> {
+    const session = await this.deps.access.session();
+    const client = clientFor(session, 'preview');
+    const signal = options.signal ? { signal: options.signal } : {};
+    try {
+      const { link } = await client.preview(invoice, signal);
+      const fetched = options.fetch ? await client.fetchBytes(link, { ...signal, retry: { retries: 2, baseDelayMs: 100, maxTotalMs: 10_000 } }) : null;
+      return { link, fetched: fetched as F extends true ? FetchedBytes : null };
+    } catch (error) {
+      if (isApiError(error) && error.kind === 'auth') await this.deps.access.reportAuthFailure?.(session.profileId);
+      throw error;
+    } finally {
+      await client.close();
+    }
   }
 
   get(previewId: string): KeptPreview | null {
