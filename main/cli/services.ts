@@ -32,7 +32,8 @@ export interface CliServices {
  *   environment; the work is filed under the active profile);
  * - `--profile NAME`: that profile of the data folder (`sandbox` = the built-in sandbox), with
  *   its sign-in from `einvoice login` (EINVOICE_TOKEN overrides the token);
- * - neither: the active profile (`requireService` commands ask for one of the two instead).
+ * - neither: the active profile (`requireService` commands refuse the built-in Sandbox here:
+ *   it must be asked for with `--profile sandbox`).
  */
 export async function openCliServices(
   globals: GlobalOptions,
@@ -46,12 +47,6 @@ export async function openCliServices(
     throw new UsageError({ en: 'Give either --profile or --base-url, not both.', vi: 'Chỉ dùng một trong hai: --profile hoặc --base-url.' });
   }
   const baseUrl = globals.profile === undefined && !options.profilesOnly ? globals.baseUrl ?? (io.env.EINVOICE_BASE_URL?.trim() || undefined) : undefined;
-  if (baseUrl === undefined && globals.profile === undefined && options.requireService) {
-    throw new UsageError({
-      en: 'No service given: use --profile sandbox, or --base-url URL (or set EINVOICE_BASE_URL).',
-      vi: 'Chưa chọn dịch vụ: dùng --profile sandbox, hoặc --base-url URL (hoặc đặt biến EINVOICE_BASE_URL).',
-    });
-  }
   if (baseUrl !== undefined) {
     parseServiceUrl(baseUrl);
     if (!envToken) {
@@ -66,6 +61,14 @@ export async function openCliServices(
   let chosen: Profile | undefined;
   const workSession = (parts: WorkSessionParts): WorkSession => {
     chosen = globals.profile !== undefined ? findProfile(parts, globals.profile) : parts.profiles.active();
+    // Calls to a service need one chosen on purpose: a profile made active (`einvoice profile use`),
+    // --profile or --base-url; never the built-in Sandbox just because nothing was set up.
+    if (options.requireService && globals.profile === undefined && baseUrl === undefined && chosen.kind === 'sandbox') {
+      throw new UsageError({
+        en: 'No service given: use --profile sandbox, or --base-url URL (or set EINVOICE_BASE_URL), or choose a profile with einvoice profile use NAME.',
+        vi: 'Chưa chọn dịch vụ: dùng --profile sandbox, hoặc --base-url URL (hoặc đặt biến EINVOICE_BASE_URL), hoặc chọn cấu hình bằng einvoice profile use TÊN.',
+      });
+    }
     const profile = chosen;
     const gate = new AuthGate(parts.auth, profile.id);
     let fixed: Promise<Session> | undefined;
