@@ -4,7 +4,7 @@ import { ApiError, apiErrors, parseServiceUrl, type ApiLogger } from '../service
 import { AuthGate, type Session } from '../services/auth';
 import type { WorkSession, WorkSessionParts } from '../services/auth/work-session';
 import type { ServicesConfig } from '../services/config';
-import type { Profile } from '../services/profiles';
+import type { Profile, ProfileService } from '../services/profiles';
 import { MemorySecretStore } from '../services/secrets';
 import { APP_VERSION } from '../services/version';
 import { UsageError, type Bilingual, type CliIo, type GlobalOptions } from './registry';
@@ -60,7 +60,7 @@ export async function openCliServices(
   let refused = false;
   let chosen: Profile | undefined;
   const workSession = (parts: WorkSessionParts): WorkSession => {
-    chosen = globals.profile !== undefined ? findProfile(parts, globals.profile) : parts.profiles.active();
+    chosen = globals.profile !== undefined ? findProfile(parts.profiles, globals.profile) : parts.profiles.active();
     // Calls to a service need one chosen on purpose: a profile made active (`einvoice profile use`),
     // --profile or --base-url; never the built-in Sandbox just because nothing was set up.
     if (options.requireService && globals.profile === undefined && baseUrl === undefined && chosen.kind === 'sandbox') {
@@ -134,11 +134,12 @@ export async function openCliServices(
   };
 }
 
-function findProfile(parts: WorkSessionParts, name: string): Profile {
-  const wanted = name.toLowerCase();
-  const profile = parts.profiles.list().find((p) => p.id === name || p.name.toLowerCase() === wanted);
+/** A profile of the data folder by id or name (any case); the refusal lists the names there are. */
+export function findProfile(profiles: ProfileService, name: string): Profile {
+  const wanted = name.trim().toLowerCase();
+  const profile = profiles.list().find((p) => p.id === name || p.name.toLowerCase() === wanted);
   if (profile) return profile;
-  const known = parts.profiles
+  const known = profiles
     .list()
     .map((p) => p.name)
     .join(', ');

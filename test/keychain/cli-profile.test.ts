@@ -1,50 +1,22 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../main/sandbox';
 import { keychainServiceFor } from '../../main/services/secrets';
+import { buildOnce, spawnCli } from '../support/cli-process';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'bin', 'einvoice.cjs');
 let sb: Sandbox;
 let tmp: string;
 let dataDir: string;
 
 /** The built CLI in its own process: each run must find the sign-in in the Secret Service again. */
-function run(args: string[], stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string; json: Record<string, unknown> }> {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('EINVOICE_') && !k.startsWith('VITEST')) env[k] = v;
-  env.EINVOICE_DATA_DIR = dataDir;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: tmp, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.stdin.end(stdin);
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`einvoice ${args.join(' ')} did not finish\n${stderr}`));
-    }, 30_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      let json: Record<string, unknown> = {};
-      try {
-        json = JSON.parse(stdout) as Record<string, unknown>;
-      } catch {
-        // text mode
-      }
-      resolve({ code, stdout, stderr, json });
-    });
-  });
-}
+const run = (args: string[], stdin = '') => spawnCli(args, { cwd: tmp, stdin, env: { EINVOICE_DATA_DIR: dataDir } });
 
 beforeAll(async () => {
   if (!process.env.DBUS_SESSION_BUS_ADDRESS) throw new Error('No D-Bus session: run these tests with scripts/test-keychain.sh');
-  execFileSync('flock', ['/tmp/build.lock', process.execPath, 'scripts/build.mjs', '--quiet'], { cwd: root, stdio: 'inherit', timeout: 240_000 });
+  buildOnce();
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'einv-kc-profile-'));
   dataDir = path.join(tmp, 'data');
   sb = await startSandbox({ port: 0, invoiceCount: 20 });

@@ -2,6 +2,7 @@ import type { CallName, CallResponse } from '../../../common/contract';
 import { AppError } from '../../../common/errors';
 import type { Services } from '../../services';
 import type { Profile } from '../../services/profiles';
+import { findProfile } from '../services';
 import { UsageError, type Bilingual, type CliCommand, type CommandContext } from '../registry';
 
 /**
@@ -23,20 +24,6 @@ async function call<N extends CallName>(services: Services, name: N, request: un
     throw new AppError(code, { en: message, vi: messageVi }, issues ? { issues } : {});
   }
   return result.value as CallResponse<N>;
-}
-
-function named(services: Services, name: string): Profile {
-  const wanted = name.trim().toLowerCase();
-  const profile = services.profiles.list().find((p) => p.id === name || p.name.toLowerCase() === wanted);
-  if (profile) return profile;
-  const known = services.profiles
-    .list()
-    .map((p) => p.name)
-    .join(', ');
-  throw new AppError('profile_not_found', {
-    en: `Unknown profile "${name}". Profiles in this data folder: ${known}.`,
-    vi: `Không có cấu hình kết nối "${name}". Các cấu hình trong thư mục dữ liệu này: ${known}.`,
-  });
 }
 
 function where(p: Profile): string {
@@ -105,7 +92,7 @@ export const profileCommand: CliCommand = {
     }
     if (action === 'show') {
       const name = positionals[1] ?? ctx.globals.profile;
-      const profile = name !== undefined ? named(services, name) : services.profiles.active();
+      const profile = name !== undefined ? findProfile(services.profiles, name) : services.profiles.active();
       const auth = await services.auth.status(profile.id);
       const text = [
         `${profile.name}${profile.active ? ' (đang dùng / active)' : ''}`,
@@ -115,7 +102,7 @@ export const profileCommand: CliCommand = {
       ].join('\n');
       return { json: { profile: profileJson(profile), auth }, text };
     }
-    const profile = named(services, needName(positionals, action));
+    const profile = findProfile(services.profiles, needName(positionals, action));
     if (action === 'use') {
       const { activeId } = await call(services, 'profiles.activate', { id: profile.id });
       const active = services.profiles.get(activeId);

@@ -1,54 +1,19 @@
-import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../main/sandbox';
+import { buildOnce, spawnCli } from '../../support/cli-process';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const bin = path.join(root, 'bin', 'einvoice.cjs');
 let sb: Sandbox;
 let tmp: string;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  json: Record<string, unknown>;
-}
-
 /** The built CLI in its own process, on its own data folder, without a keychain. */
-function run(args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<Run> {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('EINVOICE_') && !k.startsWith('VITEST')) env[k] = v;
-  Object.assign(env, { EINVOICE_DATA_DIR: path.join(tmp, 'data'), EINVOICE_KEYCHAIN: 'off' }, options.env);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: tmp, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.stdin.end(options.stdin ?? '');
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`einvoice ${args.join(' ')} did not finish\n${stderr}`));
-    }, 30_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      let json: Record<string, unknown> = {};
-      try {
-        json = JSON.parse(stdout) as Record<string, unknown>;
-      } catch {
-        // text mode
-      }
-      resolve({ code, stdout, stderr, json });
-    });
-  });
-}
+const run = (args: string[], options: { stdin?: string; env?: Record<string, string> } = {}) =>
+  spawnCli(args, { cwd: tmp, stdin: options.stdin ?? '', env: { EINVOICE_DATA_DIR: path.join(tmp, 'data'), EINVOICE_KEYCHAIN: 'off', ...options.env } });
 
 beforeAll(async () => {
-  execFileSync('flock', ['/tmp/build.lock', process.execPath, 'scripts/build.mjs', '--quiet'], { cwd: root, stdio: 'inherit', timeout: 240_000 });
+  buildOnce();
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'einvoice-cli-profile-'));
   sb = await startSandbox({ port: 0, seed: 3, invoiceCount: 50 });
 }, 300_000);
