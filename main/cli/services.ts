@@ -84,14 +84,19 @@ export async function openCliServices(
     return {
       profileId: () => profile.id,
       gate: {
-        ready: async (signal) => (await fromEnvironment()) ?? (await gate.ready(signal)),
+        ready: async (signal) => {
+          // A refused token from the environment is never handed out again: like a paused
+          // sign-in, work waits — and nobody can sign in here, so it waits until it gives up.
+          if (envToken && refused) return await waitForAbort(signal);
+          return (await fromEnvironment()) ?? (await gate.ready(signal));
+        },
         reportAuthFailure: async (profileId) => {
           refused = true;
           // A token from the environment is not the profile's sign-in: nothing to pause.
           if (!envToken) await gate.reportAuthFailure(profileId);
         },
       },
-      current: async () => (await fromEnvironment()) ?? (await parts.auth.session(profile.id)),
+      current: async () => (envToken && refused ? null : ((await fromEnvironment()) ?? (await parts.auth.session(profile.id)))),
     };
   };
 
@@ -146,5 +151,14 @@ export function findProfile(profiles: ProfileService, name: string): Profile {
   throw new AppError('profile_not_found', {
     en: `Unknown profile "${name}". Profiles in this data folder: ${known}.`,
     vi: `Không có cấu hình kết nối "${name}". Các cấu hình trong thư mục dữ liệu này: ${known}.`,
+  });
+}
+
+function waitForAbort(signal: AbortSignal | undefined): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    const refusedNow = () => apiErrors.auth({});
+    if (!signal) return reject(refusedNow());
+    if (signal.aborted) return reject(signal.reason ?? refusedNow());
+    signal.addEventListener('abort', () => reject(signal.reason ?? refusedNow()), { once: true });
   });
 }
