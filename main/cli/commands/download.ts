@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { DownloadDataType } from '../../../common/model';
 import type { EngineProgress } from '../../services/downloads';
-import { ApiError, apiErrors } from '../../services/api';
+import { ApiError, apiErrors, parseServiceUrl } from '../../services/api';
 import { ExitCode, UsageError, type CliCommand } from '../registry';
 
 const TYPES: Record<string, DownloadDataType> = { xml: 'Xml', pdf: 'Pdf', html: 'Html', all: 'All' };
@@ -95,7 +95,7 @@ export const downloadCommand: CliCommand = {
     const { job, parsed, resumed } = await service.createOrResume(
       { ids: positionals, idsText, fileName, type, withCode: values['with-code'] === true, calc: values.calc === true, folder, existing, unzip: values.unzip === true },
       profileId,
-      `${profileId}|${new URL(session.endpoint.baseUrl).href}`,
+      `${profileId}|${parseServiceUrl(session.endpoint.baseUrl).href}`,
     );
     if (parsed.duplicates + parsed.blanks > 0) {
       ctx.progress({
