@@ -52,6 +52,24 @@ export default tseslint.config(
       ],
     },
   },
+  // Every IPC handler goes through the one module with the sender check (main/electron/ipc.ts).
+  {
+    files: ['main/**/*.ts', 'preload/**/*.ts', 'common/**/*.ts', 'renderer/**/*.ts', 'renderer/**/*.tsx'],
+    ignores: ['main/electron/ipc.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[source.value='electron'] > ImportSpecifier[imported.name='ipcMain']",
+          message: 'Only main/electron/ipc.ts uses ipcMain: register calls through registerContractOnIpc (sender check + schema).',
+        },
+        {
+          selector: "MemberExpression[property.name='ipcMain']",
+          message: 'Only main/electron/ipc.ts uses ipcMain: register calls through registerContractOnIpc (sender check + schema).',
+        },
+      ],
+    },
+  },
   {
     files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
     rules: {

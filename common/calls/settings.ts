@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_DOWNLOAD_BATCH, MAX_EMAIL_BATCH } from '../rules/network';
 import { call, noInput } from './define';
 
 /** Options of the Vietnamese amount in words (DOMAIN.md): linh/lẻ, nghìn/ngàn, tư, chẵn. */
@@ -18,9 +19,9 @@ export const SettingsSchema = z.object({
   downloadFolder: z.string().max(4096).nullable(),
   batchSizes: z.object({
     /** TransactionIDs per Download call (the service takes at most 50). */
-    download: z.number().int().min(1).max(50),
+    download: z.number().int().min(1).max(MAX_DOWNLOAD_BATCH),
     /** Invoices per sendemail call. */
-    email: z.number().int().min(1).max(100),
+    email: z.number().int().min(1).max(MAX_EMAIL_BATCH),
   }),
 });
 export type Settings = z.infer<typeof SettingsSchema>;

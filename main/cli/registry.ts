@@ -1,4 +1,5 @@
 import type { ApiClient } from '../services/api';
+import type { CliServices, CliServicesOptions } from './services';
 
 /** Exit codes of the `einvoice` command (issue 4). */
 export const ExitCode = {
@@ -54,6 +55,11 @@ export interface CommandContext {
    * EINVOICE_TOKEN); created on first use and closed when the command ends.
    */
   client(): Promise<ApiClient>;
+  /**
+   * The app's services over the data folder for the chosen connection, opened on first use
+   * and closed when the command ends. `requireService`: ask for --profile or --base-url.
+   */
+  services(options?: CliServicesOptions & { requireService?: boolean }): Promise<CliServices>;
   /** A progress or info line on stderr (never stdout, so `--json` output stays one document). */
   progress(message: Bilingual | string): void;
   /** Registers cleanup that runs when the command ends (after `afterPrint`, if any). */

@@ -4,7 +4,7 @@ import { AppError } from '../../common/errors';
 import { ApiError, type ApiClient, type ApiErrorKind } from '../services/api';
 import { resolveDataDir } from '../services/config';
 import { APP_VERSION } from '../services/version';
-import { openConnection, type Connection } from './connection';
+import { openCliServices, type CliServices } from './services';
 import {
   ExitCode,
   UsageError,
@@ -141,7 +141,8 @@ function describeFailure(error: unknown): ErrorReport {
     return { exitCode: ExitCode.Usage, message: error.bilingual, json: { code: 'usage', message: error.bilingual.en, messageVi: error.bilingual.vi } };
   }
   if (error instanceof AppError) {
-    const usage = error.code === 'validation' || error.code === 'config' || error.code === 'usage';
+    // A wrong command line, or input the app refuses (a profile's name or address): exit 2.
+    const usage = error.code === 'validation' || error.code === 'config' || error.code === 'usage' || error.code.startsWith('profile_');
     return {
       exitCode: usage ? ExitCode.Usage : ExitCode.SomeFailed,
       message: { en: error.message, vi: error.messageVi },
@@ -249,18 +250,25 @@ export async function runCli(argv: string[], registry: CommandRegistry, options:
       timeoutMs,
     };
 
-    let connection: Promise<Connection> | undefined;
+    let opened: Promise<CliServices> | undefined;
     let client: ApiClient | undefined;
     const ctx: CommandContext = {
       globals,
       io,
       signal,
+      services(options = {}) {
+        opened ??= openCliServices(globals, io, (m) => ctx.progress(m), options).then((cli) => {
+          closers.push(() => cli.services.close());
+          return cli;
+        });
+        return opened;
+      },
       async client() {
         if (client) return client;
-        connection ??= openConnection(globals, io, (m) => ctx.progress(m));
-        const conn = await connection;
-        closers.push(() => conn.close());
-        client = conn.client;
+        const cli = await ctx.services({ requireService: true });
+        const made = cli.services.clients.forSession(await cli.sessionNow(), 'command');
+        closers.push(() => made.close());
+        client = made;
         return client;
       },
       progress(message) {

@@ -1,4 +1,4 @@
-import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
+import { ipcMain as electronIpcMain, type IpcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import { callNames } from '../../common/contract';
 import { callChannel } from '../../common/ipc/channels';
 import type { Dispatch } from '../../common/ipc/dispatch';
@@ -31,19 +31,44 @@ export function isTrustedSender(event: SenderInfo, trustedWebContentsIds: Readon
   return isAppUrl(frame.url);
 }
 
-/** Registers every contract call on IPC through one wrapper: sender check, schema parse, plain errors. */
+/** Told about every refused call: which call, from which webContents and page origin. */
+export type RefusedSenderLog = (name: string, sender: { webContentsId: number; origin: string }) => void;
+
+function originOf(url: string | undefined): string {
+  if (!url) return '(no frame)';
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '(unreadable address)';
+  }
+}
+
+/**
+ * Registers every contract call on IPC through one wrapper: sender check, schema parse, plain
+ * errors. Tests pass a fake `ipcMain`; the host calls `registerContractOnIpc`.
+ */
 export function registerContract(
   ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>,
   dispatch: Dispatch,
   trustedWebContentsIds: ReadonlySet<number>,
+  onRefused?: RefusedSenderLog,
 ): () => void {
   for (const name of callNames) {
     ipcMain.handle(callChannel(name), async (event: IpcMainInvokeEvent, request: unknown) => {
-      if (!isTrustedSender(event as unknown as SenderInfo, trustedWebContentsIds)) return REFUSED;
+      if (!isTrustedSender(event as unknown as SenderInfo, trustedWebContentsIds)) {
+        const info = event as unknown as SenderInfo;
+        onRefused?.(name, { webContentsId: info.sender.id, origin: originOf(info.senderFrame?.url) });
+        return REFUSED;
+      }
       return dispatch(name, request, { host: 'electron' });
     });
   }
   return () => {
     for (const name of callNames) ipcMain.removeHandler(callChannel(name));
   };
+}
+
+/** The one place the app touches Electron's `ipcMain` (lint-enforced). */
+export function registerContractOnIpc(dispatch: Dispatch, trustedWebContentsIds: ReadonlySet<number>, onRefused?: RefusedSenderLog): () => void {
+  return registerContract(electronIpcMain, dispatch, trustedWebContentsIds, onRefused);
 }

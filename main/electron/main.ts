@@ -1,14 +1,15 @@
-import { app, ipcMain, type BrowserWindow } from 'electron';
+import { app, type BrowserWindow } from 'electron';
 import path from 'node:path';
 import { eventChannel } from '../../common/ipc/channels';
 import { resolveDataDir } from '../services/config';
 import { createServices } from '../services/index';
 import { APP_VERSION, PRODUCT_NAME } from '../services/version';
 import { electronDialogs } from './dialogs';
-import { registerContract } from './ipc';
+import { registerContractOnIpc } from './ipc';
 import { openPreviewWindow } from './preview-window';
 import { startUpdater } from './updater';
 import { registerAppScheme, serveRenderer } from './protocol';
+import { finishWorkBeforeQuit } from './shutdown';
 import { createMainWindow, denyAllPermissions } from './windows';
 
 const dataDir = resolveDataDir();
@@ -44,8 +45,12 @@ async function start(): Promise<void> {
     // Folder dialog and file manager for the Downloads area.
     dialogs: electronDialogs(() => mainWindow),
   });
-  app.on('will-quit', () => void services.close());
-  registerContract(ipcMain, services.dispatch, trusted);
+  const log = (level: 'info' | 'warn' | 'error', message: string) => services.log.write(level, message);
+  // The email sender's grace period and the download pause finish before the app exits.
+  finishWorkBeforeQuit(app, () => services.close(), { deadlineMs: 10_000, log });
+  registerContractOnIpc(services.dispatch, trusted, (name, sender) =>
+    log('warn', `refused the call ${name} from a sender that is not the app window (webContents ${sender.webContentsId}, ${sender.origin})`),
+  );
 
   mainWindow = await createMainWindow(path.join(__dirname, '..', 'preload', 'index.cjs'), PRODUCT_NAME);
   trusted.add(mainWindow.webContents.id);

@@ -2,22 +2,30 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { EventBus } from '../../common/ipc/bus';
 import { createDispatch, type ContractHandlers, type Dispatch } from '../../common/ipc/dispatch';
+import { ClientFactory } from './api';
 import { appHandlers } from './app/handlers';
-import { diagnosticsHandlers } from './diagnostics/handlers';
-import { LogFile, type Log } from './logging/log-file';
+import { AuthService, type ResolveEndpoint } from './auth';
+import { authHandlers } from './auth/handlers';
+import { tokenRequester } from './auth/token';
+import { activeWorkSession, type WorkSession } from './auth/work-session';
 import type { ServicesConfig } from './config';
-import type { AuthService } from './auth';
-import type { Connectivity } from './connectivity/connectivity';
-import { createConnections } from './profiles/connections';
-import { externalSandbox } from './profiles/sandbox-runner';
-import { accessFromAuth, createDrafting, type Drafting } from './drafting';
-import { EmailService } from './emails';
+import { Connectivity } from './connectivity/connectivity';
+import { serviceProbe } from './connectivity/probe';
+import { diagnosticsHandlers } from './diagnostics/handlers';
+import { accessFromSessions, createDrafting, type Drafting } from './drafting';
 import { DownloadsService } from './downloads';
 import { sessionFromGate } from './downloads/session';
-import type { ProfileService } from './profiles';
-import type { SecretStore } from './secrets';
-import type { SettingsService } from './settings/settings';
-import type { Store } from './store';
+import { EmailService } from './emails';
+import { LogFile, type Log } from './logging/log-file';
+import { ProfileService } from './profiles';
+import { endpointResolver } from './profiles/endpoints';
+import { profileHandlers } from './profiles/handlers';
+import { externalSandbox, SandboxRunner } from './profiles/sandbox-runner';
+import { createSecretStore, keychainServiceFor, type SecretStore } from './secrets';
+import { rememberingSecrets } from './secrets/remembering';
+import { settingsHandlers } from './settings/handlers';
+import { SettingsService } from './settings/settings';
+import { openDatabase, type Store } from './store';
 import { UpdatesService } from './updates/service';
 import { WorkInProgress } from './updates/work-in-progress';
 
@@ -45,6 +53,14 @@ export interface Services {
   readonly emails: EmailService;
   /** Bulk download jobs of issued invoices. */
   readonly downloads: DownloadsService;
+  /** Builds every service client (timeouts and retries by purpose). */
+  readonly clients: ClientFactory;
+  /** Whose work and which sign-in (the active profile in the app; the CLI may choose another). */
+  readonly session: WorkSession;
+  /** The built-in sandbox service of the Sandbox profile. */
+  readonly sandbox: SandboxRunner;
+  /** Where a profile's service is. */
+  readonly resolveEndpoint: ResolveEndpoint;
   close(): Promise<void>;
 }
 
@@ -68,35 +84,62 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
   closers.push(() => updates.stop());
 
   // Database, keychain, connection profiles, sign-in, settings and the connectivity monitor.
-  const connections = await createConnections({
-    dataDir: config.dataDir,
-    bus,
-    now: config.now,
-    log,
-    onSecret: (secret) => logFile.remember(secret),
-    // The built-in Sandbox profile runs the sandbox service in this process on 127.0.0.1.
-    // EINVOICE_SANDBOX_URL (tests) points it at a sandbox running elsewhere instead.
-    startSandbox: async () =>
-      process.env.EINVOICE_SANDBOX_URL
-        ? externalSandbox(process.env.EINVOICE_SANDBOX_URL, (await import('../sandbox/tokens')).SANDBOX_DEV_TOKEN)
-        : (await import('../sandbox')).startSandbox({ port: 0 }),
+  const clients = new ClientFactory(config.clients);
+  const store = openDatabase(config.dataDir);
+  closers.push(() => store.close());
+  const keychain =
+    config.secrets ??
+    (await createSecretStore({ service: keychainServiceFor(config.dataDir), disableKeychain: process.env.EINVOICE_KEYCHAIN === 'off', log }));
+  const secrets = rememberingSecrets(keychain, (secret) => logFile.remember(secret));
+  const profiles = new ProfileService(store, config.now);
+  const settings = new SettingsService(store, bus);
+  // The built-in Sandbox profile runs the sandbox service in this process on 127.0.0.1.
+  // EINVOICE_SANDBOX_URL (tests) points it at a sandbox running elsewhere instead.
+  const sandbox = new SandboxRunner(
+    config.startSandbox ??
+      (async () =>
+        process.env.EINVOICE_SANDBOX_URL
+          ? externalSandbox(process.env.EINVOICE_SANDBOX_URL, (await import('../sandbox/tokens')).SANDBOX_DEV_TOKEN)
+          : (await import('../sandbox')).startSandbox({ port: 0 })),
+  );
+  closers.push(() => sandbox.close());
+  const resolveEndpoint = endpointResolver(sandbox);
+  const auth = new AuthService({ store, secrets, profiles, resolveEndpoint, requestToken: tokenRequester(clients), bus, ...(config.now ? { now: config.now } : {}), log });
+  const probe = serviceProbe({ active: () => profiles.active(), resolveEndpoint, clients });
+  closers.push(() => probe.close());
+  const connectivity = new Connectivity({ bus, probe: (signal) => probe.probe(signal), ...(config.now ? { now: config.now } : {}), ...config.connectivity });
+  closers.push(() => connectivity.stop());
+  profiles.onActiveChange(() => {
+    auth.wake();
+    void connectivity.check();
+    void auth.status().then(
+      (status) => bus.emit('auth.changed', status),
+      () => {},
+    );
   });
-  closers.push(() => connections.close());
-  const { connectivity, store, secrets, profiles, auth, settings } = connections;
+  let session: WorkSession;
+  try {
+    session = (config.workSession ?? activeWorkSession)({ auth, profiles, resolveEndpoint });
+  } catch (error) {
+    for (const close of closers.reverse()) await close();
+    throw error;
+  }
 
-  const drafting = createDrafting({ store, access: accessFromAuth(auth, profiles), bus, settings: () => settings.get(), now: config.now, log });
+  const access = accessFromSessions({ profileId: session.profileId, current: session.current, reportAuthFailure: (id) => session.gate.reportAuthFailure(id), clients });
+  const drafting = createDrafting({ store, access, bus, settings: () => settings.get(), now: config.now, log });
   closers.push(() => drafting.close());
 
   const emails = new EmailService({
     store,
     bus,
-    activeProfileId: () => profiles.activeId(),
-    gate: auth.gate,
-    isOnline: () => connectivity.online,
-    checkConnectivity: () => void connectivity.check(),
+    activeProfileId: session.profileId,
+    gate: session.gate,
+    // Without the monitor running (the CLI) a send attempt finds out for itself.
+    ...(config.background !== false ? { isOnline: () => connectivity.online, checkConnectivity: () => void connectivity.check() } : {}),
     batchSize: () => settings.get().batchSizes.email,
     work,
     log,
+    ...config.emails,
   });
   closers.push(() => emails.stop());
 
@@ -104,19 +147,22 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
     store,
     bus,
     work,
-    activeProfileId: () => profiles.activeId(),
-    session: sessionFromGate(auth.gate, { log }),
-    reportAuthFailure: (profileId) => auth.gate.reportAuthFailure(profileId),
+    activeProfileId: session.profileId,
+    session: sessionFromGate(session.gate, { log, clients }),
+    reportAuthFailure: (profileId) => session.gate.reportAuthFailure(profileId),
     ...(config.dialogs ? { dialogs: config.dialogs } : {}),
     ...(config.now ? { now: config.now } : {}),
+    ...config.downloads,
     log,
   });
   closers.push(() => downloads.close());
 
   const handlers: ContractHandlers = {
     ...diagnosticsHandlers({ log: logFile, dataDir: config.dataDir, now: config.now, facts: { version: config.version, host: config.host, extra: () => ({ databaseSchema: store.version }) } }),
-    ...appHandlers({ config, connectivity, connectionKind: connections.connectionKind }),
-    ...connections.handlers,
+    ...appHandlers({ config, connectivity, connectionKind: () => profiles.active().kind }),
+    ...profileHandlers({ profiles, auth, secrets, sandbox, connectivity, resolveEndpoint, clients, bus }),
+    ...authHandlers(auth),
+    ...settingsHandlers(settings),
     ...updates.handlers(),
     ...drafting.handlers,
     ...emails.handlers(),
@@ -126,9 +172,11 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
   const dispatch = createDispatch(handlers, (name, error) =>
     log('error', `call ${name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`),
   );
-  connectivity.start();
-  emails.start();
-  downloads.resumeInterrupted();
+  if (config.background !== false) {
+    connectivity.start();
+    emails.start();
+    downloads.resumeInterrupted();
+  }
 
   return {
     config,
@@ -147,6 +195,10 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
     drafting,
     emails,
     downloads,
+    clients,
+    session,
+    sandbox,
+    resolveEndpoint,
     async close() {
       for (const close of closers.reverse()) await close();
     },

@@ -1,29 +1,19 @@
 import type { AuthStatus } from '../../../common/calls/auth';
-import { EventBus } from '../../../common/ipc/bus';
+import type { Services } from '../../services';
 import type { Profile } from '../../services/profiles';
-import { createConnections, type Connections } from '../../services/profiles/connections';
 import { UsageError, type CliCommand, type CommandContext } from '../registry';
 
 /** `login`, `logout`, `status`: the same profiles, keychain and database as the app. */
 
-async function openAccounts(ctx: CommandContext): Promise<{ conn: Connections; profile: Profile }> {
-  const conn = await createConnections({
-    dataDir: ctx.globals.dataDir,
-    bus: new EventBus(),
-    startSandbox: async () => {
-      const { startSandbox } = await import('../../sandbox');
-      return await startSandbox({ port: 0 });
-    },
-  });
-  ctx.onClose(() => conn.close());
+async function openAccounts(ctx: CommandContext): Promise<{ conn: Services; profile: Profile }> {
   if (ctx.globals.baseUrl !== undefined) {
     throw new UsageError({
       en: 'login/logout/status work on connection profiles: use --profile NAME, not --base-url.',
       vi: 'login/logout/status làm việc với cấu hình kết nối: dùng --profile TÊN, không dùng --base-url.',
     });
   }
-  const profile = ctx.globals.profile ? conn.profiles.find(ctx.globals.profile) : conn.profiles.active();
-  return { conn, profile };
+  const { services, profile } = await ctx.services({ profilesOnly: true });
+  return { conn: services, profile };
 }
 
 async function readStdin(ctx: CommandContext, what: string): Promise<string> {
@@ -141,8 +131,7 @@ export const statusCommand: CliCommand = {
       online = await conn
         .resolveEndpoint(profile)
         .then(async (endpoint) => {
-          const { ApiClient } = await import('../../services/api');
-          const client = new ApiClient({ baseUrl: endpoint.baseUrl });
+          const client = conn.clients.forTarget(endpoint, 'probe');
           try {
             return await client.probe(AbortSignal.timeout(5_000));
           } finally {

@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DownloadDataType } from '../../../common/model';
-import { DownloadsService, type EngineProgress } from '../../services/downloads';
-import { ProfileService } from '../../services/profiles';
-import { openDatabase } from '../../services/store';
+import type { EngineProgress } from '../../services/downloads';
+import { ApiError, apiErrors, parseServiceUrl } from '../../services/api';
 import { ExitCode, UsageError, type CliCommand } from '../registry';
 
 const TYPES: Record<string, DownloadDataType> = { xml: 'Xml', pdf: 'Pdf', html: 'Html', all: 'All' };
@@ -86,24 +85,17 @@ export const downloadCommand: CliCommand = {
       throw new UsageError({ en: 'Give TransactionIDs or --ids-file FILE.', vi: 'Hãy nhập mã tra cứu (TransactionID) hoặc --ids-file TỆP.' }, 'download');
     }
 
-    const client = await ctx.client();
-    const store = openDatabase(ctx.globals.dataDir);
-    ctx.onClose(() => store.close());
-    const profiles = new ProfileService(store);
-    const profileId = profiles.activeId();
-    const service = new DownloadsService({
-      store,
-      activeProfileId: () => profileId,
-      session: async () => ({ profileId, client }),
-      engine: { concurrency },
-    });
-    ctx.onClose(() => service.close());
+    // The app's download service, sign-in gate and failure reporting; no session → exit 3 now.
+    const cli = await ctx.services({ requireService: true, downloads: { engine: { concurrency } } });
+    const session = await cli.sessionNow();
+    const service = cli.services.downloads;
+    const profileId = cli.profile.id;
 
     const folder = path.resolve(ctx.io.cwd, values.out);
     const { job, parsed, resumed } = await service.createOrResume(
       { ids: positionals, idsText, fileName, type, withCode: values['with-code'] === true, calc: values.calc === true, folder, existing, unzip: values.unzip === true },
       profileId,
-      `${profileId}|${client.baseUrl.href}`,
+      `${profileId}|${parseServiceUrl(session.endpoint.baseUrl).href}`,
     );
     if (parsed.duplicates + parsed.blanks > 0) {
       ctx.progress({
@@ -127,6 +119,12 @@ export const downloadCommand: CliCommand = {
     ctx.signal.removeEventListener('abort', onAbort);
     if (drawn) ctx.io.stderr.write('\n');
 
+    if (cli.refused) {
+      // Refused like in the app: the job is paused (run the command again after einvoice login).
+      throw final.lastError
+        ? new ApiError('auth', { en: final.lastError.message, vi: final.lastError.messageVi }, { operation: 'download' })
+        : apiErrors.auth({ operation: 'download' });
+    }
     const interrupted = final.status !== 'done';
     const page = service.repo.page(job.id, 0, Number.MAX_SAFE_INTEGER);
     const items = page.items.map((i) => {

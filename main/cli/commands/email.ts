@@ -1,14 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EmailEntry, EmailKind, EmailReject, EmailState } from '../../../common/calls/emails';
-import { EventBus } from '../../../common/ipc/bus';
-import type { Session } from '../../services/auth';
-import { EmailService } from '../../services/emails';
-import { ProfileService } from '../../services/profiles';
-import { createConnections } from '../../services/profiles/connections';
-import { secretAccounts } from '../../services/secrets';
-import { externalSandbox } from '../../services/profiles/sandbox-runner';
-import { openDatabase } from '../../services/store';
+import type { EmailService } from '../../services/emails';
 import { ExitCode, UsageError, type CliCommand, type CliOption, type CommandContext, type ParsedArgs } from '../registry';
 
 /** The email queue of the data folder (the same outbox as the app), with a way to send it. */
@@ -25,7 +18,6 @@ export interface CliQueue {
  */
 export async function openQueue(ctx: CommandContext, batch: number | undefined): Promise<CliQueue> {
   const { globals, io } = ctx;
-  const baseUrl = globals.baseUrl ?? (io.env.EINVOICE_BASE_URL?.trim() || undefined);
   const log = io.env.EINVOICE_DEBUG ? (level: string, message: string) => void io.stderr.write(`[${level}] ${message}\n`) : undefined;
   const common = {
     sendTimeoutMs: globals.timeoutMs ?? 30_000,
@@ -34,54 +26,8 @@ export async function openQueue(ctx: CommandContext, batch: number | undefined):
     stopGraceMs: 30_000,
     ...(log ? { log } : {}),
   };
-  if (baseUrl !== undefined && globals.profile === undefined) {
-    const store = openDatabase(globals.dataDir);
-    ctx.onClose(() => store.close());
-    const profiles = new ProfileService(store);
-    const profileId = profiles.activeId();
-    const client = await ctx.client();
-    const session = { profile: profiles.get(profileId), endpoint: { baseUrl: client.baseUrl.href, tokenUrl: null }, token: '' } as Session;
-    const emails = new EmailService({
-      store,
-      activeProfileId: () => profileId,
-      gate: { ready: async () => session, reportAuthFailure: async () => {} },
-      send: (_s, parameter, signal) => client.sendEmail(parameter, { signal, retry: false }),
-      ...(batch ? { batchSize: () => batch } : {}),
-      ...common,
-    });
-    ctx.onClose(() => emails.stop());
-    return { emails, profileId };
-  }
-  const sandboxUrl = io.env.EINVOICE_SANDBOX_URL?.trim();
-  const conn = await createConnections({
-    dataDir: globals.dataDir,
-    bus: new EventBus(),
-    startSandbox: async () => {
-      if (sandboxUrl) return externalSandbox(sandboxUrl, (await import('../../sandbox/tokens')).SANDBOX_DEV_TOKEN);
-      const { startSandbox } = await import('../../sandbox');
-      return await startSandbox({ port: 0 });
-    },
-  });
-  ctx.onClose(() => conn.close());
-  const profile = globals.profile ? conn.profiles.find(globals.profile) : conn.profiles.active();
-  const emails = new EmailService({
-    store: conn.store,
-    activeProfileId: () => profile.id,
-    gate: {
-      ready: async (signal) => {
-        const s = await conn.auth.gate.ready(signal);
-        // --profile other than the active one: same sign-in rules, that profile's endpoint.
-        if (s.profile.id === profile.id) return s;
-        const token = (await conn.secrets.get(secretAccounts.token(profile.id))) ?? '';
-        return { profile, endpoint: await conn.resolveEndpoint(profile), token };
-      },
-      reportAuthFailure: (id) => conn.auth.gate.reportAuthFailure(id),
-    },
-    batchSize: () => batch ?? conn.settings.get().batchSizes.email,
-    ...common,
-  });
-  ctx.onClose(() => emails.stop());
-  return { emails, profileId: profile.id };
+  const cli = await ctx.services({ emails: { ...(batch ? { batchSize: () => batch } : {}), ...common } });
+  return { emails: cli.services.emails, profileId: cli.profile.id };
 }
 
 export interface FlushReport {

@@ -2,6 +2,7 @@ import { CommandRegistry } from '../registry';
 import { loginCommand, logoutCommand, statusCommand } from './auth';
 import { emailCommand } from './email';
 import { previewCommand } from './preview';
+import { profileCommand } from './profile';
 import { queueCommand } from './queue';
 import { sandboxCommand } from './sandbox';
 import { templatesCommand } from './templates';
@@ -17,6 +18,7 @@ export function builtinCommands(): CommandRegistry {
     .register(loginCommand)
     .register(logoutCommand)
     .register(statusCommand)
+    .register(profileCommand)
     .register(emailCommand)
     .register(queueCommand)
     .register(downloadCommand);

@@ -33,18 +33,21 @@ export const previewCommand: CliCommand = {
     const parsed = InvoiceDataSchema.safeParse(raw);
     if (!parsed.success) throw validationError(issuesFromZod(parsed.error));
 
-    const client = await ctx.client();
-    const { link } = await client.preview(parsed.data, { signal: ctx.signal });
+    // The app's preview service, for the chosen connection's session (none → exit 3).
+    const cli = await ctx.services({ requireService: true });
+    await cli.sessionNow();
+    const save = typeof values.save === 'string' ? values.save : undefined;
+    const { link, fetched } = await cli.services.drafting.preview.render(parsed.data, { fetch: save !== undefined, signal: ctx.signal });
     let saved: string | null = null;
-    if (typeof values.save === 'string') {
-      const { bytes } = await client.fetchBytes(link, { signal: ctx.signal });
+    if (save !== undefined && fetched) {
+      const { bytes } = fetched;
       if (Buffer.from(bytes.subarray(0, 5)).toString('latin1') !== '%PDF-') {
         throw apiErrors.malformed('the preview link did not return a PDF', { operation: 'fetch' });
       }
-      const out = path.resolve(ctx.io.cwd, values.save);
+      const out = path.resolve(ctx.io.cwd, save);
       await fs.mkdir(path.dirname(out), { recursive: true });
       await fs.writeFile(out, bytes);
-      saved = values.save;
+      saved = save;
       ctx.progress({ vi: `Đã lưu ${out} (${bytes.byteLength} byte)`, en: `Saved ${out} (${bytes.byteLength} bytes)` });
     }
     return { json: { link, saved }, text: saved ? `${link}\n${saved}` : link };

@@ -1,7 +1,8 @@
 import type { SendEmailData, SendEmailParameter } from '../../../common/model';
 
-/** The service accepts at most 50 TransactionIDs per Download call (DOMAIN.md). */
-export const MAX_DOWNLOAD_BATCH = 50;
+import { MAX_DOWNLOAD_BATCH } from '../../../common/rules/network';
+
+export { MAX_DOWNLOAD_BATCH };
 
 /** Splits a list into batches of at most `max` (1…50 by default rule; any positive size allowed). */
 export function chunk<T>(items: readonly T[], max: number = MAX_DOWNLOAD_BATCH): T[][] {

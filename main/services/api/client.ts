@@ -1,9 +1,10 @@
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { firstErrorCode, isAuthCode, readEnvelopeText, type EnvelopeResult } from '../../../common/envelope';
 import type { DownloadDataType, InvoiceData, InvoiceTemplate, SendEmailParameter } from '../../../common/model';
 import { defaultTokenUrl, parseServiceUrl } from './base-url';
 import { MAX_DOWNLOAD_BATCH, normaliseEmailList } from './batching';
-import { ApiError, apiErrors, TRANSIENT_KINDS } from './errors';
+import { isUnreachableKind } from '../../../common/rules/network';
+import { ApiError, apiErrors } from './errors';
 import {
   jwtExpiry,
   NormaliseError,
@@ -14,22 +15,10 @@ import {
   type DownloadResult,
   type SendEmailOutcome,
 } from './normalise';
-import { redact, type ApiLogger } from './redact';
+import type { ApiLogger } from './redact';
+import { header, HttpTransport, looksHtml, messageOf, parseRetryAfter, type CallOptions, type HttpRequest, type HttpResponse, type Operation, type RetryPolicy, type TokenSource } from './transport';
 
-export interface RetryPolicy {
-  /** Extra attempts after the first (default 3). */
-  retries: number;
-  /** First backoff delay (default 300 ms); doubles each time, with jitter. */
-  baseDelayMs: number;
-  /** Cap of one backoff delay (default 5 s); a Retry-After beyond the budget ends the retries. */
-  maxDelayMs: number;
-  /** Budget for all attempts and waits of one call (default 60 s). */
-  maxTotalMs: number;
-}
-
-export const DEFAULT_RETRY: RetryPolicy = { retries: 3, baseDelayMs: 300, maxDelayMs: 5_000, maxTotalMs: 60_000 };
-
-export type TokenSource = string | (() => string | null | undefined | Promise<string | null | undefined>);
+export { DEFAULT_RETRY, parseRetryAfter, type CallOptions, type RetryPolicy, type TokenSource } from './transport';
 
 export interface ApiClientOptions {
   /** `{base_url}`, e.g. `https://testapi.meinvoice.vn/api/integration/invoice`; https unless loopback. */
@@ -55,14 +44,6 @@ export interface ApiClientOptions {
   /** Injected for tests: jitter source (0…1) and the wait between retries. */
   random?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-}
-
-export interface CallOptions {
-  signal?: AbortSignal;
-  /** Overrides the client's per-attempt timeout for this call. */
-  timeoutMs?: number;
-  /** Overrides the retry policy for this call; `false` = one attempt only. */
-  retry?: Partial<RetryPolicy> | false;
 }
 
 export interface DownloadOptions extends CallOptions {
@@ -101,106 +82,6 @@ export interface FetchedBytes {
 
 type ReadEnvelope = Exclude<EnvelopeResult, { kind: 'malformed' }>;
 
-type Operation = 'preview' | 'download' | 'sendemail' | 'templates' | 'token' | 'fetch' | 'probe';
-
-interface HttpRequest {
-  operation: Operation;
-  method: 'GET' | 'POST';
-  url: URL;
-  body?: string;
-  /** Add `Authorization: Bearer …`. */
-  auth: boolean;
-  headers?: Record<string, string>;
-  /** Read the body as bytes (fetchBytes) instead of text. */
-  bytes?: boolean;
-  /** sendemail: never retried; anything after the request may have left is `unknown_outcome`. */
-  unsafe?: boolean;
-}
-
-interface HttpResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-  bytes: Uint8Array | null;
-}
-
-/** Error codes that mean the connection never got established: nothing was sent. */
-const CONNECT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ENETUNREACH',
-  'EHOSTUNREACH',
-  'EHOSTDOWN',
-  'EADDRNOTAVAIL',
-  'ENETDOWN',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'CERT_HAS_EXPIRED',
-]);
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
-
-function errorCodeOf(error: unknown): string {
-  let e: unknown = error;
-  for (let i = 0; i < 4 && e && typeof e === 'object'; i++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && code !== 'UND_ERR_SOCKET' && code !== 'UND_ERR_ABORTED') return code;
-    const nested = (e as { errors?: unknown[] }).errors;
-    if (Array.isArray(nested) && nested.length > 0) {
-      e = nested[0];
-      continue;
-    }
-    const cause = (e as { cause?: unknown }).cause;
-    if (cause === undefined) return typeof code === 'string' ? code : '';
-    e = cause;
-  }
-  return '';
-}
-
-function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
-  return String(error);
-}
-
-/** `Retry-After` as milliseconds: delta seconds or an HTTP date; undefined when absent/unreadable. */
-export function parseRetryAfter(value: string | string[] | undefined, nowMs: number = Date.now()): number | undefined {
-  const v = Array.isArray(value) ? value[0] : value;
-  if (!v) return undefined;
-  const t = v.trim();
-  if (/^\d+(\.\d+)?$/.test(t)) return Math.round(Number(t) * 1000);
-  const date = Date.parse(t);
-  if (Number.isFinite(date)) return Math.max(0, date - nowMs);
-  return undefined;
-}
-
-function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new Error('aborted'));
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new Error('aborted'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-function header(headers: HttpResponse['headers'], name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
-
-function looksHtml(res: HttpResponse): boolean {
-  const ct = header(res.headers, 'content-type') ?? '';
-  return /text\/html/i.test(ct) || /^\s*<(!doctype|html)/i.test(res.text);
-}
-
 /**
  * The e-invoice service client: the four operations of the spec plus the optional token
  * operation, over one injected undici dispatcher. Every answer goes through the envelope reader;
@@ -210,16 +91,8 @@ export class ApiClient {
   readonly baseUrl: URL;
   readonly tokenUrl: URL;
   readonly maxBatch: number;
-  private readonly dispatcher: Dispatcher;
-  private readonly ownsDispatcher: boolean;
-  private readonly timeoutMs: number;
-  private readonly retry: RetryPolicy;
-  private readonly random: () => number;
-  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-  private readonly log: ApiLogger | undefined;
   private readonly basePath: string;
-  private lastToken: string | undefined;
-  private readonly fixedHeaders: Record<string, string>;
+  private readonly transport: HttpTransport;
 
   constructor(private readonly options: ApiClientOptions) {
     this.baseUrl = parseServiceUrl(options.baseUrl);
@@ -235,29 +108,23 @@ export class ApiClient {
       });
     }
     this.maxBatch = maxBatch;
-    this.timeoutMs = options.timeoutMs ?? 30_000;
-    this.retry = options.retry === false ? { ...DEFAULT_RETRY, retries: 0 } : { ...DEFAULT_RETRY, ...options.retry };
-    this.random = options.random ?? Math.random;
-    this.sleep = options.sleep ?? defaultSleep;
-    this.log = options.log;
-    this.fixedHeaders = options.companyTaxCode ? { CompanyTaxCode: options.companyTaxCode } : {};
-    if (options.dispatcher) {
-      this.dispatcher = options.dispatcher;
-      this.ownsDispatcher = false;
-    } else {
-      this.dispatcher = new Agent({
-        keepAliveTimeout: 10_000,
-        keepAliveMaxTimeout: 60_000,
-        connections: 16,
-        connect: { timeout: options.connectTimeoutMs ?? 10_000 },
-      });
-      this.ownsDispatcher = true;
-    }
+    this.transport = new HttpTransport({
+      host: this.baseUrl.host,
+      headers: options.companyTaxCode ? { CompanyTaxCode: options.companyTaxCode } : {},
+      ...(options.token !== undefined ? { token: options.token } : {}),
+      ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.connectTimeoutMs !== undefined ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
+      ...(options.retry !== undefined ? { retry: options.retry } : {}),
+      ...(options.log ? { log: options.log } : {}),
+      ...(options.random ? { random: options.random } : {}),
+      ...(options.sleep ? { sleep: options.sleep } : {}),
+    });
   }
 
   /** Closes the default dispatcher (an injected one is left to its owner). */
   async close(): Promise<void> {
-    if (this.ownsDispatcher) await this.dispatcher.close();
+    await this.transport.close();
   }
 
   // ---------------------------------------------------------------- operations
@@ -265,7 +132,7 @@ export class ApiClient {
   /** POST /unpublishview: renders an unissued invoice; the link lives ~30 s — fetch it at once. */
   async preview(invoice: InvoiceData, opts: CallOptions = {}): Promise<{ link: string }> {
     const body = JSON.stringify(invoice);
-    return this.withRetry('preview', opts, true, async () => {
+    return this.transport.withRetry('preview', opts, true, async () => {
       const env = await this.call({ operation: 'preview', method: 'POST', url: this.opUrl('/unpublishview'), body, auth: true }, opts);
       if (env.kind === 'error') throw this.envelopeError('preview', env);
       const link = pickLink(env.data);
@@ -286,7 +153,7 @@ export class ApiClient {
     }
     const query = `invoiceWithCode=${opts.withCode === true}&invoiceCalcu=${opts.cashRegister === true}&downloadDataType=${type}`;
     const body = JSON.stringify(ids);
-    return this.withRetry('download', opts, true, async () => {
+    return this.transport.withRetry('download', opts, true, async () => {
       const env = await this.call({ operation: 'download', method: 'POST', url: this.opUrl('/Download', query), body, auth: true }, opts);
       if (env.kind === 'error' && (isAuthCode(env.code) || !Array.isArray(env.data) || env.data.length === 0)) {
         throw this.envelopeError('download', env);
@@ -307,7 +174,7 @@ export class ApiClient {
    */
   async sendEmail(parameter: SendEmailParameter, opts: CallOptions = {}): Promise<SendEmailOutcome> {
     const body = JSON.stringify(toWireEmailParameter(parameter));
-    const env = await this.withRetry('sendemail', opts, false, () =>
+    const env = await this.transport.withRetry('sendemail', opts, false, () =>
       this.callRaw({ operation: 'sendemail', method: 'POST', url: this.opUrl('/sendemail'), body, auth: true, unsafe: true }, opts),
     );
     if (env.kind === 'malformed') throw apiErrors.unknownOutcome(`unreadable answer: ${env.reason}`, { operation: 'sendemail' });
@@ -339,7 +206,7 @@ export class ApiClient {
       }
       q += `&year=${query.year}`;
     }
-    return this.withRetry('templates', opts, true, async () => {
+    return this.transport.withRetry('templates', opts, true, async () => {
       const env = await this.call({ operation: 'templates', method: 'GET', url: this.opUrl('/templates', q), auth: true }, opts);
       if (env.kind === 'error') throw this.envelopeError('templates', env);
       try {
@@ -356,7 +223,7 @@ export class ApiClient {
     const body = JSON.stringify({ appid: credentials.appid, taxcode: credentials.taxcode, username: credentials.username, password: credentials.password });
     const companyTaxCode = opts.companyTaxCode ?? this.options.companyTaxCode;
     const headers: Record<string, string> = companyTaxCode ? { CompanyTaxCode: companyTaxCode } : {};
-    return this.withRetry('token', opts, true, async () => {
+    return this.transport.withRetry('token', opts, true, async () => {
       const env = await this.call({ operation: 'token', method: 'POST', url: this.tokenUrl, body, auth: false, headers }, opts, [credentials.password, credentials.appid]);
       if (env.kind === 'error') throw this.envelopeError('token', env, true);
       try {
@@ -376,8 +243,8 @@ export class ApiClient {
   async fetchBytes(link: string, opts: CallOptions = {}): Promise<FetchedBytes> {
     const url = parseServiceUrl(link, { en: 'link', vi: 'đường dẫn' });
     const sameOrigin = url.origin === this.baseUrl.origin;
-    return this.withRetry('fetch', opts, true, async () => {
-      const res = await this.http({ operation: 'fetch', method: 'GET', url, auth: sameOrigin, bytes: true }, opts);
+    return this.transport.withRetry('fetch', opts, true, async () => {
+      const res = await this.transport.http({ operation: 'fetch', method: 'GET', url, auth: sameOrigin, bytes: true }, opts);
       if (res.status === 404 || res.status === 410) {
         throw new ApiError(
           'rejected',
@@ -401,10 +268,10 @@ export class ApiClient {
   /** True when the service answers HTTP at all (any status); for the connectivity monitor. */
   async probe(signal?: AbortSignal): Promise<boolean> {
     try {
-      await this.http({ operation: 'probe', method: 'GET', url: this.opUrl('/templates', 'invoiceWithCode=false&ticket=false'), auth: false }, { signal, timeoutMs: 5_000 });
+      await this.transport.http({ operation: 'probe', method: 'GET', url: this.opUrl('/templates', 'invoiceWithCode=false&ticket=false'), auth: false }, { signal, timeoutMs: 5_000 });
       return true;
     } catch (error) {
-      return !(error instanceof ApiError) || !['offline', 'network', 'timeout', 'cancelled'].includes(error.kind);
+      return !(error instanceof ApiError) || !isUnreachableKind(error.kind);
     }
   }
 
@@ -426,7 +293,7 @@ export class ApiClient {
 
   /** Same, but a malformed answer is returned (sendemail turns it into `unknown_outcome`). */
   private async callRaw(req: HttpRequest, opts: CallOptions, secrets: string[] = []): Promise<EnvelopeResult> {
-    const res = await this.http(req, opts, secrets);
+    const res = await this.transport.http(req, opts, secrets);
     this.checkStatus(req.operation, res, req.unsafe);
     return readEnvelopeText(res.text);
   }
@@ -459,107 +326,6 @@ export class ApiClient {
     if (tokenOp && !code) return apiErrors.auth(details);
     return apiErrors.rejected(code, env.description, details);
   }
-
-  private async resolveToken(): Promise<string> {
-    const source = this.options.token;
-    const token = typeof source === 'function' ? await source() : source;
-    if (!token || !token.trim()) {
-      throw apiErrors.config({
-        en: 'No access token is configured: sign in, paste a token, or set EINVOICE_TOKEN.',
-        vi: 'Chưa có mã truy cập (token): hãy đăng nhập, dán token hoặc đặt biến EINVOICE_TOKEN.',
-      });
-    }
-    this.lastToken = token.trim();
-    return this.lastToken;
-  }
-
-  /** One attempt: sends, reads the whole body, classifies transport failures. */
-  private async http(req: HttpRequest, opts: CallOptions, secrets: string[] = []): Promise<HttpResponse> {
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', ...this.fixedHeaders, ...req.headers };
-    if (req.bytes) headers.accept = 'application/pdf, */*';
-    if (req.auth) headers.authorization = `Bearer ${await this.resolveToken()}`;
-    if (opts.signal?.aborted) throw apiErrors.cancelled({ operation: req.operation });
-
-    const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
-    const timer = new AbortController();
-    const handle = setTimeout(() => timer.abort(), timeoutMs);
-    const signal = opts.signal ? AbortSignal.any([opts.signal, timer.signal]) : timer.signal;
-    const started = performance.now();
-    const host = req.url.host;
-    let status = 0;
-    try {
-      const res = await this.dispatcher.request({
-        origin: req.url.origin,
-        path: req.url.pathname + req.url.search,
-        method: req.method,
-        headers,
-        body: req.body,
-        signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      status = res.statusCode;
-      const responseHeaders = res.headers as HttpResponse['headers'];
-      let text = '';
-      let bytes: Uint8Array | null = null;
-      if (req.bytes && status >= 200 && status < 300) bytes = new Uint8Array(await res.body.arrayBuffer());
-      else text = await res.body.text();
-      if (this.log) this.logLine('info', `${req.operation} ${req.method} ${req.url.pathname}${req.url.search} → HTTP ${status} in ${Math.round(performance.now() - started)} ms`, secrets);
-      return { status, headers: responseHeaders, text, bytes };
-    } catch (error) {
-      const code = errorCodeOf(error);
-      const detail = code || messageOf(error);
-      const details = { operation: req.operation, cause: error, httpStatus: status || undefined };
-      if (this.log) this.logLine('warn', `${req.operation} ${req.method} ${req.url.pathname} failed after ${Math.round(performance.now() - started)} ms: ${detail}`, secrets);
-      const connectFailure = CONNECT_CODES.has(code);
-      if (connectFailure) return Promise.reject(apiErrors.offline(host, detail, details));
-      if (req.unsafe) {
-        const why = opts.signal?.aborted ? 'cancelled while waiting for the answer' : timer.signal.aborted || TIMEOUT_CODES.has(code) ? `no answer within ${Math.ceil(timeoutMs / 1000)} s` : detail;
-        throw apiErrors.unknownOutcome(why, details);
-      }
-      if (opts.signal?.aborted) throw apiErrors.cancelled(details);
-      if (timer.signal.aborted || TIMEOUT_CODES.has(code)) throw apiErrors.timeout(timeoutMs, details);
-      throw apiErrors.network(host, detail, details);
-    } finally {
-      clearTimeout(handle);
-    }
-  }
-
-  private logLine(level: 'info' | 'warn' | 'error', message: string, secrets: string[]): void {
-    this.log?.(level, redact(message, [this.lastToken, ...secrets]));
-  }
-
-  /** Runs `fn`, retrying transient failures of idempotent operations with backoff + jitter. */
-  private async withRetry<T>(operation: Operation, opts: CallOptions, idempotent: boolean, fn: () => Promise<T>): Promise<T> {
-    const policy: RetryPolicy = opts.retry === false ? { ...this.retry, retries: 0 } : { ...this.retry, ...opts.retry };
-    const retries = idempotent ? policy.retries : 0;
-    const started = Date.now();
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await fn();
-      } catch (raw) {
-        const error = raw instanceof ApiError ? raw : apiErrors.network(this.baseUrl.host, messageOf(raw), { operation, cause: raw });
-        error.attempts = attempt;
-        if (attempt > retries || !isRetryable(error)) throw error;
-        const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1)) * (0.5 + this.random() * 0.5);
-        const delay = error.retryAfterMs !== undefined ? Math.max(error.retryAfterMs, 0) : backoff;
-        if (Date.now() - started + delay > policy.maxTotalMs) throw error;
-        if (this.log) this.logLine('warn', `${operation}: ${error.kind}${error.httpStatus ? ` (HTTP ${error.httpStatus})` : ''}, retry ${attempt}/${retries} in ${Math.round(delay)} ms`, []);
-        try {
-          await this.sleep(delay, opts.signal);
-        } catch {
-          throw apiErrors.cancelled({ operation, attempts: attempt });
-        }
-        if (opts.signal?.aborted) throw apiErrors.cancelled({ operation, attempts: attempt });
-      }
-    }
-  }
-}
-
-function isRetryable(error: ApiError): boolean {
-  if (!TRANSIENT_KINDS.has(error.kind)) return false;
-  if (error.kind === 'unavailable' && (error.httpStatus === 404 || error.httpStatus === 501)) return false;
-  return true;
 }
 
 function pickLink(data: unknown): string | null {

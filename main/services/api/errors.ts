@@ -1,5 +1,6 @@
 import { AppError } from '../../../common/errors';
 import { describeErrorCode } from '../../../common/envelope';
+import { TRANSIENT_KINDS, type NetworkFailureKind } from '../../../common/rules/network';
 
 /**
  * What a UI (or the CLI) can act on when a service call fails:
@@ -15,18 +16,7 @@ import { describeErrorCode } from '../../../common/envelope';
  * - `cancelled`: the caller aborted.
  * - `config`: the connection settings themselves are wrong (e.g. http to a remote host).
  */
-export type ApiErrorKind =
-  | 'offline'
-  | 'network'
-  | 'timeout'
-  | 'auth'
-  | 'rate_limited'
-  | 'unavailable'
-  | 'rejected'
-  | 'malformed'
-  | 'unknown_outcome'
-  | 'cancelled'
-  | 'config';
+export type ApiErrorKind = NetworkFailureKind;
 
 export const API_ERROR_KINDS: readonly ApiErrorKind[] = [
   'offline',
@@ -42,8 +32,7 @@ export const API_ERROR_KINDS: readonly ApiErrorKind[] = [
   'config',
 ];
 
-/** Kinds worth retrying for an idempotent operation. */
-export const TRANSIENT_KINDS: ReadonlySet<ApiErrorKind> = new Set(['offline', 'network', 'timeout', 'rate_limited', 'unavailable', 'malformed']);
+export { TRANSIENT_KINDS };
 
 export interface ApiErrorDetails {
   /** The operation: `preview`, `download`, `sendemail`, `templates`, `token`, `fetch`. */

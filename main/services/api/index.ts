@@ -15,7 +15,8 @@ export {
 } from './client';
 export { ApiError, apiErrors, isApiError, API_ERROR_KINDS, TRANSIENT_KINDS, type ApiErrorKind, type ApiErrorDetails } from './errors';
 export { redact, type ApiLogger } from './redact';
-export { parseServiceUrl, defaultTokenUrl, isLoopbackHost, SERVICE_PRESETS } from './base-url';
+export { parseServiceUrl, defaultTokenUrl } from './base-url';
+export { isLoopbackHost } from '../../../common/rules/network';
 export {
   chunk,
   groupEmailsByKind,
@@ -29,3 +30,4 @@ export {
 } from './batching';
 export { jwtExpiry, type DownloadItem, type DownloadResult, type SendEmailItemResult, type SendEmailOutcome } from './normalise';
 export { describeErrorCode, isAuthCode, type DescribedCode } from '../../../common/envelope';
+export { ClientFactory, clients, CLIENT_PURPOSES, type ClientPurpose, type ClientTarget, type SessionTarget, type ClientExtras, type ClientDefaults } from './clients';

@@ -338,7 +338,11 @@ export class AuthService {
  * the same `ready()` call resumes it after the new sign-in; nothing queued is dropped.
  */
 export class AuthGate {
-  constructor(private readonly auth: AuthService) {}
+  /** `profileId`: a gate for that profile instead of whichever is active (the CLI's `--profile`). */
+  constructor(
+    private readonly auth: AuthService,
+    readonly profileId?: string,
+  ) {}
 
   async ready(signal?: AbortSignal): Promise<Session> {
     for (;;) {
@@ -347,7 +351,7 @@ export class AuthGate {
       const { changed, cancel } = this.auth.waitForChange(signal);
       let session: Session | null;
       try {
-        session = await this.auth.sessionIfReady();
+        session = this.profileId ? await this.auth.session(this.profileId) : await this.auth.sessionIfReady();
       } catch (error) {
         cancel();
         throw error;
@@ -362,6 +366,6 @@ export class AuthGate {
 
   /** Marks the active (or given) profile's sign-in as refused by the service; work waits in `ready()`. */
   reportAuthFailure(profileId?: string): Promise<void> {
-    return this.auth.pause(profileId);
+    return this.auth.pause(profileId ?? this.profileId);
   }
 }

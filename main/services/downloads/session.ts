@@ -1,5 +1,5 @@
 import { AppError } from '../../../common/errors';
-import { ApiClient } from '../api';
+import { clients as defaultClients, type ClientFactory } from '../api';
 import type { Session } from '../auth';
 import type { DownloadSession } from './service';
 
@@ -13,8 +13,9 @@ export interface GateLike {
  */
 export function sessionFromGate(
   gate: GateLike,
-  options: { log?: (level: 'info' | 'warn' | 'error', message: string) => void; timeoutMs?: number } = {},
+  options: { log?: (level: 'info' | 'warn' | 'error', message: string) => void; timeoutMs?: number; clients?: ClientFactory } = {},
 ): (profileId: string, signal: AbortSignal) => Promise<DownloadSession> {
+  const clients = options.clients ?? defaultClients;
   return async (profileId, signal) => {
     const session = await gate.ready(signal);
     if (session.profile.id !== profileId) {
@@ -23,10 +24,8 @@ export function sessionFromGate(
         vi: `Lượt tải này thuộc cấu hình kết nối khác; hãy chuyển sang cấu hình đó để tiếp tục.`,
       });
     }
-    const client = new ApiClient({
-      baseUrl: session.endpoint.baseUrl,
-      token: session.token,
-      timeoutMs: options.timeoutMs ?? 60_000,
+    const client = clients.forSession(session, 'download', {
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.log ? { log: options.log } : {}),
     });
     return { profileId, client, release: () => client.close() };

@@ -1,38 +1,17 @@
 import type { Settings } from '../../../common/calls/settings';
-import { AppError } from '../../../common/errors';
 import type { EventBus } from '../../../common/ipc/bus';
 import type { ContractHandlers } from '../../../common/ipc/dispatch';
 import { computeOptionsFromSettings, type InvoiceDraft } from '../../../common/money';
-import type { AuthService } from '../auth';
 import { Catalogues } from '../catalogues/catalogues';
 import { DraftsRepository } from '../drafts/repository';
 import { PreviewService } from '../preview/preview';
-import type { ProfileService } from '../profiles';
 import type { Store } from '../store';
 import { TemplatesService } from '../templates/templates';
 import type { ServiceAccess } from './access';
 
-export type { ServiceAccess, ServiceSession } from './access';
+export { accessFromSessions, type ServiceAccess, type ServiceSession } from './access';
 
 export { computeOptionsFromSettings } from '../../../common/money';
-
-/** The active profile's session through sign-in (AuthService), for interactive calls. */
-export function accessFromAuth(auth: AuthService, profiles: ProfileService): ServiceAccess {
-  return {
-    activeProfileId: () => profiles.activeId(),
-    async session() {
-      const s = await auth.sessionIfReady();
-      if (!s) {
-        throw new AppError('auth_signed_out', {
-          en: 'This profile is not signed in (or its sign-in expired). Sign in under Settings, then try again.',
-          vi: 'Cấu hình này chưa đăng nhập (hoặc phiên đăng nhập đã hết hạn). Hãy đăng nhập trong Cài đặt rồi thử lại.',
-        });
-      }
-      return { profileId: s.profile.id, baseUrl: s.endpoint.baseUrl, tokenUrl: s.endpoint.tokenUrl, token: s.token };
-    },
-    reportAuthFailure: (profileId) => auth.pause(profileId),
-  };
-}
 
 export type DraftingCallName =
   | 'drafts.list'

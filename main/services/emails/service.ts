@@ -3,7 +3,7 @@ import type { EmailAddResult, EmailInput, EmailKind, EmailQueueStatus, EmailReje
 import type { EventBus } from '../../../common/ipc/bus';
 import type { ContractHandlers } from '../../../common/ipc/dispatch';
 import type { SendEmailParameter } from '../../../common/model';
-import { ApiClient, type SendEmailOutcome } from '../api';
+import { clients, type ApiClient, type SendEmailOutcome } from '../api';
 import type { Session } from '../auth';
 import type { Store } from '../store';
 import type { WorkInProgress } from '../updates/work-in-progress';
@@ -87,9 +87,7 @@ export class EmailService {
       if (old) void old.close();
       this.client = {
         key,
-        client: new ApiClient({
-          baseUrl: session.endpoint.baseUrl,
-          token: session.token,
+        client: clients.forSession(session, 'email', {
           timeoutMs: this.deps.sendTimeoutMs ?? 30_000,
           ...(this.deps.dispatcher ? { dispatcher: this.deps.dispatcher } : {}),
           ...(this.deps.log ? { log: this.deps.log } : {}),

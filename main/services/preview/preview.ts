@@ -3,8 +3,9 @@ import type { PreviewResult } from '../../../common/calls/preview';
 import { AppError } from '../../../common/errors';
 import type { EventBus } from '../../../common/ipc/bus';
 import { computeInvoice } from '../../../common/money';
+import type { InvoiceData } from '../../../common/model';
 import { isMultiRate, seriesChoiceProblems, type SeriesTemplate } from '../../../common/rules';
-import { isApiError } from '../api';
+import { isApiError, type FetchedBytes } from '../api';
 import { clientFor, type ServiceAccess } from '../drafting/access';
 import type { DraftsRepository } from '../drafts/repository';
 import type { Store } from '../store';
@@ -64,12 +65,9 @@ export class PreviewService {
     const record = this.deps.drafts.get(draftId);
     this.checkSeries(record.draft);
     const invoice = this.deps.drafts.invoiceData(draftId);
-    const session = await this.deps.access.session();
-    const client = clientFor(session, { timeoutMs: 20_000, retries: 1 });
     let kept: KeptPreview;
     try {
-      const { link } = await client.preview(invoice);
-      const fetched = await client.fetchBytes(link, { retry: { retries: 2, baseDelayMs: 100, maxTotalMs: 10_000 } });
+      const { link, fetched } = await this.render(invoice, { fetch: true });
       const pdf = isPdf(fetched.bytes, fetched.contentType);
       kept = {
         id: randomUUID(),
@@ -82,7 +80,6 @@ export class PreviewService {
       };
     } catch (error) {
       if (isApiError(error)) {
-        if (error.kind === 'auth') await this.deps.access.reportAuthFailure?.(session.profileId);
         const path = fieldPathForCode(error.serviceCode, record.draft);
         if (path) {
           const what = fieldProblemWords(error.serviceCode);
@@ -93,8 +90,6 @@ export class PreviewService {
         }
       }
       throw error;
-    } finally {
-      await client.close();
     }
     this.deps.store.transaction((db) => {
       db.prepare('INSERT INTO draft_previews (id, draft_id, kind, content_type, link, bytes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
@@ -124,6 +119,30 @@ export class PreviewService {
     const wrong = seriesChoiceProblems({ series: draft.InvSeries, isTicket: draft.IsTicket, multiRate, templates }).find((p) => p.severity === 'error');
     if (wrong) {
       throw new AppError(wrong.code, { en: wrong.message, vi: wrong.messageVi }, { issues: [{ path: wrong.path, message: wrong.message, messageVi: wrong.messageVi }] });
+    }
+  }
+
+  /**
+   * Sends an invoice to `unpublishview` for the active session and, with `fetch`, fetches what
+   * the link serves at once (it lives 30 s). A refused sign-in is reported to the sign-in gate.
+   * The draft screen keeps the result (`run`); the CLI previews a file with it.
+   */
+  async render<F extends boolean>(
+    invoice: InvoiceData,
+    options: { fetch: F; signal?: AbortSignal },
+  ): Promise<{ link: string; fetched: F extends true ? FetchedBytes : null }> {
+    const session = await this.deps.access.session();
+    const client = clientFor(session, 'preview');
+    const signal = options.signal ? { signal: options.signal } : {};
+    try {
+      const { link } = await client.preview(invoice, signal);
+      const fetched = options.fetch ? await client.fetchBytes(link, { ...signal, retry: { retries: 2, baseDelayMs: 100, maxTotalMs: 10_000 } }) : null;
+      return { link, fetched: fetched as F extends true ? FetchedBytes : null };
+    } catch (error) {
+      if (isApiError(error) && error.kind === 'auth') await this.deps.access.reportAuthFailure?.(session.profileId);
+      throw error;
+    } finally {
+      await client.close();
     }
   }
 

@@ -1,3 +1,5 @@
+import { isLoopbackHost } from '../../../common/rules/network';
+
 /**
  * The preview window's security posture as data (no Electron import, so tests can check it):
  * a separate sandboxed webContents, no preload, its own `persist:` partition, the PDF served
@@ -69,5 +71,5 @@ export function isAllowedNavigation(startUrl: string, target: string): boolean {
 }
 
 function isLoopbackHttp(u: URL): boolean {
-  return u.protocol === 'http:' && (u.hostname === '127.0.0.1' || u.hostname === 'localhost' || u.hostname === '[::1]');
+  return u.protocol === 'http:' && isLoopbackHost(u.hostname);
 }

@@ -1,3 +1,5 @@
+import { isLoopbackHost, OFFLINE_ERROR_CODES } from '../../../common/rules/network';
+
 /** Where updates come from, or why there are none. Pure: the Electron host passes in what it knows. */
 export type UpdateFeed = { provider: 'github' } | { provider: 'generic'; url: string };
 
@@ -39,8 +41,6 @@ export function updaterTurnedOffByEnvironment(env: Record<string, string | undef
   return argv.some((arg) => /^--?ELECTRON_NO_UPDATER(=(1|true|yes|on))?$/i.test(arg.trim()));
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
-
 /** A URL as it may be logged: no credentials, query string or fragment (they can carry tokens). */
 export function urlForLog(raw: string): string {
   try {
@@ -62,7 +62,7 @@ export function parseUpdateUrl(raw: string): { ok: true; url: string } | { ok: f
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     return { ok: false, detail: `EINVOICE_UPDATE_URL must be http(s): ${urlForLog(raw)}` };
   }
-  if (url.protocol === 'http:' && !LOOPBACK.has(url.hostname)) {
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
     return { ok: false, detail: `EINVOICE_UPDATE_URL must use https unless it points at this machine: ${urlForLog(raw)}` };
   }
   if (url.username || url.password) return { ok: false, detail: 'EINVOICE_UPDATE_URL must not carry credentials' };
@@ -116,25 +116,12 @@ function decide(input: UpdaterModeInput): UpdaterMode {
   return { enabled: true, feed: { provider: 'github' } };
 }
 
-const OFFLINE_CODES = new Set([
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ECONNABORTED',
-  'ETIMEDOUT',
-  'ESOCKETTIMEDOUT',
-  'ENETUNREACH',
-  'ENETDOWN',
-  'EHOSTUNREACH',
-  'EPIPE',
-]);
 
 /** True for failures that mean "no network right now" (Node codes, Chromium net:: errors), not a broken release. */
 export function isOfflineError(error: unknown): boolean {
   if (!error || typeof error !== 'object') return false;
   const { code, message } = error as { code?: unknown; message?: unknown };
-  if (typeof code === 'string' && OFFLINE_CODES.has(code)) return true;
+  if (typeof code === 'string' && OFFLINE_ERROR_CODES.has(code)) return true;
   const text = typeof message === 'string' ? message : '';
   return /net::ERR_(INTERNET_DISCONNECTED|NAME_NOT_RESOLVED|NAME_RESOLUTION_FAILED|NETWORK_CHANGED|CONNECTION_\w+|ADDRESS_UNREACHABLE|TIMED_OUT|NETWORK_IO_SUSPENDED|PROXY_CONNECTION_FAILED)/.test(
     text,

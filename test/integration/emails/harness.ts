@@ -1,6 +1,6 @@
-import { EventBus } from '../../../common/ipc/bus';
-import { EmailService, type EmailServiceDeps } from '../../../main/services/emails';
-import { createConnections, type Connections } from '../../../main/services/profiles/connections';
+import type { EventBus } from '../../../common/ipc/bus';
+import { createServices, type Services } from '../../../main/services';
+import type { EmailService, EmailServiceDeps } from '../../../main/services/emails';
 import { MemorySecretStore } from '../../../main/services/secrets';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../main/sandbox';
 import { makeTempDir } from '../../support/temp-dir';
@@ -9,53 +9,35 @@ export interface Harness {
   dir: string;
   bus: EventBus;
   sandbox: Sandbox;
-  connections: Connections;
+  connections: Services;
   emails: EmailService;
   close(): Promise<void>;
 }
 
-/** The real wiring of services/index.ts (database, profiles, sign-in, connectivity, email queue) around a sandbox. */
+/** The app's own wiring (services/index.ts: database, profiles, sign-in, connectivity, email queue) around a sandbox. */
 export async function startHarness(
   options: { sandbox?: SandboxOptions; emails?: Partial<EmailServiceDeps>; start?: boolean } = {},
 ): Promise<Harness> {
   const tmp = makeTempDir('einvoice-emails-it-');
   const sandbox = await startSandbox({ invoiceCount: 400, ...options.sandbox });
-  const bus = new EventBus();
-  const connections = await createConnections({
+  const services = await createServices({
     dataDir: tmp.dir,
-    bus,
+    version: 'test',
+    host: 'cli',
+    background: options.start !== false,
     secrets: new MemorySecretStore(),
     startSandbox: async () => sandbox,
     connectivity: { onlineIntervalMs: 200, offlineMinMs: 100, offlineMaxMs: 300, probeTimeoutMs: 1000 },
+    emails: { backoffBaseMs: 50, backoffMaxMs: 500, sendTimeoutMs: 2_000, stopGraceMs: 3_000, ...options.emails },
   });
-  const { profiles, auth, connectivity, settings, store } = connections;
-  const emails = new EmailService({
-    store,
-    bus,
-    activeProfileId: () => profiles.activeId(),
-    gate: auth.gate,
-    isOnline: () => connectivity.online,
-    checkConnectivity: () => void connectivity.check(),
-    batchSize: () => settings.get().batchSizes.email,
-    backoffBaseMs: 50,
-    backoffMaxMs: 500,
-    sendTimeoutMs: 2_000,
-    stopGraceMs: 3_000,
-    ...options.emails,
-  });
-  if (options.start !== false) {
-    connectivity.start();
-    emails.start();
-  }
   return {
     dir: tmp.dir,
-    bus,
+    bus: services.bus,
     sandbox,
-    connections,
-    emails,
+    connections: services,
+    emails: services.emails,
     async close() {
-      await emails.stop();
-      await connections.close();
+      await services.close();
       tmp.cleanup();
     },
   };

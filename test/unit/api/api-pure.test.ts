@@ -60,7 +60,7 @@ describe('base URL', () => {
 
   it('isLoopbackHost', () => {
     expect(isLoopbackHost('127.1.2.3')).toBe(true);
-    expect(isLoopbackHost('app.localhost')).toBe(true);
+    expect(isLoopbackHost('app.localhost')).toBe(false);
     expect(isLoopbackHost('128.0.0.1')).toBe(false);
     expect(isLoopbackHost('localhost.evil.com')).toBe(false);
   });

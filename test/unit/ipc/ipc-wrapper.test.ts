@@ -4,6 +4,9 @@ import { callChannel } from '../../../common/ipc/channels';
 import { createDispatch, type ContractHandlers } from '../../../common/ipc/dispatch';
 import { isTrustedSender, registerContract, type SenderInfo } from '../../../main/electron/ipc';
 
+// ipc.ts imports Electron's ipcMain for the host; these tests hand it a fake instead.
+vi.mock('electron', () => ({ ipcMain: {} }));
+
 type Handler = (event: unknown, request: unknown) => Promise<unknown>;
 
 /** The thinnest stand-in for Electron's ipcMain: it records what gets registered. */
@@ -47,6 +50,21 @@ describe('Electron IPC wrapper', () => {
     const subFrame = { ...fromMainFrame, senderFrame: { url: 'app://einvoice/index.html', parent: {} } };
     await expect(invoke(subFrame, {})).resolves.toMatchObject({ ok: false, error: { code: 'forbidden_sender' } });
     expect(info).not.toHaveBeenCalled();
+  });
+
+  it('logs every refused sender: the call, the webContents and the page origin (never the request)', async () => {
+    const handlers = { 'app.info': vi.fn() } as unknown as ContractHandlers;
+    const ipc = fakeIpcMain();
+    const refused = vi.fn();
+    registerContract(ipc as never, createDispatch(handlers), new Set([MAIN_WINDOW_ID]), refused);
+    const call = ipc.handlers.get(callChannel('app.info'))!;
+    await call({ sender: { id: 99 }, senderFrame: { url: 'https://evil.example/page?secret=1', parent: null } }, {});
+    await call({ sender: { id: MAIN_WINDOW_ID }, senderFrame: null }, {});
+    await call(fromMainFrame, {});
+    expect(refused.mock.calls).toEqual([
+      ['app.info', { webContentsId: 99, origin: 'https://evil.example' }],
+      ['app.info', { webContentsId: MAIN_WINDOW_ID, origin: '(no frame)' }],
+    ]);
   });
 
   it('rejects another window, even one showing our origin', async () => {

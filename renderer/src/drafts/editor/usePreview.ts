@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CallError } from '../../../../common/ipc/bridge';
+import { isUnreachableCode as isOfflineCode } from '../../../../common/rules/network';
 import type { Problem } from '../../../../common/validation';
 import { bridge } from '../../bridge';
 import { flushSave } from './autosave';
@@ -15,9 +16,6 @@ export type PreviewState =
   /** Not sent: the draft's own check lists errors (shown instead; "preview anyway" sends). */
   | { state: 'blocked'; errors: Problem[] };
 
-// The codes of an unreachable service; to be replaced by the shared network rules when they land.
-const OFFLINE_CODES = new Set(['api.offline', 'api.network', 'api.timeout', 'sandbox_stopped']);
-const isOfflineCode = (code: string) => OFFLINE_CODES.has(code);
 
 function secretForBrowserHost(): string {
   try {
