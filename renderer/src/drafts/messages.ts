@@ -58,6 +58,15 @@ export const draftsVi = {
     phone: 'Điện thoại',
     code: 'Mã khách hàng',
     suggestions: 'Gợi ý người mua',
+    ids: {
+      title: 'Định danh người mua và cửa hàng (Nghị định 70)',
+      hint: 'Người mua không có mã số thuế: số định danh cá nhân, hộ chiếu hoặc mã đơn vị quan hệ ngân sách. Không có gì trong số này: khách lẻ, tên không bắt buộc.',
+      BuyerIDNumber: 'Số định danh cá nhân (12 số)',
+      BuyerPassport: 'Số hộ chiếu',
+      BuyerBudgetCode: 'Mã đơn vị quan hệ ngân sách (7 ký tự)',
+      SellerShopCode: 'Mã cửa hàng',
+      SellerShopName: 'Tên cửa hàng',
+    },
   },
   grid: {
     title: 'Hàng hóa, dịch vụ',
@@ -195,6 +204,15 @@ export const draftsEn: Shape<typeof draftsVi> = {
     phone: 'Phone',
     code: 'Customer code',
     suggestions: 'Buyer suggestions',
+    ids: {
+      title: 'Buyer identity and outlet (Decree 70)',
+      hint: 'A buyer without a tax code: personal ID number, passport or budget-unit code. None of these: a retail buyer, whose name is optional.',
+      BuyerIDNumber: 'Personal ID number (12 digits)',
+      BuyerPassport: 'Passport number',
+      BuyerBudgetCode: 'Budget-unit code (7 characters)',
+      SellerShopCode: 'Outlet code',
+      SellerShopName: 'Outlet name',
+    },
   },
   grid: {
     title: 'Goods and services',
