@@ -13,11 +13,11 @@ type IdField = (typeof DECREE70_FIELDS)[number];
  */
 export function BuyerIds({ byPath, codes, onField }: { byPath: Map<string, string>; codes: Map<string, string>; onField: OnField }) {
   const { t } = useTranslation();
-  const values = useEditor((s) => DECREE70_FIELDS.map((k) => s.draft?.[k] ?? '').join('\u0000'));
-  const filled = values.replace(/\u0000/g, '') !== '';
+  // One JSON string per render: the selector's result compares by value.
+  const values = JSON.parse(useEditor((s) => JSON.stringify(DECREE70_FIELDS.map((k) => s.draft?.[k] ?? '')))) as string[];
   const troubled = DECREE70_FIELDS.some((k) => byPath.has(k));
-  const [open, setOpen] = useState(filled);
-  const value = (k: IdField) => values.split('\u0000')[DECREE70_FIELDS.indexOf(k)]!;
+  const [open, setOpen] = useState(values.some((v) => v !== ''));
+  const value = (k: IdField) => values[DECREE70_FIELDS.indexOf(k)]!;
   const f = (k: IdField) => ({ path: k, value: value(k), problem: byPath.get(k), code: codes.get(k), onChange: onField, label: t(`drafts.buyer.ids.${k}`) });
   return (
     <details className="buyer-ids" open={open || troubled} onToggle={(e) => setOpen(e.currentTarget.open)}>
