@@ -49,12 +49,12 @@ export function lineSign(itemType: number): 1 | 0 | -1 {
   }
 }
 
-/** Whether a line of this ItemType carries amounts at all (not a promotion or a note). */
+/** Whether a line of this ItemType carries amounts at all (not a promotion or a note). [RULES] ItemType. */
 export function carriesAmounts(itemType: number): boolean {
   return lineSign(itemType) !== 0;
 }
 
-/** Whether a line of this ItemType may carry its own discount (trade-discount lines may not). */
+/** Whether a line of this ItemType may carry its own discount (only kinds 1 and 5 may). [RULES] ItemType. */
 export function allowsLineDiscount(itemType: number): boolean {
   return lineSign(itemType) === 1;
 }
@@ -94,7 +94,7 @@ export function lineVAT(amountWithoutVATOC: Decimal, ratePercent: Decimal | null
   return roundMoney(amountWithoutVATOC.times(ratePercent).dividedBy(HUNDRED), rule);
 }
 
-/** A line's signed contribution to a sum: sign × value (no rounding: values are already rounded). */
+/** A line's signed contribution to a sum: sign × value (no rounding: values are already rounded). [RULES] "Round each line, then sum". */
 export function signed(value: Decimal, sign: 1 | 0 | -1): Decimal {
   if (sign === 0) return ZERO;
   return sign === 1 ? value : value.negated();
