@@ -1,7 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callNames } from '../../../common/contract';
 import { callRoute, EVENTS_ROUTE, SECRET_HEADER } from '../../../common/ipc/channels';
@@ -10,7 +8,7 @@ import { startBrowserHost, type BrowserHost } from '../../../main/browser-host/s
 import { createServices, type Services } from '../../../main/services/index';
 import { mayFailWithAppError, sampleRequests } from '../../support/contract-samples';
 import { makeTempDir } from '../../support/temp-dir';
-import { exchangeLaunchCode, startHostProcess } from './host-process';
+import { buildHostBundle, exchangeLaunchCode, startHostProcess } from './host-process';
 
 let services: Services;
 let host: BrowserHost;
@@ -247,20 +245,8 @@ describe('browser host: the preview tab', () => {
 });
 
 describe('browser host process: the secret stays out of stdout and arguments', () => {
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-
   it('prints a launch URL with a code only, and no argument carries the secret', async () => {
-    const hostFile = path.join(temp.dir, 'browser-host.cjs');
-    await build({
-      entryPoints: [path.join(root, 'main/browser-host/main.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node22',
-      outfile: hostFile,
-      external: ['electron', 'electron-updater', '@napi-rs/keyring'],
-      logLevel: 'error',
-    });
+    const hostFile = await buildHostBundle(path.join(temp.dir, 'browser-host.cjs'));
     const running = await startHostProcess({ hostFile, dataDir: path.join(temp.dir, 'process-data'), env: { EINVOICE_SANDBOX_URL: 'http://127.0.0.1:9' } });
     try {
       const stdout = running.stdout();

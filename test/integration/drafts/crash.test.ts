@@ -7,16 +7,13 @@
  */
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { emptyLine, type InvoiceDraft } from '../../../common/money';
 import { CRASH_SEEDS, seededRandom } from '../../support/crash';
-import { startHostProcess, type HostProcess } from '../browser-host/host-process';
+import { buildHostBundle, startHostProcess, type HostProcess } from '../browser-host/host-process';
 import { recordHardening } from '../../support/hardening-report';
 import { makeTempDir } from '../../support/temp-dir';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const DRAFTS = 4;
 const LINES = 150;
 // One kill per seed (test/support/crash.ts).
@@ -49,17 +46,7 @@ function draftAt(base: InvoiceDraft, k: number): InvoiceDraft {
 
 beforeAll(async () => {
   temp = makeTempDir('einvoice-crash-');
-  hostFile = path.join(temp.dir, 'browser-host.cjs');
-  await build({
-    entryPoints: [path.join(root, 'main/browser-host/main.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node22',
-    outfile: hostFile,
-    external: ['electron', 'electron-updater', '@napi-rs/keyring'],
-    logLevel: 'error',
-  });
+  hostFile = await buildHostBundle(path.join(temp.dir, 'browser-host.cjs'));
 }, 60_000);
 afterAll(() => temp?.cleanup());
 
