@@ -70,7 +70,10 @@ export async function startHostProcess(options: HostProcessOptions): Promise<Hos
   let stdout = '';
   child.stderr?.on('data', (chunk) => (stderr += chunk));
   const ready = await new Promise<{ origin: string; launchUrl: string }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`browser host did not start: ${stderr}`)), options.timeoutMs ?? 30_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`browser host did not start: ${stderr}`));
+    }, options.timeoutMs ?? 30_000);
     child.stdout!.on('data', (chunk) => {
       stdout += chunk;
       const match = /EINVOICE_BROWSER_HOST (\{.*\})/.exec(stdout);
@@ -84,7 +87,10 @@ export async function startHostProcess(options: HostProcessOptions): Promise<Hos
       reject(new Error(`browser host exited (${code ?? signal}): ${stderr}`));
     });
   });
-  const secret = await exchangeLaunchCode(ready.launchUrl);
+  const secret = await exchangeLaunchCode(ready.launchUrl).catch((error: unknown) => {
+    child.kill('SIGKILL');
+    throw error;
+  });
   return {
     origin: ready.origin,
     secret,
