@@ -26,6 +26,7 @@ test('Decree 70 fields: folded away for a retail buyer, checked when used, kept 
   const idNumber = page.getByLabel('Số định danh cá nhân (12 số)');
   await expect(idNumber).toBeHidden();
   await expect(page.locator('#f-BuyerLegalName-err, #f-BuyerFullName-err')).toHaveCount(0);
+  await page.screenshot({ path: testInfo.outputPath('decree70-folded.png') });
 
   await page.getByText('Định danh người mua và cửa hàng (Nghị định 70)').click();
   await expect(idNumber).toBeVisible();

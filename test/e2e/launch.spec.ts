@@ -1,6 +1,6 @@
 import { expect, test } from './fixtures';
 
-test('the launch code becomes an HttpOnly cookie; no address the page visited holds the secret or a live code', async ({ page, context, host }) => {
+test('the launch code becomes an HttpOnly cookie; no address the page visited holds the secret or a live code', async ({ page, context, host }, testInfo) => {
   const visited: string[] = [];
   page.on('request', (request) => visited.push(request.url()));
   page.on('framenavigated', (frame) => visited.push(frame.url()));
@@ -30,11 +30,12 @@ test('the launch code becomes an HttpOnly cookie; no address the page visited ho
   await expect(page.getByRole('status')).toHaveText(/Đang trực tuyến/);
 
   // The same link again, in another browser: used once, so refused, and that browser gets no cookie.
-  const other = await page.context().browser()!.newContext();
+  const other = await page.context().browser()!.newContext({ viewport: { width: 1366, height: 768 } });
   const stranger = await other.newPage();
   const response = await stranger.goto(launchUrl);
   expect(response?.status()).toBe(401);
   await expect(stranger.getByText('Liên kết mở ứng dụng này đã được dùng hoặc đã hết hạn', { exact: false })).toBeVisible();
+  await stranger.screenshot({ path: testInfo.outputPath('launch-link-used.png') });
   expect(await other.cookies(host.origin)).toEqual([]);
   expect(await stranger.evaluate(async () => (await fetch('/api/call/app.info', { method: 'POST', body: '{}' })).status)).toBe(401);
   await other.close();
