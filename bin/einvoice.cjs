@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The `einvoice` command: runs the built CLI (npm run build makes out/main/cli.cjs).
+require('./node-check.cjs').requireNode();
 const path = require('node:path');
 const fs = require('node:fs');
 const cli = path.join(__dirname, '..', 'out', 'main', 'cli.cjs');

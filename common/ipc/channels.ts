@@ -6,4 +6,3 @@ export const eventChannel = (name: EventName) => `einvoice:event:${name}`;
 export const callRoute = (name: CallName) => `/api/call/${name}`;
 export const EVENTS_ROUTE = '/api/events';
 export const SECRET_HEADER = 'x-einvoice-secret';
-export const SECRET_PARAM = 'secret';

@@ -34,7 +34,7 @@ export interface ComputeOptions extends CurrencyRounding {
   words?: AmountInWordsOptions;
 }
 
-export type DraftNumberField = 'Quantity' | 'UnitPrice' | 'DiscountRate' | 'DiscountAmountOC';
+type DraftNumberField = 'Quantity' | 'UnitPrice' | 'DiscountRate' | 'DiscountAmountOC';
 
 export interface ComputedLine {
   index: number;
@@ -70,7 +70,7 @@ export interface ComputedTaxRate {
   overrideInvalid: boolean;
 }
 
-export interface InvoiceTotals {
+interface InvoiceTotals {
   TotalAmountWithoutVATOC: Decimal;
   TotalVATAmountOC: Decimal;
   TotalDiscountAmountOC: Decimal;
@@ -161,7 +161,7 @@ interface RowAcc {
 }
 
 /** Computes one line; the renderer passes a memoising one so a keystroke recomputes one line. */
-export type LineComputer = (line: DraftLine, index: number, rule: RoundingRule) => ComputedLine;
+type LineComputer = (line: DraftLine, index: number, rule: RoundingRule) => ComputedLine;
 
 export function computeInvoice(draft: InvoiceDraft, options: ComputeOptions = {}, lineFor: LineComputer = computeLine): ComputedInvoice {
   const currency = normaliseCurrencyCode(draft.CurrencyCode);

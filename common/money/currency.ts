@@ -1,10 +1,10 @@
 /**
- * Decimals per currency. Source: DOMAIN.md ("VND has no minor unit (round to whole đồng);
- * other currencies 2 decimals"). Configurable per call (`CurrencyRounding.decimals`) and per
+ * Decimals per currency. Source: docs/invoice-rules.md#amounts-and-rounding ("VND has no minor unit (round to
+ * whole đồng); other currencies 2 decimals"). Configurable per call (`CurrencyRounding.decimals`) and per
  * currency (`CurrencyRounding.perCurrency`) for deployments that round JPY/KRW to whole units.
  */
-export const DEFAULT_CURRENCY_DECIMALS: Readonly<Record<string, number>> = { VND: 0 };
-export const DEFAULT_DECIMALS = 2;
+const DEFAULT_CURRENCY_DECIMALS: Readonly<Record<string, number>> = { VND: 0 };
+const DEFAULT_DECIMALS = 2;
 
 export interface CurrencyRounding {
   /** Forces this number of decimals whatever the currency. */

@@ -44,7 +44,7 @@ export const ROUNDING: Record<RoundingMode, Decimal.Rounding> = {
 export const DECIMAL_STRING = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 
 /** Result of reading a draft string: blank counts as zero; anything else unreadable is `invalid`. */
-export interface ParsedDecimal {
+interface ParsedDecimal {
   value: Decimal;
   invalid: boolean;
   blank: boolean;

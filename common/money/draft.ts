@@ -6,7 +6,7 @@
 import type { ItemType } from '../model/invoice';
 import type { CorrectionFields } from '../model/correction';
 
-export type DiscountBy = 'rate' | 'amount';
+type DiscountBy = 'rate' | 'amount';
 
 export interface DraftLine {
   /** 1 goods, 2 promotion, 3 trade discount, 4 note, 5 special goods. */

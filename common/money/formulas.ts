@@ -4,15 +4,16 @@
  * and the tests all come through here.
  *
  * Sources:
- *  [SPEC]   /work/shared/spec/service-api.md §2.2 (fields of InvoiceData, its lines and TaxRateInfo)
- *  [DOMAIN] /work/shared/DOMAIN.md "The invoice itself" (ItemType meanings, VAT labels, rounding
- *           per currency, "round each line, then sum", decimal arithmetic only)
- *  [ISSUE3] issue 3 "Money" (AmountOC = Quantity × UnitPrice; discount from DiscountRate or typed
- *           amount, the other derived; AmountWithoutVATOC = AmountOC − DiscountAmountOC;
- *           TaxRateInfo one row per rate; invariants)
- *  [ISSUING] the service's integration documentation for issuing (InvoiceData for issuing:
- *           converted totals "= the OC value × ExchangeRate", per-line Amount/DiscountAmount/
- *           AmountWithoutVAT/VATAmount, OptionUserDefined decimal digits per kind of number)
+ *  [SERVICE] docs/service.md#invoicedata (fields of InvoiceData, its lines and TaxRateInfo)
+ *  [RULES]   docs/invoice-rules.md — #line-kinds--itemtype, #vat-labels, #amounts-and-rounding (ItemType
+ *            meanings, VAT labels, rounding per currency, "round each line, then sum", decimal
+ *            arithmetic only, AmountOC = Quantity × UnitPrice, discount from DiscountRate or typed
+ *            amount with the other derived, AmountWithoutVATOC = AmountOC − DiscountAmountOC,
+ *            TaxRateInfo one row per rate, the invariants)
+ *  [ISSUING] docs/service.md#issuing-and-the-issued-invoice-list ("Issue": converted totals = the
+ *            OC value × ExchangeRate, per-line Amount/DiscountAmount/AmountWithoutVAT/VATAmount,
+ *            OptionUserDefined decimal digits per kind of number) and
+ *            docs/invoice-rules.md#the-issuing-form (how this app rounds and sums them)
  */
 import { Dec, HUNDRED, ROUNDING, ZERO, type Decimal, type RoundingMode } from './decimal';
 import { ItemType } from '../model/invoice';
@@ -25,13 +26,13 @@ export interface RoundingRule {
   rateDecimals: number;
 }
 
-/** Rounds a money amount to the currency's decimals. [DOMAIN] "VND … round to whole đồng; other currencies 2 decimals". */
-export function roundMoney(value: Decimal, rule: RoundingRule): Decimal {
+/** Rounds a money amount to the currency's decimals. [RULES] "VND … round to whole đồng; other currencies 2 decimals". */
+function roundMoney(value: Decimal, rule: RoundingRule): Decimal {
   return value.toDecimalPlaces(rule.decimals, ROUNDING[rule.mode]);
 }
 
 /**
- * How a line of each ItemType takes part in the invoice totals. [DOMAIN] ItemType:
+ * How a line of each ItemType takes part in the invoice totals. [RULES] ItemType:
  * 1 goods/service and 5 special goods count normally (+1); 2 promotion is free (0: its amounts
  * are zero); 3 trade discount subtracts from the totals (−1: its amounts are written positive on
  * the line and subtracted in sums); 4 note line carries no amounts (0).
@@ -48,59 +49,59 @@ export function lineSign(itemType: number): 1 | 0 | -1 {
   }
 }
 
-/** Whether a line of this ItemType carries amounts at all (not a promotion or a note). */
+/** Whether a line of this ItemType carries amounts at all (not a promotion or a note). [RULES] ItemType. */
 export function carriesAmounts(itemType: number): boolean {
   return lineSign(itemType) !== 0;
 }
 
-/** Whether a line of this ItemType may carry its own discount (trade-discount lines may not). */
+/** Whether a line of this ItemType may carry its own discount (only kinds 1 and 5 may). [RULES] ItemType. */
 export function allowsLineDiscount(itemType: number): boolean {
   return lineSign(itemType) === 1;
 }
 
-/** AmountOC = round(Quantity × UnitPrice). [ISSUE3] */
+/** AmountOC = round(Quantity × UnitPrice). [RULES] */
 export function amountOC(quantity: Decimal, unitPrice: Decimal, rule: RoundingRule): Decimal {
   return roundMoney(quantity.times(unitPrice), rule);
 }
 
-/** DiscountAmountOC from a rate: round(AmountOC × DiscountRate / 100). [ISSUE3] */
+/** DiscountAmountOC from a rate: round(AmountOC × DiscountRate / 100). [RULES] */
 export function discountFromRate(amount: Decimal, ratePercent: Decimal, rule: RoundingRule): Decimal {
   return roundMoney(amount.times(ratePercent).dividedBy(HUNDRED), rule);
 }
 
-/** DiscountAmountOC typed by hand: rounded to the currency. [ISSUE3] */
+/** DiscountAmountOC typed by hand: rounded to the currency. [RULES] */
 export function discountFromAmount(typed: Decimal, rule: RoundingRule): Decimal {
   return roundMoney(typed, rule);
 }
 
-/** DiscountRate derived from a typed amount: DiscountAmountOC / AmountOC × 100 (0 when AmountOC is 0). [ISSUE3] */
+/** DiscountRate derived from a typed amount: DiscountAmountOC / AmountOC × 100 (0 when AmountOC is 0). [RULES] */
 export function rateFromDiscount(amount: Decimal, discount: Decimal, rule: RoundingRule): Decimal {
   if (amount.isZero()) return ZERO;
   return discount.times(HUNDRED).dividedBy(amount).toDecimalPlaces(rule.rateDecimals, ROUNDING[rule.mode]);
 }
 
-/** AmountWithoutVATOC = AmountOC − DiscountAmountOC (both already rounded, so exact). [ISSUE3] */
+/** AmountWithoutVATOC = AmountOC − DiscountAmountOC (both already rounded, so exact). [RULES] */
 export function amountWithoutVAT(amount: Decimal, discount: Decimal): Decimal {
   return amount.minus(discount);
 }
 
 /**
  * VAT of one line: round(AmountWithoutVATOC × rate / 100); KCT and KKKNT (rate null) carry none.
- * [DOMAIN] "Round each line, then sum".
+ * [RULES] "Round each line, then sum".
  */
 export function lineVAT(amountWithoutVATOC: Decimal, ratePercent: Decimal | null, rule: RoundingRule): Decimal {
   if (ratePercent === null) return ZERO;
   return roundMoney(amountWithoutVATOC.times(ratePercent).dividedBy(HUNDRED), rule);
 }
 
-/** A line's signed contribution to a sum: sign × value (no rounding: values are already rounded). */
+/** A line's signed contribution to a sum: sign × value (no rounding: values are already rounded). [RULES] "Round each line, then sum". */
 export function signed(value: Decimal, sign: 1 | 0 | -1): Decimal {
   if (sign === 0) return ZERO;
   return sign === 1 ? value : value.negated();
 }
 
 /**
- * TaxRateInfo row for one rate [SPEC §2.2, DOMAIN "one row per rate"]:
+ * TaxRateInfo row for one rate [SERVICE, RULES "one row per rate"]:
  *   AmountWithoutVATOC = Σ signed line AmountWithoutVATOC of that rate,
  *   VATAmountOC        = Σ signed line VAT of that rate — or the amount typed by hand
  *                        (rounded to the currency), which then stays marked as edited.
@@ -110,7 +111,7 @@ export function rowVAT(computed: Decimal, override: Decimal | null, rule: Roundi
 }
 
 /**
- * The four invoice totals [SPEC §2.2]:
+ * The four invoice totals [SERVICE]:
  *   TotalAmountWithoutVATOC = Σ rows AmountWithoutVATOC (= Σ signed line AmountWithoutVATOC)
  *   TotalVATAmountOC        = Σ rows VATAmountOC
  *   TotalDiscountAmountOC   = Σ line DiscountAmountOC of goods lines + Σ trade-discount line amounts
@@ -122,7 +123,7 @@ export function totalAmount(withoutVAT: Decimal, vat: Decimal): Decimal {
   return withoutVAT.plus(vat);
 }
 
-/** Amount in VND for a foreign-currency amount: round(amountOC × ExchangeRate, 0). [DOMAIN] "ExchangeRate to VND". */
+/** Amount in VND for a foreign-currency amount: round(amountOC × ExchangeRate, 0). [RULES] "ExchangeRate to VND". */
 export function toVND(amountOC: Decimal, exchangeRate: Decimal, mode: RoundingMode): Decimal {
   return amountOC.times(exchangeRate).toDecimalPlaces(0, ROUNDING[mode]);
 }

@@ -2,8 +2,8 @@
  * The edge between the editable draft (decimal strings) and InvoiceData (JSON numbers).
  *
  * serialiseDraft: computes the draft and writes InvoiceData with every derived amount filled.
- *   Lines carry the spec's fields plus `VATAmountOC` (the line's VAT, as in the meInvoice
- *   integration docs); note lines (ItemType 4) carry zeros and no VAT label.
+ *   Lines carry the documented fields plus `VATAmountOC` (the line's VAT, as issuing lists it in
+ *   docs/service.md#issuing-and-the-issued-invoice-list); note lines (ItemType 4) carry zeros and no VAT label.
  * draftFromInvoiceData: the reverse, for invoices read back from storage, the sandbox or a
  *   file. A TaxRateInfo VAT amount that differs from the formula becomes a hand override, so
  *   draftFromInvoiceData ∘ serialiseDraft is the identity on drafts (up to canonical decimal

@@ -1,11 +1,11 @@
 /**
- * VAT rate labels (VATRateName). Source: DOMAIN.md — `0%`, `5%`, `8%`, `10%`, `KCT` (not
+ * VAT rate labels (VATRateName). Source: docs/invoice-rules.md#vat-labels — `0%`, `5%`, `8%`, `10%`, `KCT` (not
  * subject to VAT), `KKKNT` (not declared / not paid), `KHAC:x%` (another rate; `KHACx%` is
  * accepted on input and normalised to `KHAC:x%`).
  */
 import { Dec, type Decimal } from './decimal';
 
-export type VatKind = 'percent' | 'KCT' | 'KKKNT' | 'KHAC';
+type VatKind = 'percent' | 'KCT' | 'KKKNT' | 'KHAC';
 
 export interface VatRate {
   kind: VatKind;
@@ -16,7 +16,7 @@ export interface VatRate {
 }
 
 export const STANDARD_VAT_LABELS = ['0%', '5%', '8%', '10%', 'KCT', 'KKKNT'] as const;
-export const STANDARD_PERCENT_RATES = ['0', '5', '8', '10'] as const;
+const STANDARD_PERCENT_RATES = ['0', '5', '8', '10'] as const;
 
 const PERCENT = /^(\d+(?:[.,]\d+)?)\s*%?$/;
 const KHAC = /^KHAC\s*:?\s*(\d+(?:[.,]\d+)?)\s*%?$/;

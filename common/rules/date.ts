@@ -1,8 +1,8 @@
 /**
- * Dates. Source: DOMAIN.md — InvDate is a calendar date in Vietnam (UTC+7, no daylight saving):
+ * Dates. Source: docs/invoice-rules.md#invoice-date-in-vietnam — InvDate is a calendar date in Vietnam (UTC+7, no daylight saving):
  * derive "today" in that zone, never in UTC or the machine's zone.
  */
-export const VIETNAM_OFFSET_MINUTES = 7 * 60;
+const VIETNAM_OFFSET_MINUTES = 7 * 60;
 
 /** `YYYY-MM-DD` of `now` (injected; default the current instant) in Vietnam. */
 export function vietnamToday(now: Date = new Date()): string {

@@ -1,5 +1,5 @@
 /**
- * Email address lists. Source: DOMAIN.md — several addresses in one field are separated by
+ * Email address lists. Source: docs/invoice-rules.md#email-addresses — several addresses in one field are separated by
  * `;`; accept `,` from users and normalise to `;`. BuyerEmail holds a single address.
  */
 
@@ -15,7 +15,7 @@ export function isEmail(address: string): boolean {
   return /^[A-Za-z]{2,}$|^xn--[A-Za-z0-9-]+$/.test(tld);
 }
 
-export interface EmailList {
+interface EmailList {
   /** Every non-empty entry, trimmed, in order, duplicates (case-insensitive) removed. */
   addresses: string[];
   /** Entries that are not valid addresses. */

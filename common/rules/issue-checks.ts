@@ -8,7 +8,7 @@ import { problem, type Problem } from './problem';
 import { parseSeries } from './series';
 import { isCalendarDate } from './date';
 import { splitEmails } from './email';
-import { validateDraft, type ValidateOptions, type ValidationResult } from '../validation';
+import { FIGURE_NAMES, validateDraft, type ValidateOptions, type ValidationResult } from '../validation';
 import { issuingForm, type IssuingForm, type IssuingOptions } from '../money/issuing';
 import type { InvoiceDraft } from '../money/draft';
 
@@ -33,14 +33,6 @@ export interface IssueCheckResult extends ValidationResult {
   /** The issuing form that would be sent. */
   form: IssuingForm;
 }
-
-const FIGURE: Record<string, { en: string; vi: string }> = {
-  Quantity: { en: 'quantity', vi: 'số lượng' },
-  UnitPrice: { en: 'unit price', vi: 'đơn giá' },
-  DiscountRate: { en: 'discount rate', vi: 'tỷ lệ chiết khấu' },
-  DiscountAmountOC: { en: 'discount amount', vi: 'tiền chiết khấu' },
-  ExchangeRate: { en: 'exchange rate', vi: 'tỷ giá' },
-};
 
 export function checkForIssue(draft: InvoiceDraft, context: IssueContext): IssueCheckResult {
   const v = validateDraft(draft, context);
@@ -80,7 +72,7 @@ export function checkForIssue(draft: InvoiceDraft, context: IssueContext): Issue
   }
   for (const c of form.changed) {
     const key = String(c.path[c.path.length - 1]);
-    const field = FIGURE[key] ?? { en: key, vi: key };
+    const field = FIGURE_NAMES[key] ?? { en: key, vi: key };
     const where = typeof c.path[1] === 'number' ? { en: `Line ${c.path[1] + 1}: the `, vi: `Dòng ${c.path[1] + 1}: ` } : { en: 'The ', vi: '' };
     p.push(
       problem(c.path, 'issue.digits', {

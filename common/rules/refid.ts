@@ -1,5 +1,5 @@
 /**
- * RefID: the invoice's identifier in our system, a UUID (spec §2.2). Generated with the Web
+ * RefID: the invoice's identifier in our system, a UUID (docs/service.md#invoicedata). Generated with the Web
  * Crypto `crypto.randomUUID()` of globalThis, present in browsers, Electron and Node ≥ 19, so
  * common/ needs no Node import.
  */

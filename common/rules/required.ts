@@ -1,6 +1,6 @@
 /**
- * Required-field rules. Sources: DOMAIN.md — "With a tax code, BuyerLegalName and BuyerAddress
- * become required"; issue 3 — "a VAT invoice needs TaxRateInfo" (a series with form digit 1).
+ * Required-field rules (docs/invoice-rules.md#required-fields): with a buyer tax code, BuyerLegalName and
+ * BuyerAddress become required; a VAT invoice (a series with form digit 1) needs TaxRateInfo.
  */
 import { problem, type Problem } from './problem';
 import { parseSeries } from './series';

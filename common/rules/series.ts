@@ -1,6 +1,8 @@
 /**
- * Series symbol (ký hiệu hóa đơn), e.g. `1C25TAA`. Source: DOMAIN.md —
- *   1 digit   form: 1 VAT invoice, 2 sales invoice, 5 e-ticket/stamp/card, 6 warehouse note, 7 e-commerce …
+ * Series symbol (ký hiệu hóa đơn), e.g. `1C25TAA`. Source: docs/invoice-rules.md#series-symbol —
+ *   1 digit   form: 1 VAT invoice, 2 sales invoice, 3 public assets, 4 national reserve goods,
+ *             5 e-stamp/ticket/card, 6 warehouse note, 7 electronic commercial invoice
+ *             (hóa đơn thương mại điện tử)
  *   C | K     with a tax-authority code / without
  *   2 digits  year of issue (last two digits)
  *   1 letter  type: T, D, L, M (cash register), N, B, G, H, X
@@ -8,19 +10,9 @@
  * The six-character form without the form digit (`C25TAA`, as in a template's OrgInvSeries)
  * is accepted too (formDigit null).
  */
-export const SERIES_TYPE_LETTERS = ['T', 'D', 'L', 'M', 'N', 'B', 'G', 'H', 'X'] as const;
+const SERIES_TYPE_LETTERS = ['T', 'D', 'L', 'M', 'N', 'B', 'G', 'H', 'X'] as const;
 
-export const SERIES_FORMS: Readonly<Record<number, { en: string; vi: string }>> = {
-  1: { en: 'VAT invoice', vi: 'Hóa đơn giá trị gia tăng' },
-  2: { en: 'sales invoice', vi: 'Hóa đơn bán hàng' },
-  3: { en: 'public asset sales invoice', vi: 'Hóa đơn bán tài sản công' },
-  4: { en: 'national reserve sales invoice', vi: 'Hóa đơn bán hàng dự trữ quốc gia' },
-  5: { en: 'e-ticket, stamp or card', vi: 'Tem, vé, thẻ điện tử' },
-  6: { en: 'warehouse / consignment note', vi: 'Phiếu xuất kho' },
-  7: { en: 'e-commerce invoice', vi: 'Hóa đơn thương mại điện tử' },
-};
-
-export interface SeriesParts {
+interface SeriesParts {
   /** Form digit (1 VAT invoice, 2 sales invoice …); null for the six-character form. */
   formDigit: number | null;
   /** True for `C` (with a tax-authority code), false for `K`. */
@@ -34,7 +26,7 @@ export interface SeriesParts {
   normalised: string;
 }
 
-export type SeriesCheck =
+type SeriesCheck =
   | ({ ok: true } & SeriesParts)
   | { ok: false; code: string; message: string; messageVi: string };
 

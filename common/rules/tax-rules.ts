@@ -25,28 +25,38 @@ export interface VatRateRule {
   instead?: string;
   /** Goods the row does not cover. */
   excludes?: readonly VatRuleExclusion[];
-  /** Legal source, as a person would cite it. */
+  /** Legal source, as a person would cite it (English, and Vietnamese for the Vietnamese messages). */
   source: string;
+  sourceVi: string;
 }
 
 const VAT_LAW = 'Law on VAT 13/2008/QH12 (as amended); Law on VAT 48/2024/QH15 from 2025-07-01';
+const VAT_LAW_VI = 'Luật Thuế GTGT 13/2008/QH12 (sửa đổi); Luật Thuế GTGT 48/2024/QH15 từ 2025-07-01';
 const INVOICE_DECREE = 'Decree 123/2020/ND-CP; Circular 78/2021/TT-BTC (VATRateName labels)';
+const INVOICE_DECREE_VI = 'Nghị định 123/2020/NĐ-CP; Thông tư 78/2021/TT-BTC (ký hiệu thuế suất)';
 
 /** Reduced-rate rows exclude excise goods (each decree's list of exclusions names them). */
 const REDUCED = { label: '8%', instead: '10%', excludes: ['excise'] as const };
 
 export const VAT_RATE_RULES: readonly VatRateRule[] = [
-  { id: 'standard-0', label: '0%', from: null, to: null, source: VAT_LAW },
-  { id: 'standard-5', label: '5%', from: null, to: null, source: VAT_LAW },
-  { id: 'standard-10', label: '10%', from: null, to: null, source: VAT_LAW },
-  { id: 'not-subject', label: 'KCT', from: null, to: null, source: `${VAT_LAW} (not subject to VAT)` },
-  { id: 'not-declared', label: 'KKKNT', from: null, to: null, source: `${INVOICE_DECREE} (not declared, not paid)` },
-  { id: 'reduced-8-2022', ...REDUCED, from: '2022-02-01', to: '2022-12-31', source: 'Resolution 43/2022/QH15; Decree 15/2022/ND-CP' },
-  { id: 'reduced-8-2023h2', ...REDUCED, from: '2023-07-01', to: '2023-12-31', source: 'Resolution 101/2023/QH15; Decree 44/2023/ND-CP' },
-  { id: 'reduced-8-2024h1', ...REDUCED, from: '2024-01-01', to: '2024-06-30', source: 'Resolution 110/2023/QH15; Decree 94/2023/ND-CP' },
-  { id: 'reduced-8-2024h2', ...REDUCED, from: '2024-07-01', to: '2024-12-31', source: 'Resolution 142/2024/QH15; Decree 72/2024/ND-CP' },
-  { id: 'reduced-8-2025h1', ...REDUCED, from: '2025-01-01', to: '2025-06-30', source: 'Resolution 174/2024/QH15; Decree 180/2024/ND-CP' },
-  { id: 'reduced-8-2025h2-2026', ...REDUCED, from: '2025-07-01', to: '2026-12-31', source: 'Resolution 204/2025/QH15; Decree 174/2025/ND-CP' },
+  { id: 'standard-0', label: '0%', from: null, to: null, source: VAT_LAW, sourceVi: VAT_LAW_VI },
+  { id: 'standard-5', label: '5%', from: null, to: null, source: VAT_LAW, sourceVi: VAT_LAW_VI },
+  { id: 'standard-10', label: '10%', from: null, to: null, source: VAT_LAW, sourceVi: VAT_LAW_VI },
+  { id: 'not-subject', label: 'KCT', from: null, to: null, source: `${VAT_LAW} (not subject to VAT)`, sourceVi: `${VAT_LAW_VI} (không chịu thuế)` },
+  { id: 'not-declared', label: 'KKKNT', from: null, to: null, source: `${INVOICE_DECREE} (not declared, not paid)`, sourceVi: `${INVOICE_DECREE_VI} (không kê khai, tính nộp thuế)` },
+  { id: 'reduced-8-2022', ...REDUCED, from: '2022-02-01', to: '2022-12-31', source: 'Resolution 43/2022/QH15; Decree 15/2022/ND-CP', sourceVi: 'Nghị quyết 43/2022/QH15; Nghị định 15/2022/NĐ-CP' },
+  { id: 'reduced-8-2023h2', ...REDUCED, from: '2023-07-01', to: '2023-12-31', source: 'Resolution 101/2023/QH15; Decree 44/2023/ND-CP', sourceVi: 'Nghị quyết 101/2023/QH15; Nghị định 44/2023/NĐ-CP' },
+  { id: 'reduced-8-2024h1', ...REDUCED, from: '2024-01-01', to: '2024-06-30', source: 'Resolution 110/2023/QH15; Decree 94/2023/ND-CP', sourceVi: 'Nghị quyết 110/2023/QH15; Nghị định 94/2023/NĐ-CP' },
+  { id: 'reduced-8-2024h2', ...REDUCED, from: '2024-07-01', to: '2024-12-31', source: 'Resolution 142/2024/QH15; Decree 72/2024/ND-CP', sourceVi: 'Nghị quyết 142/2024/QH15; Nghị định 72/2024/NĐ-CP' },
+  { id: 'reduced-8-2025h1', ...REDUCED, from: '2025-01-01', to: '2025-06-30', source: 'Resolution 174/2024/QH15; Decree 180/2024/ND-CP', sourceVi: 'Nghị quyết 174/2024/QH15; Nghị định 180/2024/NĐ-CP' },
+  {
+    id: 'reduced-8-2025h2-2026',
+    ...REDUCED,
+    from: '2025-07-01',
+    to: '2026-12-31',
+    source: 'Resolution 204/2025/QH15; Decree 174/2025/ND-CP',
+    sourceVi: 'Nghị quyết 204/2025/QH15; Nghị định 174/2025/NĐ-CP',
+  },
 ];
 
 export interface VatGoods {

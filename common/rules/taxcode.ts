@@ -1,15 +1,15 @@
 /**
- * Buyer tax code (mã số thuế). Source: DOMAIN.md — 10 digits (an enterprise), or 10 digits +
+ * Buyer tax code (mã số thuế). Source: docs/invoice-rules.md#tax-codes — 10 digits (an enterprise), or 10 digits +
  * `-` + 3 digits (a dependent unit / branch); from mid-2025 a 12-digit personal identification
  * number may stand in for an individual. Spaces are ignored.
  */
-export type TaxCodeKind = 'enterprise' | 'branch' | 'personal';
+type TaxCodeKind = 'enterprise' | 'branch' | 'personal';
 
-export type TaxCodeCheck =
+type TaxCodeCheck =
   | { ok: true; kind: TaxCodeKind; normalised: string }
   | { ok: false; code: string; message: string; messageVi: string };
 
-export function normaliseTaxCode(input: string): string {
+function normaliseTaxCode(input: string): string {
   return input.replace(/\s+/g, '');
 }
 

@@ -43,11 +43,13 @@ export interface ValidationResult {
   computed: ComputedInvoice;
 }
 
-const FIELD_NAMES: Record<string, { en: string; vi: string }> = {
+/** The typed figures of a draft, as messages name them. */
+export const FIGURE_NAMES: Readonly<Record<string, { en: string; vi: string }>> = {
   Quantity: { en: 'quantity', vi: 'số lượng' },
   UnitPrice: { en: 'unit price', vi: 'đơn giá' },
   DiscountRate: { en: 'discount rate', vi: 'tỷ lệ chiết khấu' },
   DiscountAmountOC: { en: 'discount amount', vi: 'tiền chiết khấu' },
+  ExchangeRate: { en: 'exchange rate', vi: 'tỷ giá' },
 };
 
 export function validateDraft(draft: InvoiceDraft, options: ValidateOptions = {}): ValidationResult {
@@ -196,7 +198,7 @@ function validateLine(draft: InvoiceDraft, computed: ComputedInvoice, i: number,
   if (line.ItemType === 4) return; // a note line carries no amounts
 
   for (const f of c.invalid) {
-    const name = FIELD_NAMES[f]!;
+    const name = FIGURE_NAMES[f]!;
     const style = f === 'Quantity' || f === 'DiscountRate' ? 'either' : dotStyleFor('amount', computed.currency);
     const typed = typedProblem(line[f], style);
     if (typed) {

@@ -26,13 +26,15 @@ async function main(): Promise<void> {
     services,
     rendererDir: path.join(__dirname, '..', 'renderer'),
     port: values.port ? Number(values.port) : Number(process.env.EINVOICE_PORT ?? 0),
-    secret: process.env.EINVOICE_BROWSER_SECRET || undefined,
   });
+  // The secret itself is never printed: the launch URL holds a one-time code that expires.
   // One machine-readable line for tests and scripts, then the human one.
-  console.log(`EINVOICE_BROWSER_HOST ${JSON.stringify({ origin: host.origin, secret: host.secret, dataDir })}`);
-  console.log(`eInvoice Desk is running in your browser at ${host.launchUrl}`);
-  console.log(`eInvoice Desk đang chạy trong trình duyệt tại ${host.launchUrl}`);
+  console.log(`EINVOICE_BROWSER_HOST ${JSON.stringify({ origin: host.origin, launchUrl: host.launchUrl, dataDir })}`);
+  printLink(host.launchUrl);
   if (values.open) openInBrowser(host.launchUrl);
+  // Enter prints a fresh link (the printed one works once and expires after two minutes).
+  process.stdin.on('data', () => printLink(host.newLaunchUrl()));
+  process.stdin.on('error', () => undefined);
 
   const stop = async () => {
     await host.close();
@@ -41,6 +43,11 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
+}
+
+function printLink(url: string): void {
+  console.log(`eInvoice Desk is running in your browser: open ${url} (works once, within 2 minutes; press Enter for a new link)`);
+  console.log(`eInvoice Desk đang chạy trong trình duyệt: mở ${url} (dùng một lần, trong 2 phút; nhấn Enter để có liên kết mới)`);
 }
 
 function openInBrowser(url: string): void {

@@ -14,7 +14,8 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSandboxProcess, type SandboxProcess } from '../support/sandbox-process';
-import { execFileSync, spawn } from 'node:child_process';
+import { startHostProcess } from '../integration/browser-host/host-process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -187,26 +188,13 @@ it('enqueues 10 000 from CSV, flushes vs raw undici (ratio ≥ 0.9), and scrolls
   const lbRaw = median(loopback.raw);
 
   // 3. Scroll frame time in Chromium with 10 000 entries.
-  const host = spawn(process.execPath, [path.join(root, 'out', 'main', 'browser-host.cjs'), '--data-dir', dataDir, '--port', '0'], {
-    cwd: root,
-    env: { ...process.env, EINVOICE_SANDBOX_URL: sb.origin },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const ready = await new Promise<{ origin: string; secret: string }>((resolve, reject) => {
-    let out = '';
-    host.once('exit', (code) => reject(new Error(`browser host exited (${code})`)));
-    host.stdout!.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      const m = /EINVOICE_BROWSER_HOST (\{.*\})/.exec(out);
-      if (m) resolve(JSON.parse(m[1]!) as { origin: string; secret: string });
-    });
-  });
+  const host = await startHostProcess({ dataDir, env: { EINVOICE_SANDBOX_URL: sb.origin }, stderr: 'inherit' });
   const executablePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
   const browser = await chromium.launch({ ...(executablePath ? { executablePath } : {}), args: ['--no-sandbox', '--disable-gpu'] });
   let frames: { idle: number[]; scroll: number[]; gentle: number[]; rendered: number; loadMs: number };
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.goto(`${ready.origin}/#k=${ready.secret}`);
+    await page.goto(await host.newLaunchUrl());
     const loadStart = performance.now();
     await page.getByRole('navigation').getByRole('button', { name: 'Hàng đợi email' }).click();
     await page.waitForFunction((n) => document.querySelector('.emails-total')?.textContent?.startsWith(`${n} /`), COUNT, { timeout: 60_000 });
@@ -246,7 +234,7 @@ it('enqueues 10 000 from CSV, flushes vs raw undici (ratio ≥ 0.9), and scrolls
     frames = { ...measured, loadMs };
   } finally {
     await browser.close();
-    host.kill('SIGTERM');
+    await host.stop();
   }
 
   const lines = [

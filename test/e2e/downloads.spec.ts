@@ -18,7 +18,7 @@ test.afterEach(async () => {
 
 test('paste IDs, type a folder, watch progress, retry the failed ones', async ({ page }) => {
   test.setTimeout(120_000);
-  await page.goto(host.launchUrl);
+  await page.goto(await host.newLaunchUrl());
   await page.getByRole('navigation').getByRole('button', { name: 'Tải hóa đơn' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Tải hóa đơn' })).toBeVisible();
 

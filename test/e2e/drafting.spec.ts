@@ -72,7 +72,7 @@ async function typeLine(page: Page, line: { type?: string; name: string; unit?: 
 const yy = () => String(new Date(Date.now() + 7 * 3600_000).getUTCFullYear() % 100).padStart(2, '0');
 
 async function draftByKeyboard(page: Page): Promise<void> {
-  await page.goto(host.launchUrl);
+  await page.goto(await host.newLaunchUrl());
   await expect(page.getByRole('heading', { level: 1, name: 'Hóa đơn nháp' })).toBeVisible();
   await page.keyboard.press('Alt+N');
   await expect(page.locator('#f-kind')).toBeFocused();
@@ -163,17 +163,24 @@ test('a cashier drafts, reloads and previews by keyboard alone; offline the draf
   await page.keyboard.press('F8');
   const previewPage = await popup;
   await expect(page.getByTestId('preview-done')).toBeVisible();
-  const url = previewPage.url() === 'about:blank' ? await previewPage.waitForURL(/\/api\/preview\//).then(() => previewPage.url()) : previewPage.url();
-  expect(url).toMatch(/\/api\/preview\/[0-9a-f-]+\?secret=/);
+  // The tab lands on a one-time link: no secret, nothing that opens the preview again.
+  const url = /\/preview\//.test(previewPage.url()) ? previewPage.url() : await previewPage.waitForURL(/\/preview\//).then(() => previewPage.url());
+  expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/preview\/[\w-]{32}$/);
+  expect(url).not.toContain(host.secret);
   await new Promise((r) => setTimeout(r, 1100)); // the service's link is dead by now; our bytes are not
-  const res = await page.request.get(url);
+  expect((await page.request.get(url)).status()).toBe(410);
+  // "Open again" asks the app (with this browser's cookie) for a fresh one-time link.
+  const again = await page.getByTestId('preview-done').getByRole('link').getAttribute('href');
+  expect(again).toMatch(/^\/api\/preview\/[0-9a-f-]+$/);
+  const res = await page.request.get(host.origin + again!);
+  expect(res.url()).toMatch(/\/preview\/[\w-]{32}$/);
   expect(res.status()).toBe(200);
   expect(res.headers()['content-type']).toBe('application/pdf');
   const { text } = await extractText(await getDocumentProxy(new Uint8Array(await res.body())), { mergePages: true });
   expect(text).toContain('Công ty TNHH Hoa Sen');
   expect(text.replace(/[.,\s]/g, '')).toContain('654000');
-  // Without the secret the preview page is refused.
-  expect((await page.request.get(url.replace(/\?secret=.*/, ''))).status()).toBe(401);
+  // Outside this browser (no cookie) the app's preview route is refused.
+  expect((await fetch(host.origin + again!)).status).toBe(401);
   await previewPage.close();
 
   // The words are automatic until typed over; then they are marked, kept and sent as typed.
@@ -293,7 +300,7 @@ test('catalogues learn from a saved draft and fill the next one; service field e
 });
 
 test('numbers typed the Vietnamese way, visible suggestions, Enter and Ctrl+Z at the counter', async ({ page }, testInfo) => {
-  await page.goto(host.launchUrl);
+  await page.goto(await host.newLaunchUrl());
   await page.keyboard.press('Alt+N');
   await expect(page.locator('#f-kind')).toBeFocused();
   await tabTo(page, '#f-InvSeries');

@@ -16,7 +16,7 @@ test.afterEach(async () => {
 });
 
 test('import a CSV with good and bad rows, send, filter failed, retry', async ({ page }) => {
-  await page.goto(host.launchUrl);
+  await page.goto(await host.newLaunchUrl());
   await page.getByRole('navigation').getByRole('button', { name: 'Hàng đợi email' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Hàng đợi email' })).toBeVisible();
 
@@ -89,7 +89,7 @@ test('import a CSV with good and bad rows, send, filter failed, retry', async ({
 test('add one by hand, edit its recipients, cancel, send again, export and remove', async ({ page }) => {
   test.setTimeout(90_000);
   await sandbox.stop(); // offline: the entry waits in the queue
-  await page.goto(host.launchUrl);
+  await page.goto(await host.newLaunchUrl());
   await page.getByRole('navigation').getByRole('button', { name: 'Hàng đợi email' }).click();
   const id = sandbox.catalogue.list('withoutCode')[0]!;
 

@@ -1,28 +1,26 @@
 import { buildHostApi, type HostApi } from '../../../common/ipc/bridge';
-import { callRoute, EVENTS_ROUTE, SECRET_HEADER, SECRET_PARAM } from '../../../common/ipc/channels';
+import { callRoute, EVENTS_ROUTE } from '../../../common/ipc/channels';
 import type { EventName } from '../../../common/contract';
 
-const SECRET_KEY = 'einvoice.browserHostSecret';
-
 /**
- * The browser host hands the per-launch secret over in the URL fragment (never sent to a
- * server); it is kept for this tab only and removed from the address bar.
+ * The browser host exchanged the launch URL's one-time code for an HttpOnly cookie when it
+ * served this page; the used code leaves the address bar (and the tab's history entry).
  */
-export function takeBrowserHostSecret(location: Location, storage: Storage, history: History): string | undefined {
-  const match = /(?:^#|&)k=([^&]+)/.exec(location.hash);
-  if (match?.[1]) {
-    storage.setItem(SECRET_KEY, decodeURIComponent(match[1]));
-    history.replaceState(null, '', location.pathname + location.search);
-  }
-  return storage.getItem(SECRET_KEY) ?? undefined;
+export function dropLaunchCode(location: Location, history: History): void {
+  const params = new URLSearchParams(location.search);
+  if (!params.has('launch')) return;
+  params.delete('launch');
+  const search = params.toString();
+  history.replaceState(history.state, '', location.pathname + (search ? `?${search}` : '') + location.hash);
 }
 
-export function createHttpHost(secret: string): HostApi {
+/** The contract over HTTP; the browser sends the host's cookie with every same-origin request. */
+export function createHttpHost(): HostApi {
   const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
   let source: EventSource | undefined;
 
   const ensureStream = (event: EventName) => {
-    source ??= new EventSource(`${EVENTS_ROUTE}?${SECRET_PARAM}=${encodeURIComponent(secret)}`);
+    source ??= new EventSource(EVENTS_ROUTE);
     if (!listeners.has(event)) {
       listeners.set(event, new Set());
       source.addEventListener(event, (message) => {
@@ -42,7 +40,7 @@ export function createHttpHost(secret: string): HostApi {
     async (name, request) => {
       const response = await fetch(callRoute(name), {
         method: 'POST',
-        headers: { 'content-type': 'application/json', [SECRET_HEADER]: secret },
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify(request ?? {}),
       });
       return response.json();

@@ -1,5 +1,5 @@
 import { createBridge, type Bridge, type HostApi } from '../../../common/ipc/bridge';
-import { createHttpHost, takeBrowserHostSecret } from './http-host';
+import { createHttpHost, dropLaunchCode } from './http-host';
 
 declare global {
   interface Window {
@@ -10,8 +10,8 @@ declare global {
 /** Electron's preload provides window.einvoice; in the browser host the contract goes over HTTP. */
 function connect(): Bridge {
   if (window.einvoice) return createBridge(window.einvoice);
-  const secret = takeBrowserHostSecret(window.location, window.sessionStorage, window.history);
-  return createBridge(createHttpHost(secret ?? ''));
+  dropLaunchCode(window.location, window.history);
+  return createBridge(createHttpHost());
 }
 
 export const bridge: Bridge = connect();

@@ -1,22 +1,19 @@
 /**
- * Crash test (issue 6): the browser host is killed with SIGKILL again and again in the middle of
+ * Crash test: the browser host is killed with SIGKILL again and again in the middle of
  * autosaves (several drafts saved back to back, 5–45 ms apart, as the renderer's debounced autosaver does);
  * after each restart every draft opens, none is corrupted (its lines are exactly those of ONE
  * save, never a mix), no acknowledged save is lost, and what is kept is at most ~1 s older than
  * the last edit sent before the kill. The database passes PRAGMA integrity_check at the end.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { emptyLine, type InvoiceDraft } from '../../../common/money';
 import { CRASH_SEEDS, seededRandom } from '../../support/crash';
+import { buildHostBundle, startHostProcess, type HostProcess } from '../browser-host/host-process';
 import { recordHardening } from '../../support/hardening-report';
 import { makeTempDir } from '../../support/temp-dir';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const DRAFTS = 4;
 const LINES = 150;
 // One kill per seed (test/support/crash.ts).
@@ -25,36 +22,11 @@ const CYCLES = CRASH_SEEDS;
 let temp: ReturnType<typeof makeTempDir>;
 let hostFile: string;
 
-interface Host {
-  child: ChildProcess;
-  origin: string;
-  secret: string;
+async function startHost(dataDir: string): Promise<HostProcess> {
+  return startHostProcess({ hostFile, dataDir, env: { EINVOICE_SANDBOX_URL: 'http://127.0.0.1:9' }, timeoutMs: 20_000 });
 }
 
-async function startHost(dataDir: string): Promise<Host> {
-  const child = spawn(process.execPath, [hostFile, '--data-dir', dataDir, '--port', '0'], {
-    env: { ...process.env, EINVOICE_SANDBOX_URL: 'http://127.0.0.1:9' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let err = '';
-  child.stderr!.on('data', (c) => (err += c));
-  const ready = await new Promise<{ origin: string; secret: string }>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`host did not start: ${err}`)), 20_000);
-    child.stdout!.on('data', (c) => {
-      out += c;
-      const m = /EINVOICE_BROWSER_HOST (\{.*\})/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(JSON.parse(m[1]!));
-      }
-    });
-    child.on('exit', (code, signal) => reject(new Error(`host exited (${code ?? signal}): ${err}`)));
-  });
-  return { child, ...ready };
-}
-
-async function call<T>(host: Host, name: string, body: unknown): Promise<T> {
+async function call<T>(host: HostProcess, name: string, body: unknown): Promise<T> {
   const res = await fetch(`${host.origin}/api/call/${name}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-einvoice-secret': host.secret },
@@ -74,17 +46,7 @@ function draftAt(base: InvoiceDraft, k: number): InvoiceDraft {
 
 beforeAll(async () => {
   temp = makeTempDir('einvoice-crash-');
-  hostFile = path.join(temp.dir, 'browser-host.cjs');
-  await build({
-    entryPoints: [path.join(root, 'main/browser-host/main.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node22',
-    outfile: hostFile,
-    external: ['electron', 'electron-updater', '@napi-rs/keyring'],
-    logLevel: 'error',
-  });
+  hostFile = await buildHostBundle(path.join(temp.dir, 'browser-host.cjs'));
 }, 60_000);
 afterAll(() => temp?.cleanup());
 

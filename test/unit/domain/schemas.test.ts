@@ -13,7 +13,7 @@ import {
   isSendEmailOk,
 } from '../../../common/model';
 
-// Shapes follow the samples described in /work/shared/spec/service-api.md §2.
+// Shapes follow the resources described in docs/service.md#resources.
 const sampleInvoice = {
   RefID: '7a1c2f3e-4b5d-4e6f-8a9b-0c1d2e3f4a5b',
   InvSeries: '1C25TAA',
@@ -177,7 +177,7 @@ describe('SendEmail schemas', () => {
     expect(r.SendEmailStatus).toBe(SendEmailStatus.Sent);
     expect(isSendEmailOk(r)).toBe(true);
   });
-  it('the five statuses have the spec values', () => {
+  it('the five statuses have the documented values', () => {
     expect(SendEmailStatus).toEqual({ NotSent: 0, Sending: 1, SendError: 2, Sent: 3, Requested: 4 });
   });
   it('accepts each status 0..4 (also as a string) and rejects others', () => {

@@ -1,7 +1,7 @@
 /** The dated VAT rate table, its lookups and the drafting warning. */
 import { describe, expect, it } from 'vitest';
 import { emptyDraft, emptyLine, type DraftLine, type InvoiceDraft } from '../../../common/money';
-import { VAT_RATE_RULES, suggestVatRate, vatLabelsOn, vatRateOnDate, vatRulesOn, type VatRateRule } from '../../../common/rules';
+import { VAT_RATE_RULES, lineVatFix, suggestVatRate, vatChoicesOn, vatLabelsOn, vatRateOnDate, vatRulesOn, type VatRateRule } from '../../../common/rules';
 import { validateDraft } from '../../../common/validation';
 
 const line = (o: Partial<DraftLine>): DraftLine => ({ ...emptyLine(1), ItemName: 'Hàng', UnitPrice: '100000', ...o });
@@ -14,6 +14,7 @@ describe('VAT_RATE_RULES', () => {
   it('every row has a legal source and well-formed dates; the current window is 2025-07-01 → 2026-12-31', () => {
     for (const r of VAT_RATE_RULES) {
       expect(r.source.length).toBeGreaterThan(5);
+      expect(r.sourceVi.length).toBeGreaterThan(5);
       for (const d of [r.from, r.to]) if (d !== null) expect(d).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       if (r.from && r.to) expect(r.from <= r.to).toBe(true);
     }
@@ -54,10 +55,24 @@ describe('VAT_RATE_RULES', () => {
     expect(suggestVatRate('5%', '2026-06-01')).toMatchObject({ label: '5%', optional: false });
   });
 
+  it('the line grid offers the rates valid on InvDate and the fix for a line outside its window', () => {
+    expect(vatChoicesOn('2026-12-31')).toEqual(['0%', '5%', '8%', '10%', 'KCT', 'KKKNT']);
+    expect(vatChoicesOn('2027-01-05')).toEqual(['0%', '5%', '10%', 'KCT', 'KKKNT']);
+    expect(vatChoicesOn('2027-02-30')).toEqual(['0%', '5%', '8%', '10%', 'KCT', 'KKKNT']); // not a date yet: all
+    expect(lineVatFix(line({ VATRateName: '8 %' }), '2027-01-05')).toBe('10%');
+    expect(lineVatFix(line({ VATRateName: '8%' }), '2026-12-31')).toBeNull();
+    expect(lineVatFix(line({ VATRateName: '10%' }), '2027-01-05')).toBeNull();
+    expect(lineVatFix(line({ ItemType: 4, VATRateName: '8%' }), '2027-01-05')).toBeNull();
+    expect(lineVatFix(line({ VATRateName: '8%' }), '')).toBeNull();
+    const extended: VatRateRule[] = [...VAT_RATE_RULES, { id: 'reduced-8-2027', label: '8%', from: '2027-01-01', to: '2027-12-31', instead: '10%', source: 'a future resolution', sourceVi: 'một nghị quyết sau này' }];
+    expect(lineVatFix(line({ VATRateName: '8%' }), '2027-01-05', extended)).toBeNull();
+    expect(vatChoicesOn('2027-01-05', extended)).toContain('8%');
+  });
+
   it('a new row in the table, not a code change, handles the next extension', () => {
     const extended: VatRateRule[] = [
       ...VAT_RATE_RULES,
-      { id: 'reduced-8-2027', label: '8%', from: '2027-01-01', to: '2027-12-31', instead: '10%', excludes: ['excise'], source: 'a future resolution' },
+      { id: 'reduced-8-2027', label: '8%', from: '2027-01-01', to: '2027-12-31', instead: '10%', excludes: ['excise'], source: 'a future resolution', sourceVi: 'một nghị quyết sau này' },
     ];
     expect(vatRateOnDate('8%', '2027-01-05', {}, extended).status).toBe('valid');
     expect(vatLabelsOn('2027-01-05', {}, extended)).toContain('8%');
@@ -86,6 +101,7 @@ describe('validateDraft: rates outside their window', () => {
     expect(w.message).toMatch(/^Line 2: /);
     expect(w.messageVi).toContain('2026-12-31');
     expect(w.messageVi).toContain('Dòng 2');
+    expect(w.messageVi).toContain('Nghị quyết 204/2025/QH15; Nghị định 174/2025/NĐ-CP');
     expect(r.warnings.filter((p) => p.code.startsWith('vat.'))).toHaveLength(1);
   });
 

@@ -1,6 +1,6 @@
 /**
  * Amount in words: a hand-written table. Every expected reading below was typed and checked by
- * hand against the rules in /work/shared/DOMAIN.md (mốt, lăm, tư, linh/lẻ, "không trăm",
+ * hand against the rules in docs/invoice-rules.md#amount-in-words (mốt, lăm, tư, linh/lẻ, "không trăm",
  * nghìn/ngàn/triệu/tỷ, tỷ repeated) — none is produced by code.
  *
  * Columns: amount, currency, then the reading under four option settings:
@@ -151,7 +151,7 @@ describe('amount in words: hand-checked table', () => {
 });
 
 describe('amount in words: other inputs', () => {
-  it('the example in the issue', () => {
+  it('the example of docs/invoice-rules.md#amount-in-words', () => {
     expect(amountInWords(1230000, 'VND')).toBe('Một triệu hai trăm ba mươi nghìn đồng');
   });
   it('takes numbers, strings and bigints alike', () => {

@@ -2,6 +2,7 @@ import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CatalogueBuyer } from '../../../../common/calls/catalogues';
 import { Autocomplete } from './Autocomplete';
+import { BuyerIds } from './BuyerIds';
 import { Field, FieldError } from './Fields';
 import type { OnField } from './HeaderBlock';
 import type { InvoiceDraft } from './money';
@@ -56,6 +57,7 @@ export const BuyerBlock = memo(function BuyerBlock({
         <Field {...f('BuyerPhoneNumber')} type="tel" label={t('drafts.buyer.phone')} />
         <Field {...f('BuyerCode')} label={t('drafts.buyer.code')} />
       </div>
+      <BuyerIds byPath={byPath} codes={codes} onField={onField} />
     </section>
   );
 });

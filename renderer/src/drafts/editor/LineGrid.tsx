@@ -1,9 +1,10 @@
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ItemType } from '../../../../common/model/invoice';
+import { lineVatFix, vatChoicesOn } from '../../../../common/rules/vat-dates';
 import { LineRow } from './LineRow';
-import { STANDARD_VAT_LABELS, type ComputedLine, type DotStyle, type DraftLine } from './money';
+import type { ComputedLine, DotStyle, DraftLine } from './money';
 import { useEditor } from './store';
 
 /** Brings line `i` into the DOM (set while a grid is mounted); used to focus a line by path. */
@@ -58,6 +59,9 @@ export function LineGrid({
   const removeLine = useEditor((s) => s.removeLine);
   const restoreRemovedLine = useEditor((s) => s.restoreRemovedLine);
   const focus = useEditor((s) => s.focus);
+  // Rates move with the calendar: offer those valid on the invoice date, and the fix for one that is not.
+  const invDate = useEditor((s) => s.draft?.InvDate ?? '');
+  const vatChoices = useMemo(() => vatChoicesOn(invDate), [invDate]);
 
   const onKeyDown = useCallback(
     (e: KeyboardEvent<HTMLTableElement>) => {
@@ -151,6 +155,7 @@ export function LineGrid({
               decimals={decimals}
               moneyDot={moneyDot}
               problems={problems.get(i) ?? ''}
+              vatFix={lineVatFix(lines[i]!, invDate)}
               measure={virtualizer.measureElement}
             />
         ))}
@@ -163,7 +168,7 @@ export function LineGrid({
         )}
       </table>
       <datalist id="vat-choices">
-        {STANDARD_VAT_LABELS.map((v) => (
+        {vatChoices.map((v) => (
           <option key={v} value={v} />
         ))}
       </datalist>

@@ -18,11 +18,13 @@ interface RowProps {
   moneyDot: DotStyle;
   /** JSON of {field: message}: a string so the row's memo compares by value. */
   problems: string;
+  /** The rate valid on the invoice date when the line's is outside its window (`8%` → `10%`). */
+  vatFix: string | null;
   /** The virtualizer measures each rendered line (its row and its problems). */
   measure?: Ref<HTMLTableSectionElement>;
 }
 
-export const LineRow = memo(function LineRow({ index, line, computed, decimals, moneyDot, problems, measure }: RowProps) {
+export const LineRow = memo(function LineRow({ index, line, computed, decimals, moneyDot, problems, vatFix, measure }: RowProps) {
   const { t } = useTranslation();
   const setLine = useEditor((s) => s.setLine);
   const setLineType = useEditor((s) => s.setLineType);
@@ -131,6 +133,14 @@ export const LineRow = memo(function LineRow({ index, line, computed, decimals, 
             {messages.map(([field, message]) => (
               <span key={field} className="cell-error" id={`err-l${index}-${field}`}>
                 {message}
+                {field === 'VATRateName' && vatFix && (
+                  <>
+                    {' '}
+                    <button type="button" className="link" aria-label={t('drafts.grid.useVatOnLine', { rate: vatFix, line: n })} onClick={() => setLine(index, { VATRateName: vatFix })}>
+                      {t('drafts.grid.useVat', { rate: vatFix })}
+                    </button>
+                  </>
+                )}
               </span>
             ))}
           </td>

@@ -16,15 +16,6 @@ export type PreviewState =
   /** Not sent: the draft's own check lists errors (shown instead; "preview anyway" sends). */
   | { state: 'blocked'; errors: Problem[] };
 
-
-function secretForBrowserHost(): string {
-  try {
-    return sessionStorage.getItem('einvoice.browserHostSecret') ?? '';
-  } catch {
-    return '';
-  }
-}
-
 /** Preview (F8): refused locally while the draft has errors, else saved, sent, and opened. */
 export function usePreview(id: string, errorsNow: () => Problem[]): { preview: PreviewState; run(force?: boolean): Promise<void> } {
   const { t, i18n } = useTranslation();
@@ -49,7 +40,8 @@ export function usePreview(id: string, errorsNow: () => Problem[]): { preview: P
         const opened = await bridge.call('preview.open', { previewId: result.previewId });
         let href: string | undefined;
         if (opened.path) {
-          href = `${opened.path}?secret=${encodeURIComponent(secretForBrowserHost())}`;
+          // The host answers with a one-time link; the cookie, not the address, carries the secret.
+          href = opened.path;
           window.open(href, '_blank', 'noopener');
         }
         setPreview(href ? { state: 'done', href } : { state: 'done' });
