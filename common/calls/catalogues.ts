@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { call } from './define';
+import { BilingualSchema } from '../model/text';
 
 export const CatalogueItemSchema = z.object({
   code: z.string(),
@@ -41,7 +42,7 @@ export const cataloguesCalls = {
     z.object({
       imported: z.number().int(),
       skipped: z.number().int(),
-      problems: z.array(z.object({ row: z.number().int(), message: z.string(), messageVi: z.string() })),
+      problems: z.array(z.object({ row: z.number().int(), message: BilingualSchema })),
     }),
   ),
 } as const;
