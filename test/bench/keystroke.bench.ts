@@ -1,5 +1,5 @@
 /**
- * Drafting screen keystroke cost (issue 6): time from a keystroke's input event to the next
+ * Drafting screen keystroke cost: time from a keystroke's input event to the next
  * painted frame with the new totals, in Chromium (browser host, built renderer), for a 200-line
  * draft versus a 5-line draft, in one run. In the page, the input event's timestamp is taken and
  * a requestAnimationFrame callback + a task after it mark the paint; the totals text is read there

@@ -1,5 +1,5 @@
 /**
- * Crash test (issue 6): the browser host is killed with SIGKILL again and again in the middle of
+ * Crash test: the browser host is killed with SIGKILL again and again in the middle of
  * autosaves (several drafts saved back to back, 5–45 ms apart, as the renderer's debounced autosaver does);
  * after each restart every draft opens, none is corrupted (its lines are exactly those of ONE
  * save, never a mix), no acknowledged save is lost, and what is kept is at most ~1 s older than
