@@ -11,8 +11,6 @@ export const CatalogueItemSchema = z.object({
   vatRate: z.string(),
   uses: z.number().int(),
 });
-export type CatalogueItem = z.infer<typeof CatalogueItemSchema>;
-
 export const CatalogueBuyerSchema = z.object({
   taxCode: z.string(),
   legalName: z.string(),
@@ -23,6 +21,7 @@ export const CatalogueBuyerSchema = z.object({
   code: z.string(),
   uses: z.number().int(),
 });
+export type CatalogueItem = z.infer<typeof CatalogueItemSchema>;
 export type CatalogueBuyer = z.infer<typeof CatalogueBuyerSchema>;
 
 export const CatalogueKindSchema = z.enum(['items', 'buyers']);
