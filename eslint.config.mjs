@@ -16,7 +16,7 @@ export default tseslint.config(
     },
   },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
-  // Layering guard (ARCHITECTURE.md): common/ is pure; services never touch Electron.
+  // Layering guard (docs/architecture.md#layers): common/ is pure; services never touch Electron.
   {
     files: ['common/**/*.ts', 'common/**/*.tsx'],
     rules: {

@@ -67,6 +67,3 @@ export const eventNames = Object.keys(events) as EventName[];
 export function isCallName(name: unknown): name is CallName {
   return typeof name === 'string' && Object.hasOwn(calls, name);
 }
-export function isEventName(name: unknown): name is EventName {
-  return typeof name === 'string' && Object.hasOwn(events, name);
-}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Bilingual } from './model/text';
 
 /** One problem with a piece of input, located by a path such as `lines[3].Quantity`. */
 export const IssueSchema = z.object({
@@ -29,7 +30,7 @@ export class AppError extends Error {
 
   constructor(
     code: string,
-    message: { en: string; vi: string },
+    message: Bilingual,
     extra: { issues?: Issue[]; retryable?: boolean; cause?: unknown } = {},
   ) {
     super(message.en, extra.cause === undefined ? undefined : { cause: extra.cause });

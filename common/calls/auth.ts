@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { call } from './define';
+import { BilingualSchema } from '../model/text';
 
 /**
  * Sign-in state of one profile. The token itself never crosses to the renderer: no call
@@ -19,8 +20,7 @@ export const AuthStatusSchema = z.object({
   /** keychain: saved in the OS keychain; memory: kept for this run only (no keychain available). */
   storage: z.enum(['keychain', 'memory']),
   /** The plain reason when storage is memory. */
-  storageMessage: z.string().nullable(),
-  storageMessageVi: z.string().nullable(),
+  storageMessage: BilingualSchema.nullable(),
   passwordRemembered: z.boolean(),
   /** The non-secret fields last used with the token operation, to prefill the form. */
   appId: z.string().nullable(),

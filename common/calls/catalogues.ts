@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { call } from './define';
+import { BilingualSchema } from '../model/text';
 
 export const CatalogueItemSchema = z.object({
   code: z.string(),
@@ -10,8 +11,6 @@ export const CatalogueItemSchema = z.object({
   vatRate: z.string(),
   uses: z.number().int(),
 });
-export type CatalogueItem = z.infer<typeof CatalogueItemSchema>;
-
 export const CatalogueBuyerSchema = z.object({
   taxCode: z.string(),
   legalName: z.string(),
@@ -22,6 +21,7 @@ export const CatalogueBuyerSchema = z.object({
   code: z.string(),
   uses: z.number().int(),
 });
+export type CatalogueItem = z.infer<typeof CatalogueItemSchema>;
 export type CatalogueBuyer = z.infer<typeof CatalogueBuyerSchema>;
 
 export const CatalogueKindSchema = z.enum(['items', 'buyers']);
@@ -41,7 +41,7 @@ export const cataloguesCalls = {
     z.object({
       imported: z.number().int(),
       skipped: z.number().int(),
-      problems: z.array(z.object({ row: z.number().int(), message: z.string(), messageVi: z.string() })),
+      problems: z.array(z.object({ row: z.number().int(), message: BilingualSchema })),
     }),
   ),
 } as const;

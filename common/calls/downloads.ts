@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { DownloadDataTypeSchema } from '../model/download';
+import { DEFAULT_INVOICE_KIND, InvoiceKindSchema } from '../model/kind';
+import { BilingualSchema } from '../model/text';
 import { call, noInput } from './define';
 
 export const ExistingPolicySchema = z.enum(['skip', 'overwrite', 'keepBoth']);
@@ -8,27 +10,25 @@ export type ExistingPolicy = z.infer<typeof ExistingPolicySchema>;
 export const JobStatusSchema = z.enum(['ready', 'running', 'paused', 'done', 'cancelled']);
 export type JobStatus = z.infer<typeof JobStatusSchema>;
 
-export const ItemStatusSchema = z.enum(['pending', 'placing', 'saved', 'skipped', 'failed']);
-export type ItemStatus = z.infer<typeof ItemStatusSchema>;
+/** Where one item of a job stands (the email queue's entries have a `state` too). */
+export const ItemStateSchema = z.enum(['pending', 'placing', 'saved', 'skipped', 'failed']);
+export type ItemState = z.infer<typeof ItemStateSchema>;
 
 const count = z.number().int().nonnegative();
+
+/** A job's items by outcome; `done` is saved + skipped + failed. */
+const JOB_COUNTS = { total: count, saved: count, skipped: count, failed: count, done: count };
 
 /** One job with its counts; the same shape is the payload of `downloads.progress`. */
 export const DownloadJobSchema = z.object({
   id: z.string(),
   type: DownloadDataTypeSchema,
-  withCode: z.boolean(),
-  calc: z.boolean(),
+  kind: InvoiceKindSchema,
   folder: z.string(),
   existing: ExistingPolicySchema,
   unzip: z.boolean(),
   status: JobStatusSchema,
-  total: count,
-  saved: count,
-  skipped: count,
-  failed: count,
-  /** saved + skipped + failed. */
-  done: count,
+  ...JOB_COUNTS,
   /** Bytes written by this run and earlier ones. */
   bytes: count,
   /** Bytes per second over the last seconds (0 when idle). */
@@ -37,7 +37,7 @@ export const DownloadJobSchema = z.object({
   itemsPerSecond: z.number().nonnegative(),
   /** Seconds left at the current pace; null when unknown. */
   etaSeconds: z.number().nonnegative().nullable(),
-  lastError: z.object({ message: z.string(), messageVi: z.string() }).nullable(),
+  lastError: BilingualSchema.nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -46,13 +46,12 @@ export type DownloadJob = z.infer<typeof DownloadJobSchema>;
 export const DownloadItemSchema = z.object({
   seq: count,
   transactionId: z.string(),
-  status: ItemStatusSchema,
+  state: ItemStateSchema,
   /** Name inside the job's folder (a file, or a folder for an extracted zip). */
   file: z.string().nullable(),
   bytes: count,
   errorCode: z.string().nullable(),
-  message: z.string().nullable(),
-  messageVi: z.string().nullable(),
+  message: BilingualSchema.nullable(),
 });
 export type DownloadItemView = z.infer<typeof DownloadItemSchema>;
 
@@ -71,8 +70,7 @@ export const downloadsCalls = {
         /** The imported file's name (a `.csv` is read as CSV). */
         fileName: z.string().max(500).optional(),
         type: DownloadDataTypeSchema,
-        withCode: z.boolean().default(false),
-        calc: z.boolean().default(false),
+        kind: InvoiceKindSchema.default(DEFAULT_INVOICE_KIND),
         folder: z.string().min(1).max(4000),
         existing: ExistingPolicySchema.default('skip'),
         unzip: z.boolean().default(false),
@@ -95,7 +93,7 @@ export const downloadsCalls = {
         jobId: z.string().min(1).max(100),
         offset: count.default(0),
         limit: z.number().int().min(1).max(1000).default(200),
-        status: ItemStatusSchema.optional(),
+        state: ItemStateSchema.optional(),
       })
       .strict(),
     z.object({ total: count, items: z.array(DownloadItemSchema) }),

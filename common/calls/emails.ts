@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { DEFAULT_INVOICE_KIND, InvoiceKindSchema } from '../model/kind';
+import { BilingualSchema } from '../model/text';
 import { call, noInput } from './define';
 
 /**
@@ -11,10 +13,6 @@ export const EMAIL_STATES = ['queued', 'sending', 'sent', 'requested', 'sendingA
 export const EmailStateSchema = z.enum(EMAIL_STATES);
 export type EmailState = z.infer<typeof EmailStateSchema>;
 
-/** The invoice kind decides the request flags (one kind per sendemail request). */
-export const EmailKindSchema = z.enum(['withCode', 'withoutCode', 'cashRegister']);
-export type EmailKind = z.infer<typeof EmailKindSchema>;
-
 export const EmailEntrySchema = z.object({
   id: z.number().int(),
   transactionId: z.string(),
@@ -24,7 +22,8 @@ export const EmailEntrySchema = z.object({
   ccEmail: z.string(),
   bccEmail: z.string(),
   replyEmail: z.string(),
-  kind: EmailKindSchema,
+  /** Decides the request flags: one kind per sendemail request. */
+  kind: InvoiceKindSchema,
   state: EmailStateSchema,
   /** The service's SendEmailStatus for this invoice (0…4), null before an answer. */
   sendEmailStatus: z.number().int().nullable(),
@@ -34,8 +33,7 @@ export const EmailEntrySchema = z.object({
   retryable: z.boolean(),
   attempts: z.number().int(),
   nextAttemptAt: z.string().nullable(),
-  lastError: z.string().nullable(),
-  lastErrorVi: z.string().nullable(),
+  lastError: BilingualSchema.nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
   /** When the service acknowledged it (sent / requested / sending at service). */
@@ -51,8 +49,7 @@ export const EmailSenderStatusSchema = z.object({
   /** idle: nothing due; flushing: sending; offline: waiting for the connection; paused: waiting for sign-in; backoff: waiting after a transient error. */
   state: z.enum(['idle', 'flushing', 'offline', 'paused', 'backoff']),
   nextAttemptAt: z.string().nullable(),
-  lastError: z.string().nullable(),
-  lastErrorVi: z.string().nullable(),
+  lastError: BilingualSchema.nullable(),
   batchSize: z.number().int(),
 });
 export type EmailSenderStatus = z.infer<typeof EmailSenderStatusSchema>;
@@ -75,7 +72,7 @@ export const EmailInputSchema = z
     ccEmail: text(4000).optional(),
     bccEmail: text(4000).optional(),
     replyEmail: text(4000).optional(),
-    kind: EmailKindSchema.default('withoutCode'),
+    kind: InvoiceKindSchema.default(DEFAULT_INVOICE_KIND),
   })
   .strict();
 export type EmailInput = z.input<typeof EmailInputSchema>;
@@ -85,8 +82,7 @@ export const EmailRejectSchema = z.object({
   line: z.number().int().nullable(),
   index: z.number().int().nullable(),
   transactionId: z.string().nullable(),
-  reason: z.string(),
-  reasonVi: z.string(),
+  reason: BilingualSchema,
 });
 export type EmailReject = z.infer<typeof EmailRejectSchema>;
 
@@ -122,7 +118,7 @@ export const emailsCalls = {
   'emails.add': call(z.object({ entries: z.array(EmailInputSchema).min(1).max(10_000) }).strict(), EmailAddResultSchema),
   /** CSV text (columns TransactionID, ReceiverName, ReceiverEmail, CCEmail, BCCEmail, ReplyEmail; `,` or `;`). */
   'emails.importCsv': call(
-    z.object({ text: z.string().max(50_000_000), kind: EmailKindSchema }).strict(),
+    z.object({ text: z.string().max(50_000_000), kind: InvoiceKindSchema }).strict(),
     EmailAddResultSchema.extend({ rows: z.number().int() }),
   ),
   'emails.exportCsv': call(

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAX_DOWNLOAD_BATCH, MAX_EMAIL_BATCH } from '../rules/network';
 import { call, noInput } from './define';
 
-/** Options of the Vietnamese amount in words (DOMAIN.md): linh/lẻ, nghìn/ngàn, tư, chẵn. */
+/** Options of the Vietnamese amount in words (docs/invoice-rules.md#amount-in-words): linh/lẻ, nghìn/ngàn, tư, chẵn. */
 export const AmountInWordsOptionsSchema = z.object({
   zeroTens: z.enum(['linh', 'lẻ']),
   thousand: z.enum(['nghìn', 'ngàn']),

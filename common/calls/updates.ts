@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { call, noInput } from './define';
+import { BilingualSchema } from '../model/text';
 
 /** Something that holds the installation of an update back (an unsaved draft, a flushing queue…). */
 export const WorkReasonSchema = z.object({
   /** Which service or screen reported it, e.g. `emails.queue`. */
   source: z.string(),
-  message: z.string(),
-  messageVi: z.string(),
+  message: BilingualSchema,
 });
 export type WorkReason = z.infer<typeof WorkReasonSchema>;
 
@@ -44,7 +44,6 @@ export const UpdateStateSchema = z.discriminatedUnion('status', [
   }),
 ]);
 export type UpdateState = z.infer<typeof UpdateStateSchema>;
-export type UpdateStatus = UpdateState['status'];
 
 export const updatesCalls = {
   /** The current update state (a window that opens late starts right). */
@@ -69,8 +68,7 @@ export const updatesCalls = {
       .object({
         key: z.string().min(1).max(100),
         busy: z.boolean(),
-        message: z.string().max(200).optional(),
-        messageVi: z.string().max(200).optional(),
+        message: z.object({ en: z.string().max(200), vi: z.string().max(200) }).optional(),
       })
       .strict(),
     z.object({ ok: z.literal(true) }),

@@ -1,5 +1,5 @@
 /**
- * The response-envelope reader (spec §2.1, DOMAIN.md "Transport and envelope").
+ * The response-envelope reader (docs/service.md#the-envelope).
  *
  * Every operation answers `{success, errorCode, descriptionErrorCode, errors, data, customData}`,
  * but deployments spell the names with a leading capital too (`Success`, `Data`, …), and `data`

@@ -1,6 +1,6 @@
 /**
- * Plain Vietnamese/English messages for the error codes the service is known to send (DOMAIN.md
- * "Error codes seen in the wild"), at call level or per item (Download's and sendemail's
+ * Plain Vietnamese/English messages for the error codes the service is known to send
+ * (docs/service.md#error-codes), at call level or per item (Download's and sendemail's
  * `ErrorCode`). Unknown codes are shown verbatim. Pure: the renderer can use it too.
  */
 
@@ -117,6 +117,12 @@ export function isAuthCode(code: string | null | undefined): boolean {
   return key !== undefined && AUTH_CODES.has(key);
 }
 
+/** Code families that name the field they are about. */
+const FIELD_FAMILIES: ReadonlyArray<{ pattern: RegExp; en: (field: string) => string; vi: (field: string) => string }> = [
+  { pattern: /^RequireError_(.+)$/i, en: (f) => `A required field is missing: ${f}.`, vi: (f) => `Thiếu trường bắt buộc: ${f}.` },
+  { pattern: /^InvoiceDetail_(.+)$/i, en: (f) => `An invoice line has a missing or invalid ${f}.`, vi: (f) => `Một dòng hàng hóa thiếu hoặc sai ${f}.` },
+];
+
 /**
  * A plain message for a service error code, in both languages. Known codes (any casing) get a
  * sentence; the families `RequireError_{Field}` and `InvoiceDetail_{Field}` name the field;
@@ -129,27 +135,9 @@ export function describeErrorCode(code: string): DescribedCode {
     const entry = TABLE[key]!;
     return { code: key, category: entry.category, en: entry.en, vi: entry.vi, known: true };
   }
-  const required = /^RequireError_(.+)$/i.exec(trimmed);
-  if (required) {
-    const field = required[1]!;
-    return {
-      code: trimmed,
-      category: 'data',
-      en: `A required field is missing: ${field}.`,
-      vi: `Thiếu trường bắt buộc: ${field}.`,
-      known: true,
-    };
-  }
-  const detail = /^InvoiceDetail_(.+)$/i.exec(trimmed);
-  if (detail) {
-    const field = detail[1]!;
-    return {
-      code: trimmed,
-      category: 'data',
-      en: `An invoice line has a missing or invalid ${field}.`,
-      vi: `Một dòng hàng hóa thiếu hoặc sai ${field}.`,
-      known: true,
-    };
+  for (const family of FIELD_FAMILIES) {
+    const field = family.pattern.exec(trimmed)?.[1];
+    if (field !== undefined) return { code: trimmed, category: 'data', en: family.en(field), vi: family.vi(field), known: true };
   }
   return {
     code: trimmed,

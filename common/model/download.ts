@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { WireText } from './wire';
 
-/** Values of the Download query parameter `downloadDataType` (spec §4.2). */
+/** Values of the Download query parameter `downloadDataType` (docs/service.md#download). */
 export const DownloadDataType = { Xml: 'Xml', Pdf: 'Pdf', Html: 'Html', All: 'All' } as const;
 export type DownloadDataType = (typeof DownloadDataType)[keyof typeof DownloadDataType];
 export const DownloadDataTypeSchema = z.enum(['Xml', 'Pdf', 'Html', 'All']);
 
 /**
- * DownloadInvoiceResult (spec §2.3). The per-item content appears as `data` or `Data`
- * (DOMAIN.md); the schema accepts both and exposes it as `data` (the original key is kept
+ * DownloadInvoiceResult (docs/service.md#downloadinvoiceresult). The per-item content appears as `data`
+ * or `Data` (docs/service.md#variants-and-quirks); the schema accepts both and exposes it as `data` (the original key is kept
  * too, since the object is loose). ErrorCode may be empty, null or missing: no error.
  */
 export const DownloadInvoiceResultSchema = z.preprocess(
@@ -26,4 +26,3 @@ export const DownloadInvoiceResultSchema = z.preprocess(
   }),
 );
 export type DownloadInvoiceResult = z.infer<typeof DownloadInvoiceResultSchema>;
-export const DownloadInvoiceResultListSchema = z.array(DownloadInvoiceResultSchema);

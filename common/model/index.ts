@@ -1,4 +1,6 @@
 export * from './wire';
+export * from './kind';
+export * from './text';
 export * from './invoice';
 export * from './download';
 export * from './email';

@@ -2,14 +2,14 @@ import { z } from 'zod';
 import { WireFlag, WireInteger, WireNumber, WireText } from './wire';
 
 /**
- * InvoiceData (spec §2.2): the request body of Preview, and what a draft serialises to.
+ * InvoiceData (docs/service.md#invoicedata): the request body of Preview, and what a draft serialises to.
  * Every object is loose: fields the service adds later pass through untouched.
- * The spec does not say which fields are required; the schema requires only the identity,
+ * The service does not say which fields are required; the schema requires only the identity,
  * the lines and the tax-rate rows, which our client always sends. Business rules (a tax code
  * makes BuyerLegalName/BuyerAddress required, …) live in common/rules and common/validation.
  */
 
-/** Allowed ItemType values (DOMAIN.md). */
+/** Allowed ItemType values (docs/invoice-rules.md#line-kinds--itemtype). */
 export const ItemType = {
   Goods: 1,
   Promotion: 2,
@@ -37,9 +37,6 @@ export const InvoiceLineSchema = z.looseObject({
   VATRateName: WireText,
 });
 export type InvoiceLine = z.infer<typeof InvoiceLineSchema>;
-/** Same thing under the spec's own name. */
-export const OriginalInvoiceDetailSchema = InvoiceLineSchema;
-export type OriginalInvoiceDetail = InvoiceLine;
 
 /** Element of TaxRateInfo: one row per VAT rate. */
 export const TaxRateInfoSchema = z.looseObject({
@@ -91,3 +88,16 @@ export const InvoiceDataSchema = z.looseObject({
   InvoiceNote: WireText,
 });
 export type InvoiceData = z.infer<typeof InvoiceDataSchema>;
+
+/** The buyer's fields of an InvoiceData, as plain text (the shape drafts and the sandbox keep). */
+export interface InvoiceBuyerText {
+  BuyerLegalName: string;
+  BuyerTaxCode: string;
+  BuyerAddress: string;
+  BuyerCode: string;
+  BuyerPhoneNumber: string;
+  BuyerEmail: string;
+  BuyerFullName: string;
+  BuyerBankAccount: string;
+  BuyerBankName: string;
+}

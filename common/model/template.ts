@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { WireFlag, WireInteger, WireText } from './wire';
 
 /**
- * InvoiceTemplateData (spec §2.6): element of the List templates result. The documented
+ * InvoiceTemplateData (docs/service.md#invoicetemplatedata): element of the List templates result. The documented
  * fields plus the extra fields of the sample (their meaning is not shown, so they are all
  * optional and nullable). Anything else passes through untouched.
  */
@@ -39,7 +39,3 @@ export const InvoiceTemplateSchema = z.looseObject({
   ExpireDateType: z.unknown().optional(),
 });
 export type InvoiceTemplate = z.infer<typeof InvoiceTemplateSchema>;
-/** Same thing under the spec's own name. */
-export const InvoiceTemplateDataSchema = InvoiceTemplateSchema;
-export type InvoiceTemplateData = InvoiceTemplate;
-export const InvoiceTemplateListSchema = z.array(InvoiceTemplateSchema);

@@ -3,7 +3,7 @@
  * money/quantity value is a decimal STRING (possibly blank or half-typed). Numbers exist only
  * at the edge, in the InvoiceData produced by `serialiseDraft` (serialise.ts).
  */
-import type { ItemType } from '../model/invoice';
+import type { InvoiceBuyerText, ItemType } from '../model/invoice';
 import type { CorrectionFields } from '../model/correction';
 
 type DiscountBy = 'rate' | 'amount';
@@ -28,7 +28,7 @@ export interface DraftLine {
   extra?: Record<string, unknown>;
 }
 
-export interface InvoiceDraft {
+export interface InvoiceDraft extends InvoiceBuyerText {
   RefID: string;
   InvSeries: string;
   InvoiceName: string;
@@ -39,15 +39,6 @@ export interface InvoiceDraft {
   ExchangeRate: string;
   PaymentMethodName: string;
   IsTicket: boolean;
-  BuyerLegalName: string;
-  BuyerTaxCode: string;
-  BuyerAddress: string;
-  BuyerCode: string;
-  BuyerPhoneNumber: string;
-  BuyerEmail: string;
-  BuyerFullName: string;
-  BuyerBankAccount: string;
-  BuyerBankName: string;
   lines: DraftLine[];
   /**
    * VAT amounts typed by hand, per TaxRateInfo row, keyed by the normalised VATRateName

@@ -1,3 +1,4 @@
+import type { Bilingual } from '../model/text';
 /**
  * Network rules shared by every part that talks to, or about, the e-invoice service: which host
  * is this computer, which service address is acceptable, the public presets, which failures
@@ -39,9 +40,9 @@ export function isLoopbackHost(hostname: string): boolean {
 
 export type ServiceUrlProblem = 'invalid' | 'scheme' | 'insecure' | 'credentials';
 
-export type ServiceUrlCheck = { ok: true; url: URL } | { ok: false; problem: ServiceUrlProblem; message: { en: string; vi: string } };
+export type ServiceUrlCheck = { ok: true; url: URL } | { ok: false; problem: ServiceUrlProblem; message: Bilingual };
 
-const PROBLEM_TEXT: Record<ServiceUrlProblem, { en: string; vi: string }> = {
+const PROBLEM_TEXT: Record<ServiceUrlProblem, Bilingual> = {
   invalid: { en: 'enter a full address starting with https://', vi: 'hãy nhập địa chỉ đầy đủ bắt đầu bằng https://' },
   scheme: { en: 'only https:// addresses are allowed', vi: 'chỉ chấp nhận địa chỉ https://' },
   insecure: {

@@ -1,3 +1,5 @@
+import { thousandGroups } from './groups';
+
 /**
  * Reading a whole number in English (short scale, no "and": "one hundred five",
  * "twenty-one", "one million two hundred thirty thousand"). Works on BigInt.
@@ -25,12 +27,7 @@ function readTriple(n: number, out: string[]): void {
 export function readEnglishNumber(n: bigint): string {
   if (n < 0n) throw new RangeError('readEnglishNumber: negative');
   if (n === 0n) return 'zero';
-  const groups: number[] = [];
-  let rest = n;
-  while (rest > 0n) {
-    groups.push(Number(rest % 1000n));
-    rest /= 1000n;
-  }
+  const groups = thousandGroups(n);
   if (groups.length > SCALES.length) throw new RangeError('readEnglishNumber: too large');
   const out: string[] = [];
   for (let i = groups.length - 1; i >= 0; i--) {

@@ -1,5 +1,5 @@
 /**
- * Reading a whole number in Vietnamese. Rules (DOMAIN.md, "Amount in words"):
+ * Reading a whole number in Vietnamese. Rules (docs/invoice-rules.md#amount-in-words):
  *  - "mốt" for 1 after a tens digit ≥ 2 (hai mươi mốt; but mười một);
  *  - "lăm" for 5 after any tens digit 1–9 (mười lăm, hai mươi lăm; but linh năm);
  *  - optional "tư" for 4 after a tens digit ≥ 2 (hai mươi tư; always mười bốn, linh bốn);

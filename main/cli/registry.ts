@@ -1,7 +1,7 @@
 import type { ApiClient } from '../services/api';
 import type { CliServices, CliServicesOptions } from './services';
 
-/** Exit codes of the `einvoice` command (issue 4). */
+/** Exit codes of the `einvoice` command. */
 export const ExitCode = {
   Ok: 0,
   SomeFailed: 1,
@@ -25,6 +25,8 @@ export interface CliOption {
   help: string;
   /** Placeholder shown in usage for string options (`N`, `FILE`, …). */
   arg?: string;
+  /** Shown without brackets in the usage line (the command checks it itself). */
+  required?: boolean;
 }
 
 export interface GlobalOptions {
@@ -83,16 +85,17 @@ export interface ParsedArgs {
 }
 
 /**
- * One `einvoice` sub-command. Later issues add `download`, `email`, `queue`, `login` by writing
- * `main/cli/commands/<name>.ts` and listing it in `main/cli/commands/index.ts`.
+ * One `einvoice` sub-command: a file `main/cli/commands/<name>.ts`, listed in
+ * `main/cli/commands/index.ts`.
  */
 export interface CliCommand {
   name: string;
   summary: Bilingual;
-  /** Usage after the command name, e.g. `FILE.json [--save OUT.pdf]`. */
-  synopsis: string;
+  /** Usage after the command name when the options alone do not say it (required or exclusive options). */
+  synopsis?: string;
   options?: Record<string, CliOption>;
-  positionals?: { min: number; max: number };
+  /** How many positional arguments, and their placeholder in the usage (`FILE.json`). */
+  positionals?: { min: number; max: number; label?: string };
   run(ctx: CommandContext, args: ParsedArgs): Promise<CommandResult>;
 }
 

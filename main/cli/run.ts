@@ -45,8 +45,22 @@ export function exitCodeForKind(kind: ApiErrorKind): number {
   }
 }
 
+/** The command's synopsis, or one made from its positionals and options: `FILE.json [--save OUT.pdf]`. */
+function synopsisOf(cmd: CliCommand): string {
+  if (cmd.synopsis !== undefined) return cmd.synopsis;
+  const options = Object.entries(cmd.options ?? {}).map(([name, o]) => {
+    const option = `--${name}${o.type === 'string' ? ` ${o.arg ?? 'VALUE'}` : ''}`;
+    return o.required ? option : `[${option}]`;
+  });
+  const label = cmd.positionals?.label;
+  // Required arguments first (`AMOUNT [--currency CODE]`), optional ones last (`… [ID…]`).
+  const parts = cmd.positionals && cmd.positionals.min > 0 ? [label, ...options] : [...options, label];
+  return parts.filter(Boolean).join(' ');
+}
+
 function usageLine(cmd: CliCommand): string {
-  return `einvoice ${cmd.name}${cmd.synopsis ? ` ${cmd.synopsis}` : ''}`;
+  const synopsis = synopsisOf(cmd);
+  return `einvoice ${cmd.name}${synopsis ? ` ${synopsis}` : ''}`;
 }
 
 function optionLines(options: Record<string, CliOption>): string[] {

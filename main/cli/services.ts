@@ -1,7 +1,7 @@
 import { AppError } from '../../common/errors';
 import { createServices, type Services } from '../services';
 import { ApiError, apiErrors, parseServiceUrl, type ApiLogger } from '../services/api';
-import { AuthGate, type Session } from '../services/auth';
+import { AuthGate, type SignedInSession } from '../services/auth';
 import type { WorkSession, WorkSessionParts } from '../services/auth/work-session';
 import type { ServicesConfig } from '../services/config';
 import type { Profile, ProfileService } from '../services/profiles';
@@ -21,7 +21,7 @@ export interface CliServices {
   /** The profile the command works for (its queue, its jobs). */
   profile: Profile;
   /** The session right now; a plain "sign in first" (exit 3) when there is none. */
-  sessionNow(): Promise<Session>;
+  sessionNow(): Promise<SignedInSession>;
   /** True once the service refused the sign-in during this command. */
   readonly refused: boolean;
 }
@@ -71,8 +71,8 @@ export async function openCliServices(
     }
     const profile = chosen;
     const gate = new AuthGate(parts.auth, profile.id);
-    let fixed: Promise<Session> | undefined;
-    const fromEnvironment = (): Promise<Session> | undefined => {
+    let fixed: Promise<SignedInSession> | undefined;
+    const fromEnvironment = (): Promise<SignedInSession> | undefined => {
       if (!envToken) return undefined;
       fixed ??= (async () => ({
         profile,

@@ -58,7 +58,7 @@ async function start(): Promise<void> {
   services.bus.onAny((name, payload) => {
     if (!contents.isDestroyed()) contents.send(eventChannel(name), payload);
   });
-  // Kept previews open in the embedded, sandboxed preview window (issue 6).
+  // Kept previews open in the embedded, sandboxed preview window.
   services.drafting.preview.setOpener((kept) => openPreviewWindow(services.drafting.preview, kept, mainWindow));
   mainWindow.on('closed', () => {
     trusted.delete(contents.id);

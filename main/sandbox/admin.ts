@@ -1,5 +1,5 @@
 import type { SandboxContext } from './context';
-import { INVOICE_KINDS, flagsForKind, type InvoiceKind } from './data';
+import { INVOICE_KINDS, downloadFlags, type InvoiceKind } from '../../common/model/kind';
 import { formatFaultSpec, normaliseFaults } from './faults';
 import { checkQuirks } from './quirks';
 import { DOWNLOAD_DATA_TYPES, type DownloadDataType } from './render';
@@ -21,7 +21,7 @@ function sandboxState(ctx: SandboxContext): Record<string, unknown> {
     credentials: SANDBOX_CREDENTIALS,
     seed: ctx.seed,
     invoiceCount: cat.size,
-    invoices: Object.fromEntries(INVOICE_KINDS.map((k) => [k, { count: cat.list(k).length, deleted: cat.deletedIds(k).length, flags: flagsForKind(k) }])),
+    invoices: Object.fromEntries(INVOICE_KINDS.map((k) => [k, { count: cat.list(k).length, deleted: cat.deletedIds(k).length, flags: downloadFlags(k) }])),
     previewLinkTtlMs: ctx.linkTtlMs,
     quirks: ctx.quirks,
     faults: injector.current,
@@ -75,7 +75,7 @@ export function handleAdmin(ctx: SandboxContext, method: string, path: string, q
       if (!INVOICE_KINDS.includes(kind)) return json({ error: `kind must be one of ${INVOICE_KINDS.join(', ')}` }, 400);
       const limit = Number(query.get('limit') ?? '100');
       const offset = Number(query.get('offset') ?? '0');
-      return json({ kind, flags: flagsForKind(kind), total: cat.list(kind).length, ids: cat.list(kind).slice(offset, offset + limit), deleted: cat.deletedIds(kind) });
+      return json({ kind, flags: downloadFlags(kind), total: cat.list(kind).length, ids: cat.list(kind).slice(offset, offset + limit), deleted: cat.deletedIds(kind) });
     }
     if (method === 'POST' && sub === '/reset') {
       resetSandbox(ctx);

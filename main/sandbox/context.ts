@@ -1,4 +1,5 @@
-import type { Catalogue, InvoiceKind, TemplateEntry } from './data';
+import type { Catalogue, TemplateEntry } from './data';
+import type { InvoiceKind } from '../../common/model/kind';
 import type { FaultConfig, FaultInjector, FaultKind, FaultOp } from './faults';
 import type { LinkStore } from './links';
 import type { SandboxQuirks } from './quirks';

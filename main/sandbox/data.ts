@@ -1,28 +1,10 @@
 import Decimal from 'decimal.js';
 import { createRng, hash32, lookupCode, pick, randInt, uuid, type Rng } from './prng';
 import { amountInWords } from './words';
+import type { InvoiceBuyerText } from '../../common/model/invoice';
+import type { InvoiceKind } from '../../common/model/kind';
 
-/** The three kinds of issued invoice; the query flags and IsInvoiceCode/... select one. */
-export type InvoiceKind = 'withCode' | 'withoutCode' | 'calc';
-export const INVOICE_KINDS: readonly InvoiceKind[] = ['withCode', 'withoutCode', 'calc'];
-
-/** Query flags (Download) / body flags (sendemail) that address each kind. */
-export function flagsForKind(kind: InvoiceKind): { invoiceWithCode: boolean; invoiceCalcu: boolean } {
-  if (kind === 'withCode') return { invoiceWithCode: true, invoiceCalcu: false };
-  if (kind === 'withoutCode') return { invoiceWithCode: false, invoiceCalcu: false };
-  return { invoiceWithCode: true, invoiceCalcu: true };
-}
-
-/**
- * Which kind a request addresses. Cash-register invoices carry a code, but the service keys
- * them by the cash-register flag alone: with invoiceCalcu=true, invoiceWithCode is ignored.
- */
-export function kindForFlags(invoiceWithCode: boolean, invoiceCalcu: boolean): InvoiceKind {
-  if (invoiceCalcu) return 'calc';
-  return invoiceWithCode ? 'withCode' : 'withoutCode';
-}
-
-/** One line of OriginalInvoiceDetail (spec 2.2). */
+/** One line of OriginalInvoiceDetail (docs/service.md#invoicedata). */
 export interface SandboxInvoiceLine {
   ItemType: number;
   LineNumber: number;
@@ -44,8 +26,8 @@ export interface SandboxTaxRateInfo {
   VATAmountOC: number;
 }
 
-/** An InvoiceData (spec 2.2) as the sandbox holds it; issued ones also carry number + code. */
-export interface SandboxInvoice {
+/** An InvoiceData (docs/service.md#invoicedata) as the sandbox holds it; issued ones also carry number + code. */
+export interface SandboxInvoice extends InvoiceBuyerText {
   RefID: string;
   InvSeries: string;
   InvoiceName: string;
@@ -54,15 +36,6 @@ export interface SandboxInvoice {
   ExchangeRate: number;
   PaymentMethodName: string;
   IsTicket: boolean;
-  BuyerLegalName: string;
-  BuyerTaxCode: string;
-  BuyerAddress: string;
-  BuyerCode: string;
-  BuyerPhoneNumber: string;
-  BuyerEmail: string;
-  BuyerFullName: string;
-  BuyerBankAccount: string;
-  BuyerBankName: string;
   TotalAmountWithoutVATOC: number;
   TotalVATAmountOC: number;
   TotalDiscountAmountOC: number;
@@ -87,7 +60,7 @@ export const SANDBOX_SELLER = {
 } as const;
 
 // ---------------------------------------------------------------------------------------------
-// Templates (spec 2.6 with every extra sample field)
+// Templates (docs/service.md#invoicetemplatedata, with every extra sample field)
 
 export interface TemplateSpec {
   form: '1' | '2' | '5';
@@ -295,7 +268,7 @@ function ascii(text: string): string {
 }
 
 function makeInvoice(rng: Rng, kind: InvoiceKind, series: string, date: string, currentYear: number): SandboxInvoice {
-  const company = kind !== 'calc' && rng() < 0.6;
+  const company = kind !== 'cashRegister' && rng() < 0.6;
   const person = personName(rng);
   const [ward, province] = pick(rng, PLACES);
   const address = `Số ${randInt(rng, 1, 350)} ${pick(rng, STREETS)}, ${ward}, ${province}`;
@@ -305,7 +278,7 @@ function makeInvoice(rng: Rng, kind: InvoiceKind, series: string, date: string, 
   const email = rng() < 0.8 ? `${given[2] ?? 'khach'}.${given[0] ?? 'hang'}${randInt(rng, 1, 99)}@${pick(rng, EMAIL_HOSTS)}` : '';
   const usd = kind === 'withCode' && rng() < 0.03;
   const currency = usd ? 'USD' : 'VND';
-  const lineCount = kind === 'calc' ? randInt(rng, 1, 4) : randInt(rng, 1, 8);
+  const lineCount = kind === 'cashRegister' ? randInt(rng, 1, 4) : randInt(rng, 1, 8);
   const lines: SandboxInvoiceLine[] = [];
   for (let i = 0; i < lineCount; i++) {
     const [name, unit, price, vat] = pick(rng, GOODS);
@@ -386,7 +359,7 @@ export function buildCatalogue(seed: number, invoiceCount: number, now: Date): C
   const endMs = Date.UTC(year, month - 1, 1);
   const span = Math.max(0, Math.round((endMs - startMs) / 86_400_000));
   const seriesFor = (kind: InvoiceKind, r: Rng): string => {
-    if (kind === 'calc') return `1C${yy}MAA`;
+    if (kind === 'cashRegister') return `1C${yy}MAA`;
     if (kind === 'withoutCode') return `1K${yy}TAA`;
     return r() < 0.15 ? `2C${yy}TBB` : `1C${yy}TAA`;
   };
@@ -397,7 +370,7 @@ export function buildCatalogue(seed: number, invoiceCount: number, now: Date): C
   const used = new Set<string>();
   for (let i = 0; i < invoiceCount; i++) {
     const r = rng();
-    const kind: InvoiceKind = r < 0.6 ? 'withCode' : r < 0.85 ? 'withoutCode' : 'calc';
+    const kind: InvoiceKind = r < 0.6 ? 'withCode' : r < 0.85 ? 'withoutCode' : 'cashRegister';
     const day = randInt(rng, 0, span);
     const date = new Date(startMs + day * 86_400_000).toISOString().slice(0, 10);
     const series = seriesFor(kind, rng);
@@ -420,8 +393,8 @@ export function buildCatalogue(seed: number, invoiceCount: number, now: Date): C
   }
   const skById = new Map<string, Skeleton>();
   const built = new Map<string, SandboxInvoice>();
-  const lists: Record<InvoiceKind, string[]> = { withCode: [], withoutCode: [], calc: [] };
-  const deleted: Record<InvoiceKind, string[]> = { withCode: [], withoutCode: [], calc: [] };
+  const lists: Record<InvoiceKind, string[]> = { withCode: [], withoutCode: [], cashRegister: [] };
+  const deleted: Record<InvoiceKind, string[]> = { withCode: [], withoutCode: [], cashRegister: [] };
   for (const sk of skeletons) {
     skById.set(sk.code, sk);
     (sk.deleted ? deleted : lists)[sk.kind].push(sk.code);

@@ -1,7 +1,8 @@
 import { SANDBOX_BASE_PATH, SANDBOX_TOKEN_PATH, resetSandbox, warmSandbox } from './admin';
 import type { SandboxContext, SandboxEmail, SandboxRequestLog } from './context';
 import { emailStatusFor } from './context';
-import { buildCatalogue, buildTemplates, flagsForKind, kindForFlags, vietnamDate, type InvoiceKind, type SandboxInvoice, type TemplateEntry } from './data';
+import { buildCatalogue, buildTemplates, vietnamDate, type SandboxInvoice, type TemplateEntry } from './data';
+import { downloadFlags, type InvoiceKind } from '../../common/model/kind';
 import { FaultInjector, normaliseFaults, type FaultConfig, type FaultOp } from './faults';
 import { createSandboxServer } from './http';
 import { LinkStore } from './links';
@@ -14,10 +15,8 @@ export type { FaultConfig, FaultOp, OpFaults, FaultKind } from './faults';
 export { DEFAULT_QUIRKS } from './quirks';
 export type { SandboxQuirks } from './quirks';
 export { SANDBOX_CREDENTIALS, SANDBOX_DEV_TOKEN, SANDBOX_INACTIVE_APPID } from './tokens';
-export { INVOICE_KINDS, flagsForKind, kindForFlags } from './data';
-export type { InvoiceKind, SandboxInvoice, SandboxTemplate } from './data';
+export type { SandboxInvoice, SandboxTemplate } from './data';
 export type { DownloadDataType } from './render';
-export { sampleInvoiceData } from './validate';
 export { SANDBOX_BASE_PATH, SANDBOX_TOKEN_PATH } from './admin';
 export type { SandboxEmail, SandboxRequestLog } from './context';
 
@@ -46,8 +45,8 @@ export interface SandboxOptions {
 }
 
 export interface SandboxCatalogue {
-  /** Live issued invoices of one kind (by name or by flags), in issue order. */
-  list(kind: InvoiceKind | { withCode: boolean; calc: boolean }): readonly string[];
+  /** Live issued invoices of one kind, in issue order. */
+  list(kind: InvoiceKind): readonly string[];
   /** Invoices that were deleted (Download answers InvoiceDeleted). */
   deletedIds(kind: InvoiceKind): readonly string[];
   get(transactionId: string): SandboxInvoice | undefined;
@@ -126,11 +125,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   await server.listen();
 
   const catalogue: SandboxCatalogue = {
-    list: (kind) => cat.list(typeof kind === 'string' ? kind : kindForFlags(kind.withCode, kind.calc)),
+    list: (kind) => cat.list(kind),
     deletedIds: (kind) => cat.deletedIds(kind),
     get: (id) => cat.get(id),
     kindOf: (id) => cat.kindOf(id),
-    flagsFor: flagsForKind,
+    flagsFor: downloadFlags,
     expected: (id, type) => {
       const inv = cat.get(id);
       if (!inv || inv.deleted) return Promise.reject(new Error(`no live invoice ${id}`));

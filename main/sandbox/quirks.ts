@@ -1,18 +1,18 @@
 /**
- * Selectable behaviours of the real service (DOMAIN.md). Defaults follow the spec's samples
- * where they are explicit; every other variant can be switched on.
+ * Selectable behaviours of the real service (docs/service.md#variants-and-quirks). Defaults follow the
+ * published samples where they are explicit; every other variant can be switched on.
  */
 export interface SandboxQuirks {
-  /** Envelope field names: lower camel (`success`, `data`, …, the spec samples) or leading capital (`Success`, `Data`, …). */
+  /** Envelope field names: lower camel (`success`, `data`, …, as in the published samples) or leading capital (`Success`, `Data`, …). */
   casing: 'camel' | 'pascal';
   /**
    * How list data (Download, sendemail, templates) is delivered: `string` = JSON encoded in a
-   * string (the spec samples), `object` = the JSON list itself, `double` = JSON-in-string twice.
+   * string (the published samples), `object` = the JSON list itself, `double` = JSON-in-string twice.
    */
   dataEncoding: 'string' | 'object' | 'double';
-  /** Per-item content field of DownloadInvoiceResult: `data` (spec 2.3), `Data`, or `mixed` (alternating). */
+  /** Per-item content field of DownloadInvoiceResult: `data` (documented), `Data`, or `mixed` (alternating). */
   itemDataField: 'data' | 'Data' | 'mixed';
-  /** sendemail: envelope `success: false`, errorCode null, while the items say status 3/4 (the spec sample). */
+  /** sendemail: envelope `success: false`, errorCode null, while the items say status 3/4 (a published sample). */
   emailEnvelopeFailure: boolean;
   /** Download with Pdf: data is one viewer link (URL of a PDF holding every requested invoice) instead of a list. */
   downloadPdfAsLink: boolean;

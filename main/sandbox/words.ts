@@ -1,10 +1,11 @@
 import Decimal from 'decimal.js';
+import { thousandGroups } from '../../common/words/groups';
 
 /**
  * Amount in words for the sandbox's rendered invoices (the Vietnamese conventions of
  * docs/invoice-rules.md#amount-in-words: "mốt", "lăm", "linh", "không trăm", nghìn/triệu/tỷ).
  * The app's own implementation lives in common/words; the sandbox keeps a small independent
- * one so it never depends on the client.
+ * reading (so a bug in the app's is not mirrored here) and shares only the digit grouping.
  */
 const DIGITS = ['không', 'một', 'hai', 'ba', 'bốn', 'năm', 'sáu', 'bảy', 'tám', 'chín'] as const;
 const SCALES = ['', 'nghìn', 'triệu', 'tỷ', 'nghìn tỷ', 'triệu tỷ'] as const;
@@ -31,12 +32,7 @@ function readTriple(n: number, full: boolean): string[] {
 
 export function integerInWords(value: bigint): string {
   if (value === 0n) return 'không';
-  const groups: number[] = [];
-  let rest = value;
-  while (rest > 0n) {
-    groups.push(Number(rest % 1000n));
-    rest /= 1000n;
-  }
+  const groups = thousandGroups(value);
   const words: string[] = [];
   for (let i = groups.length - 1; i >= 0; i--) {
     const g = groups[i] ?? 0;

@@ -28,7 +28,7 @@ async function engine(c: Config): Promise<number> {
   const dispatcher = new Agent(agentOptions);
   const client = new ApiClient({ baseUrl: c.baseUrl, token: c.token, dispatcher, timeoutMs: 120_000 });
   const service = new DownloadsService({ store, activeProfileId: () => profileId, session: async () => ({ profileId, client }), engine: { concurrency: c.concurrency, batchSize: c.batch, ...(process.env.BENCH_NO_FSYNC ? { durable: false } : {}) } });
-  const { job } = await service.create({ ids: c.ids, type: 'Pdf', withCode: true, folder: c.out });
+  const { job } = await service.create({ ids: c.ids, type: 'Pdf', kind: 'withCode', folder: c.out });
   service.start(job.id);
   const view = await service.whenDone(job.id);
   if (view.saved !== c.ids.length) throw new Error(`engine saved ${view.saved}/${c.ids.length}`);

@@ -1,5 +1,5 @@
 /**
- * Email queue at scale (issue 8):
+ * Email queue at scale:
  * 1. enqueue 10 000 entries from one CSV (parse + check + one transaction) — printed;
  * 2. flush them against the sandbox through the real EmailService (claim in a transaction,
  *    ApiClient.sendEmail, per-item judging, settle in a transaction) versus raw undici requests
@@ -22,7 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent } from 'undici';
 import { chromium } from '@playwright/test';
-import type { Session } from '../../main/services/auth';
+import type { SignedInSession } from '../../main/services/auth';
 import { EmailService } from '../../main/services/emails';
 import { ProfileService } from '../../main/services/profiles';
 import { openDatabase, type Store } from '../../main/services/store';
@@ -78,7 +78,7 @@ it('enqueues 10 000 from CSV, flushes vs raw undici (ratio ≥ 0.9), and scrolls
   const agentOptions = { keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 16 } as const;
   const ourAgent = new Agent(agentOptions);
   const rawAgent = new Agent(agentOptions);
-  const session = { profile: { id: 'sandbox' }, endpoint: { baseUrl: sb.baseUrl, tokenUrl: null }, token: sb.devToken } as unknown as Session;
+  const session = { profile: { id: 'sandbox' }, endpoint: { baseUrl: sb.baseUrl, tokenUrl: null }, token: sb.devToken } as unknown as SignedInSession;
   const emails = new EmailService({
     store,
     activeProfileId: () => 'sandbox',

@@ -28,6 +28,7 @@ test('paste IDs, type a folder, watch progress, retry the failed ones', async ({
   await page.getByLabel('Mã tra cứu (TransactionID), mỗi dòng một mã').fill([...ids, ids[0], '', '  '].join('\n'));
   await expect(page.getByTestId('ids-hint')).toHaveText('300 mã; bỏ 1 mã trùng và 2 dòng trống');
   await page.getByRole('radio', { name: 'PDF', exact: true }).check();
+  await page.getByRole('checkbox', { name: 'Hóa đơn có mã của cơ quan thuế' }).check();
   // The browser host has no folder dialog: it says so, and a typed path is used.
   await page.getByRole('button', { name: 'Chọn thư mục…' }).click();
   await expect(page.getByText('Nhập đường dẫn đầy đủ, ví dụ C:\\HoaDon hoặc /home/toi/hoadon').first()).toBeVisible();

@@ -1,34 +1,23 @@
 import type { CallName, CallRequest } from '../../common/contract';
-import type { InvoiceDraft } from '../../common/money/draft';
+import { emptyDraft } from '../../common/money/draft';
 
 /**
  * One valid request per contract call. Typed over every call name, so adding a call to the
  * contract fails the typecheck until it has a sample here, and the browser-host round-trip
  * test and the malformed-input test cover it automatically.
  */
-const SAMPLE_DRAFT: InvoiceDraft = {
+const SAMPLE_DRAFT = emptyDraft({
   RefID: '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b',
   InvSeries: '1C26TAA',
-  InvoiceName: '',
   InvDate: '2026-01-15',
-  CurrencyCode: 'VND',
-  ExchangeRate: '1',
   PaymentMethodName: 'TM/CK',
-  IsTicket: false,
   BuyerLegalName: 'Công ty Mẫu',
   BuyerTaxCode: '0101243150',
   BuyerAddress: 'Hà Nội',
-  BuyerCode: '',
-  BuyerPhoneNumber: '',
-  BuyerEmail: '',
-  BuyerFullName: '',
-  BuyerBankAccount: '',
-  BuyerBankName: '',
   lines: [
     { ItemType: 1, ItemCode: 'A1', ItemName: 'Bút bi', UnitName: 'cái', Quantity: '2', UnitPrice: '5000', DiscountRate: '', DiscountAmountOC: '', discountBy: 'rate', VATRateName: '10%' },
   ],
-  vatOverrides: {},
-};
+});
 
 export const sampleRequests: { [N in CallName]: CallRequest<N> } = {
   'app.info': {},
@@ -62,7 +51,7 @@ export const sampleRequests: { [N in CallName]: CallRequest<N> } = {
   'emails.remove': { ids: [999999] },
   'emails.update': { id: 1, receiverEmail: 'c@example.com' },
   'emails.flush': {},
-  // drafting (issue 6)
+  // drafting
   'drafts.list': { query: 'Mẫu', sort: 'updated' },
   'drafts.get': { id: 'no-such-draft' },
   'drafts.create': {},

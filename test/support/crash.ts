@@ -1,5 +1,5 @@
 /**
- * Crash-consistency runs (issue 10): each scenario kills a real process with SIGKILL once per
+ * Crash-consistency runs: each scenario kills a real process with SIGKILL once per
  * seed, at a moment drawn from that seed, and checks its invariants after every kill. 50 seeds
  * per scenario in `npm test`; EINVOICE_CRASH_SEEDS=5 gives a quick local run.
  */

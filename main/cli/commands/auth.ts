@@ -1,7 +1,8 @@
 import type { AuthStatus } from '../../../common/calls/auth';
 import type { Services } from '../../services';
 import type { Profile } from '../../services/profiles';
-import { UsageError, type CliCommand, type CommandContext } from '../registry';
+import { flag, text } from '../options';
+import { UsageError, type CliCommand, type CommandContext, type CommandResult } from '../registry';
 
 /** `login`, `logout`, `status`: the same profiles, keychain and database as the app. */
 
@@ -51,17 +52,22 @@ function describeStatus(profile: Profile, status: AuthStatus): string {
 
 const profileJson = (p: Profile) => ({ id: p.id, name: p.name, kind: p.kind, baseUrl: p.baseUrl, active: p.active });
 
+/** What `login` and `logout` print: the profile and its sign-in state. */
+function statusResult(profile: Profile, status: AuthStatus): CommandResult {
+  return { json: { profile: profileJson(profile), status }, text: describeStatus(profile, status) };
+}
+
 export const loginCommand: CliCommand = {
   name: 'login',
   summary: { en: 'Sign in to a connection profile (token saved in the OS keychain)', vi: 'Đăng nhập một cấu hình kết nối (token lưu trong kho khóa của hệ thống)' },
   synopsis: '[--profile NAME] (--token-stdin | --appid ID --taxcode MST --username USER --password-stdin [--remember-password])',
   options: {
-    'token-stdin': { type: 'boolean', help: 'read the access token from standard input' },
-    appid: { type: 'string', arg: 'ID', help: 'app id for the token operation' },
-    taxcode: { type: 'string', arg: 'MST', help: 'the seller’s tax code' },
-    username: { type: 'string', arg: 'USER', help: 'user name' },
-    'password-stdin': { type: 'boolean', help: 'read the password from standard input' },
-    'remember-password': { type: 'boolean', help: 'also keep the password in the keychain to renew the token' },
+    'token-stdin': flag('read the access token from standard input'),
+    appid: text('ID', 'app id for the token operation'),
+    taxcode: text('MST', 'the seller’s tax code'),
+    username: text('USER', 'user name'),
+    'password-stdin': flag('read the password from standard input'),
+    'remember-password': flag('also keep the password in the keychain to renew the token'),
   },
   async run(ctx, { values }) {
     const withToken = values['token-stdin'] === true;
@@ -101,7 +107,7 @@ export const loginCommand: CliCommand = {
           },
           ctx.signal,
         );
-    return { json: { profile: profileJson(profile), status }, text: describeStatus(profile, status) };
+    return statusResult(profile, status);
   },
 };
 
@@ -111,8 +117,7 @@ export const logoutCommand: CliCommand = {
   synopsis: '[--profile NAME]',
   async run(ctx) {
     const { conn, profile } = await openAccounts(ctx);
-    const status = await conn.auth.signOut(profile.id);
-    return { json: { profile: profileJson(profile), status }, text: describeStatus(profile, status) };
+    return statusResult(profile, await conn.auth.signOut(profile.id));
   },
 };
 

@@ -4,6 +4,7 @@ import type { DownloadDataType } from '../../../common/model';
 import type { EngineProgress } from '../../services/downloads';
 import { ApiError, apiErrors, parseServiceUrl } from '../../services/api';
 import { ExitCode, UsageError, type CliCommand } from '../registry';
+import { flag, invoiceKindOf, KIND_OPTIONS, text } from '../options';
 
 const TYPES: Record<string, DownloadDataType> = { xml: 'Xml', pdf: 'Pdf', html: 'Html', all: 'All' };
 const POLICIES = { skip: 'skip', overwrite: 'overwrite', 'keep-both': 'keepBoth' } as const;
@@ -36,18 +37,16 @@ export function progressLine(p: EngineProgress, width = 24): string {
 export const downloadCommand: CliCommand = {
   name: 'download',
   summary: { en: 'Download issued invoices (XML/PDF/HTML/zip) into a folder', vi: 'Tải hóa đơn đã phát hành (XML/PDF/HTML/zip) về một thư mục' },
-  synopsis: '--type xml|pdf|html|all --out DIR [--with-code] [--calc] [--unzip] [--existing skip|overwrite|keep-both] [--concurrency N] [--ids-file F | ID…]',
   options: {
-    type: { type: 'string', arg: 'TYPE', help: 'xml, pdf, html or all (a zip of XML + PDF)' },
-    out: { type: 'string', arg: 'DIR', help: 'target folder (created if missing)' },
-    'with-code': { type: 'boolean', help: 'invoices with a tax-authority code (invoiceWithCode)' },
-    calc: { type: 'boolean', help: 'cash-register invoices (invoiceCalcu)' },
-    unzip: { type: 'boolean', help: 'with --type all: extract each zip into a folder per invoice' },
-    existing: { type: 'string', arg: 'POLICY', help: 'when a file exists: skip (default), overwrite, keep-both' },
-    concurrency: { type: 'string', arg: 'N', help: 'calls in flight at once (1–16, default 4)' },
-    'ids-file': { type: 'string', arg: 'FILE', help: 'TransactionIDs from a TXT (one per line) or CSV file' },
+    type: text('xml|pdf|html|all', 'xml, pdf, html or all (a zip of XML + PDF)', true),
+    out: text('DIR', 'target folder (created if missing)', true),
+    ...KIND_OPTIONS,
+    unzip: flag('with --type all: extract each zip into a folder per invoice'),
+    existing: text('POLICY', 'when a file exists: skip (default), overwrite, keep-both'),
+    concurrency: text('N', 'calls in flight at once (1–16, default 4)'),
+    'ids-file': text('FILE', 'TransactionIDs from a TXT (one per line) or CSV file'),
   },
-  positionals: { min: 0, max: 100_000 },
+  positionals: { min: 0, max: 100_000, label: '[ID…]' },
   async run(ctx, { values, positionals }) {
     const typeRaw = typeof values.type === 'string' ? values.type.toLowerCase() : '';
     const type = TYPES[typeRaw];
@@ -93,7 +92,7 @@ export const downloadCommand: CliCommand = {
 
     const folder = path.resolve(ctx.io.cwd, values.out);
     const { job, parsed, resumed } = await service.createOrResume(
-      { ids: positionals, idsText, fileName, type, withCode: values['with-code'] === true, calc: values.calc === true, folder, existing, unzip: values.unzip === true },
+      { ids: positionals, idsText, fileName, type, kind: invoiceKindOf(values), folder, existing, unzip: values.unzip === true },
       profileId,
       `${profileId}|${parseServiceUrl(session.endpoint.baseUrl).href}`,
     );
@@ -122,27 +121,27 @@ export const downloadCommand: CliCommand = {
     if (cli.refused) {
       // Refused like in the app: the job is paused (run the command again after einvoice login).
       throw final.lastError
-        ? new ApiError('auth', { en: final.lastError.message, vi: final.lastError.messageVi }, { operation: 'download' })
+        ? new ApiError('auth', final.lastError, { operation: 'download' })
         : apiErrors.auth({ operation: 'download' });
     }
     const interrupted = final.status !== 'done';
     const page = service.repo.page(job.id, 0, Number.MAX_SAFE_INTEGER);
     const items = page.items.map((i) => {
-      if (i.status === 'pending' || i.status === 'placing') {
+      if (i.state === 'pending' || i.state === 'placing') {
         return {
           transactionId: i.transactionId,
           status: 'failed' as const,
           file: null,
           errorCode: 'Interrupted',
-          message: final.lastError?.message ?? 'Not downloaded: the job was interrupted. Run the same command again to continue.',
+          message: final.lastError?.en ?? 'Not downloaded: the job was interrupted. Run the same command again to continue.',
         };
       }
       return {
         transactionId: i.transactionId,
-        status: i.status as 'saved' | 'failed' | 'skipped',
+        status: i.state as 'saved' | 'failed' | 'skipped',
         file: i.file ? path.join(job.folder, i.file) : null,
         errorCode: i.errorCode,
-        message: i.message,
+        message: i.message?.en ?? null,
       };
     });
     const saved = items.filter((i) => i.status === 'saved').length;

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { EmailEntry, EmailKind, EmailReject, EmailState } from '../../../common/calls/emails';
+import type { EmailEntry, EmailReject, EmailState } from '../../../common/calls/emails';
+import { flag, invoiceKindOf, KIND_OPTIONS, text } from '../options';
 import type { EmailService } from '../../services/emails';
 import { ExitCode, UsageError, type CliCommand, type CliOption, type CommandContext, type ParsedArgs } from '../registry';
 
@@ -75,12 +76,12 @@ export function itemJson(e: EmailEntry): ItemJson {
     state: e.state,
     sendEmailStatus: e.sendEmailStatus,
     errorCode: e.errorCode,
-    ...(e.lastError ? { message: e.lastError, messageVi: e.lastErrorVi ?? e.lastError } : {}),
+    ...(e.lastError ? { message: e.lastError.en, messageVi: e.lastError.vi } : {}),
   };
 }
 
 export function rejectJson(r: EmailReject): ItemJson {
-  return { id: null, transactionId: r.transactionId, state: 'rejected', sendEmailStatus: null, errorCode: null, message: r.reason, messageVi: r.reasonVi, line: r.line };
+  return { id: null, transactionId: r.transactionId, state: 'rejected', sendEmailStatus: null, errorCode: null, message: r.reason.en, messageVi: r.reason.vi, line: r.line };
 }
 
 const STATE_VI: Record<ItemJson['state'], string> = {
@@ -136,9 +137,9 @@ export function parseWait(values: ParsedArgs['values'], command: string): number
 }
 
 export const SEND_OPTIONS: Record<string, CliOption> = {
-  batch: { type: 'string', arg: 'N', help: 'invoices per sendemail request (default: the setting, 20)' },
-  wait: { type: 'string', arg: 'SECONDS', help: 'how long to keep retrying after transient errors (default 120)' },
-  'no-send': { type: 'boolean', help: 'only queue; the app (or `einvoice queue flush`) sends later' },
+  batch: text('N', 'invoices per sendemail request (default: the setting, 20)'),
+  wait: text('SECONDS', 'how long to keep retrying after transient errors (default 120)'),
+  'no-send': flag('only queue; the app (or `einvoice queue flush`) sends later'),
 };
 
 /**
@@ -151,15 +152,14 @@ export const emailCommand: CliCommand = {
   summary: { en: 'Queue and send invoice emails; prints each invoice’s outcome', vi: 'Xếp hàng và gửi email hóa đơn; in kết quả từng hóa đơn' },
   synopsis: '(--csv FILE | --id ID --to "a@x;b@y" [--name N] [--cc …] [--bcc …] [--reply …]) [--with-code | --calc]',
   options: {
-    csv: { type: 'string', arg: 'FILE', help: 'CSV with TransactionID, ReceiverName, ReceiverEmail, CCEmail, BCCEmail, ReplyEmail' },
-    id: { type: 'string', arg: 'ID', help: 'TransactionID of one invoice' },
-    to: { type: 'string', arg: 'ADDRS', help: 'receiver address(es), separated by ; or ,' },
-    name: { type: 'string', arg: 'NAME', help: 'receiver name' },
-    cc: { type: 'string', arg: 'ADDRS', help: 'CC address(es)' },
-    bcc: { type: 'string', arg: 'ADDRS', help: 'BCC address(es)' },
-    reply: { type: 'string', arg: 'ADDR', help: 'reply-to address' },
-    'with-code': { type: 'boolean', help: 'invoices with a tax-authority code' },
-    calc: { type: 'boolean', help: 'cash-register invoices' },
+    csv: text('FILE', 'CSV with TransactionID, ReceiverName, ReceiverEmail, CCEmail, BCCEmail, ReplyEmail'),
+    id: text('ID', 'TransactionID of one invoice'),
+    to: text('ADDRS', 'receiver address(es), separated by ; or ,'),
+    name: text('NAME', 'receiver name'),
+    cc: text('ADDRS', 'CC address(es)'),
+    bcc: text('ADDRS', 'BCC address(es)'),
+    reply: text('ADDR', 'reply-to address'),
+    ...KIND_OPTIONS,
     ...SEND_OPTIONS,
   },
   async run(ctx, { values }) {
@@ -171,7 +171,7 @@ export const emailCommand: CliCommand = {
     if (values['with-code'] === true && values.calc === true) {
       throw new UsageError({ en: 'Give at most one of --with-code and --calc.', vi: 'Chỉ dùng một trong --with-code và --calc.' }, 'email');
     }
-    const kind: EmailKind = values.calc === true ? 'cashRegister' : values['with-code'] === true ? 'withCode' : 'withoutCode';
+    const kind = invoiceKindOf(values);
     const batch = parseBatch(values, 'email');
     const waitMs = parseWait(values, 'email');
     let text: string | undefined;

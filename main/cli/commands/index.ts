@@ -10,8 +10,8 @@ import { wordsCommand } from './words';
 import { downloadCommand } from './download';
 
 /**
- * Every `einvoice` command. A later issue adds one by writing `commands/<name>.ts` (a
- * `CliCommand`) and one `.register(…)` line here.
+ * Every `einvoice` command. To add one, write `commands/<name>.ts` (a `CliCommand`) and add one
+ * `.register(…)` line here.
  */
 export function builtinCommands(): CommandRegistry {
   return new CommandRegistry().register(templatesCommand).register(previewCommand).register(wordsCommand).register(sandboxCommand)

@@ -3,17 +3,17 @@ import path from 'node:path';
 import { AppError, issuesFromZod, validationError } from '../../../common/errors';
 import { InvoiceDataSchema } from '../../../common/model';
 import { apiErrors } from '../../services/api';
+import { text } from '../options';
 import type { CliCommand } from '../registry';
 
 /** `einvoice preview FILE.json [--save OUT.pdf]` → `{"link":"…","saved":"OUT.pdf"|null}`. */
 export const previewCommand: CliCommand = {
   name: 'preview',
   summary: { en: 'Preview an invoice (one InvoiceData in a JSON file) as a PDF', vi: 'Xem trước hóa đơn (một InvoiceData trong tệp JSON) dạng PDF' },
-  synopsis: 'FILE.json [--save OUT.pdf]',
   options: {
-    save: { type: 'string', arg: 'OUT.pdf', help: 'fetch the PDF at once (the link lives ~30 s) and save it here' },
+    save: text('OUT.pdf', 'fetch the PDF at once (the link lives ~30 s) and save it here'),
   },
-  positionals: { min: 1, max: 1 },
+  positionals: { min: 1, max: 1, label: 'FILE.json' },
   async run(ctx, { values, positionals }) {
     const file = path.resolve(ctx.io.cwd, positionals[0]!);
     let text: string;

@@ -1,15 +1,14 @@
-import type { CliCommand } from '../registry';
-import { UsageError } from '../registry';
+import { text } from '../options';
+import { UsageError, type CliCommand } from '../registry';
 
 /** `einvoice sandbox [--port N] [--seed N] [--faults SPEC]`: runs the built-in sandbox until SIGINT/SIGTERM. */
 export const sandboxCommand: CliCommand = {
   name: 'sandbox',
   summary: { en: 'Run the built-in sandbox service; prints its base URL and development token', vi: 'Chạy dịch vụ sandbox tích hợp; in địa chỉ và token phát triển' },
-  synopsis: '[--port N] [--seed N] [--faults SPEC]',
   options: {
-    port: { type: 'string', arg: 'N', help: 'port on 127.0.0.1 (default: any free port)' },
-    seed: { type: 'string', arg: 'N', help: 'seed of the generated data and faults' },
-    faults: { type: 'string', arg: 'SPEC', help: 'e.g. download:reset=0.2,templates:429=1:retry-after=2,all:latency=300' },
+    port: text('N', 'port on 127.0.0.1 (default: any free port)'),
+    seed: text('N', 'seed of the generated data and faults'),
+    faults: text('SPEC', 'e.g. download:reset=0.2,templates:429=1:retry-after=2,all:latency=300'),
   },
   async run(ctx, { values }) {
     const int = (name: string, v: unknown, min: number, max: number): number | undefined => {

@@ -1,15 +1,14 @@
-import type { CliCommand } from '../registry';
-import { UsageError } from '../registry';
+import { flag, text } from '../options';
+import { UsageError, type CliCommand } from '../registry';
 
 /** `einvoice templates [--with-code] [--ticket] [--year N]` → `{"templates":[…as received…]}`. */
 export const templatesCommand: CliCommand = {
   name: 'templates',
   summary: { en: 'List the invoice/ticket templates (series) of the service', vi: 'Liệt kê mẫu hóa đơn/vé (ký hiệu) của dịch vụ' },
-  synopsis: '[--with-code] [--ticket] [--year N]',
   options: {
-    'with-code': { type: 'boolean', help: 'templates of invoices with a tax-authority code' },
-    ticket: { type: 'boolean', help: 'templates of e-tickets' },
-    year: { type: 'string', arg: 'N', help: 'year of the series (default: the current year)' },
+    'with-code': flag('templates of invoices with a tax-authority code'),
+    ticket: flag('templates of e-tickets'),
+    year: text('N', 'year of the series (default: the current year)'),
   },
   async run(ctx, { values }) {
     let year: number | undefined;

@@ -1,22 +1,21 @@
 import { dotStyleFor, parseTyped } from '../../../common/money';
 import { amountInWords, CURRENCY_WORDS } from '../../../common/words';
-import type { CliCommand } from '../registry';
-import { UsageError } from '../registry';
+import { flag, text } from '../options';
+import { UsageError, type CliCommand } from '../registry';
 
 /** `einvoice words AMOUNT [--currency CODE]` → the amount in words. */
 export const wordsCommand: CliCommand = {
   name: 'words',
   summary: { en: 'Write an amount in words (Vietnamese; --english for English)', vi: 'Đọc số tiền bằng chữ (tiếng Việt; --english cho tiếng Anh)' },
-  synopsis: 'AMOUNT [--currency CODE] [--english] [--le] [--ngan] [--tu] [--chan]',
   options: {
-    currency: { type: 'string', arg: 'CODE', help: 'currency code (default VND): USD, EUR, JPY, …' },
-    english: { type: 'boolean', help: 'English reading' },
-    le: { type: 'boolean', help: '"lẻ" instead of "linh" for a zero tens digit' },
-    ngan: { type: 'boolean', help: '"ngàn" instead of "nghìn"' },
-    tu: { type: 'boolean', help: '"tư" for 4 after a tens digit ≥ 2' },
-    chan: { type: 'boolean', help: 'append "chẵn" for round amounts' },
+    currency: text('CODE', 'currency code (default VND): USD, EUR, JPY, …'),
+    english: flag('English reading'),
+    le: flag('"lẻ" instead of "linh" for a zero tens digit'),
+    ngan: flag('"ngàn" instead of "nghìn"'),
+    tu: flag('"tư" for 4 after a tens digit ≥ 2'),
+    chan: flag('append "chẵn" for round amounts'),
   },
-  positionals: { min: 1, max: 1 },
+  positionals: { min: 1, max: 1, label: 'AMOUNT' },
   async run(_ctx, { values, positionals }) {
     const currency = (typeof values.currency === 'string' ? values.currency : 'VND').trim().toUpperCase();
     if (!/^[A-Z]{3}$/.test(currency)) {

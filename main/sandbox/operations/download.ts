@@ -1,5 +1,6 @@
 import type { SandboxContext } from '../context';
-import { kindForFlags, type SandboxInvoice } from '../data';
+import { kindFromFlags } from '../../../common/model/kind';
+import type { SandboxInvoice } from '../data';
 import { DOWNLOAD_DATA_TYPES, isBinary, mergePdfs } from '../render';
 import { RAW_DATA, TRANSACTION_ID, envelope, fail, parseBool, qget, type Reply } from '../reply';
 
@@ -17,7 +18,7 @@ export async function opDownload(ctx: SandboxContext, query: URLSearchParams, bo
     if (ctx.quirks.tooManyIds === 'http400') return { status: 400, body: `Bad Request: at most ${ctx.quirks.maxDownloadIds} TransactionIDs per request`, contentType: 'text/plain; charset=utf-8' };
     return fail('InvoiceQuantityTooLarge');
   }
-  const kind = kindForFlags(withCode, calc);
+  const kind = kindFromFlags(withCode, calc);
   const items = body.map((raw: unknown) => {
     if (typeof raw !== 'string' || !TRANSACTION_ID.test(raw)) return { id: typeof raw === 'string' ? raw : JSON.stringify(raw), code: 'InvalidTransactionID' };
     const inv = cat.kindOf(raw) === kind ? cat.get(raw) : undefined;

@@ -1,5 +1,5 @@
 import { emailStatusFor, encodeData, type SandboxContext } from '../context';
-import { kindForFlags } from '../data';
+import { kindFromFlags } from '../../../common/model/kind';
 import { createRng, uuid } from '../prng';
 import { TRANSACTION_ID, envelope, fail, type Reply } from '../reply';
 import { getCI } from '../validate';
@@ -22,7 +22,7 @@ export function opSendEmail(ctx: SandboxContext, body: unknown): Reply {
   if (!Array.isArray(datas) || datas.length === 0) return fail('RequireError_SendEmailDatas');
   const isCode = getCI(body, 'IsInvoiceCode') === true;
   const isCalc = getCI(body, 'IsInvoiceCalculatingMachine') === true;
-  const kind = kindForFlags(isCode, isCalc);
+  const kind = kindFromFlags(isCode, isCalc);
   const results = datas.map((entry: unknown) => {
     const id = String(getCI(entry, 'TransactionID') ?? '');
     const inv = ctx.cat.get(id);

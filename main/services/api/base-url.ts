@@ -1,11 +1,12 @@
 import { checkServiceUrl } from '../../../common/rules/network';
 import { apiErrors } from './errors';
+import type { Bilingual } from '../../../common/model';
 
 /**
  * Checks a service address (the shared rule in common/rules/network.ts) and turns a refusal
  * into a `config` ApiError naming what the address is for.
  */
-export function parseServiceUrl(raw: string, what: { en: string; vi: string } = { en: 'service address', vi: 'địa chỉ dịch vụ' }): URL {
+export function parseServiceUrl(raw: string, what: Bilingual = { en: 'service address', vi: 'địa chỉ dịch vụ' }): URL {
   const checked = checkServiceUrl(raw);
   if (checked.ok) return checked.url;
   throw apiErrors.config({
@@ -14,7 +15,7 @@ export function parseServiceUrl(raw: string, what: { en: string; vi: string } = 
   });
 }
 
-/** `…/api/integration/invoice` → `…/api/integration/auth/token` (DOMAIN.md token operation). */
+/** `…/api/integration/invoice` → `…/api/integration/auth/token` (docs/service.md#token). */
 export function defaultTokenUrl(baseUrl: URL): URL {
   const u = new URL(baseUrl.href);
   const path = u.pathname.replace(/\/+$/, '');

@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { firstErrorCode, isAuthCode, readEnvelopeText, type EnvelopeResult } from '../../../common/envelope';
-import type { DownloadDataType, InvoiceData, InvoiceTemplate, SendEmailParameter } from '../../../common/model';
+import { DEFAULT_INVOICE_KIND, downloadFlags, type DownloadDataType, type InvoiceData, type InvoiceKind, type InvoiceTemplate, type SendEmailParameter } from '../../../common/model';
 import { defaultTokenUrl, parseServiceUrl } from './base-url';
 import { MAX_DOWNLOAD_BATCH, normaliseEmailList } from './batching';
 import { isUnreachableKind } from '../../../common/rules/network';
@@ -47,12 +47,10 @@ export interface ApiClientOptions {
 }
 
 export interface DownloadOptions extends CallOptions {
-  /** Default `Pdf` (DOMAIN.md). */
+  /** Default `Pdf` (docs/service.md#download). */
   type?: DownloadDataType;
-  /** `invoiceWithCode` (default false). */
-  withCode?: boolean;
-  /** `invoiceCalcu`: cash-register invoices (default false). */
-  cashRegister?: boolean;
+  /** Which kind the IDs are (default {@link DEFAULT_INVOICE_KIND}); sent as the query flags. */
+  kind?: InvoiceKind;
 }
 
 export interface TemplatesQuery {
@@ -83,7 +81,7 @@ export interface FetchedBytes {
 type ReadEnvelope = Exclude<EnvelopeResult, { kind: 'malformed' }>;
 
 /**
- * The e-invoice service client: the four operations of the spec plus the optional token
+ * The e-invoice service client: the four operations of docs/service.md plus the optional token
  * operation, over one injected undici dispatcher. Every answer goes through the envelope reader;
  * every failure becomes an {@link ApiError} with a kind the UI can act on.
  */
@@ -151,7 +149,8 @@ export class ApiClient {
     if (ids.length > this.maxBatch) {
       throw apiErrors.rejected('InvoiceQuantityTooLarge', `${ids.length} > ${this.maxBatch}; split with chunk()`, { operation: 'download' });
     }
-    const query = `invoiceWithCode=${opts.withCode === true}&invoiceCalcu=${opts.cashRegister === true}&downloadDataType=${type}`;
+    const flags = downloadFlags(opts.kind ?? DEFAULT_INVOICE_KIND);
+    const query = `invoiceWithCode=${flags.invoiceWithCode}&invoiceCalcu=${flags.invoiceCalcu}&downloadDataType=${type}`;
     const body = JSON.stringify(ids);
     return this.transport.withRetry('download', opts, true, async () => {
       const env = await this.call({ operation: 'download', method: 'POST', url: this.opUrl('/Download', query), body, auth: true }, opts);
@@ -169,7 +168,7 @@ export class ApiClient {
 
   /**
    * POST /sendemail. Never retried: once the request may have left, a failure is reported as
-   * `unknown_outcome` for the caller to decide. One invoice kind per call (`groupEmailsByKind`).
+   * `unknown_outcome` for the caller to decide. One invoice kind per call (`emailFlags`).
    * Judge each item by `ok` (status + ErrorCode), not by `envelopeSuccess`.
    */
   async sendEmail(parameter: SendEmailParameter, opts: CallOptions = {}): Promise<SendEmailOutcome> {
@@ -338,7 +337,7 @@ function pickLink(data: unknown): string | null {
   return null;
 }
 
-/** The body exactly as the spec shows it: addresses `;`-separated, BCCEmail only when filled. */
+/** The body as docs/service.md#send-email--sendemail describes it: addresses `;`-separated, BCCEmail only when filled. */
 export function toWireEmailParameter(p: SendEmailParameter): Record<string, unknown> {
   const { SendEmailDatas, IsInvoiceCode, IsInvoiceCalculatingMachine, ...rest } = p;
   return {

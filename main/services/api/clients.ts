@@ -40,7 +40,7 @@ export interface ClientTarget {
   token?: TokenSource;
 }
 
-/** A signed-in session (auth's Session has this shape). */
+/** A signed-in session (auth's SignedInSession has this shape). */
 export interface SessionTarget {
   endpoint: { baseUrl: string; tokenUrl?: string | null };
   token: string;

@@ -1,6 +1,7 @@
 import { AppError } from '../../../common/errors';
 import { describeErrorCode } from '../../../common/envelope';
 import { TRANSIENT_KINDS, type NetworkFailureKind } from '../../../common/rules/network';
+import type { Bilingual } from '../../../common/model';
 
 /**
  * What a UI (or the CLI) can act on when a service call fails:
@@ -59,7 +60,7 @@ export class ApiError extends AppError {
   readonly retryAfterMs: number | undefined;
   attempts: number;
 
-  constructor(kind: ApiErrorKind, message: { en: string; vi: string }, details: ApiErrorDetails = {}) {
+  constructor(kind: ApiErrorKind, message: Bilingual, details: ApiErrorDetails = {}) {
     super(`api.${kind}`, message, { retryable: TRANSIENT_KINDS.has(kind) && kind !== 'malformed', cause: details.cause });
     this.name = 'ApiError';
     this.kind = kind;
@@ -189,7 +190,7 @@ export const apiErrors = {
   cancelled(d: ApiErrorDetails = {}): ApiError {
     return new ApiError('cancelled', { en: 'The request was cancelled.', vi: 'Yêu cầu đã bị hủy.' }, d);
   },
-  config(message: { en: string; vi: string }, d: ApiErrorDetails = {}): ApiError {
+  config(message: Bilingual, d: ApiErrorDetails = {}): ApiError {
     return new ApiError('config', message, d);
   },
 };

@@ -17,17 +17,7 @@ export { ApiError, apiErrors, isApiError, API_ERROR_KINDS, TRANSIENT_KINDS, type
 export { redact, type ApiLogger } from './redact';
 export { parseServiceUrl, defaultTokenUrl } from './base-url';
 export { isLoopbackHost } from '../../../common/rules/network';
-export {
-  chunk,
-  groupEmailsByKind,
-  kindFlags,
-  kindFromSeries,
-  mapLimit,
-  normaliseEmailList,
-  MAX_DOWNLOAD_BATCH,
-  type EmailEntry,
-  type InvoiceKind,
-} from './batching';
+export { chunk, mapLimit, normaliseEmailList, MAX_DOWNLOAD_BATCH } from './batching';
 export { jwtExpiry, type DownloadItem, type DownloadResult, type SendEmailItemResult, type SendEmailOutcome } from './normalise';
 export { describeErrorCode, isAuthCode, type DescribedCode } from '../../../common/envelope';
 export { ClientFactory, clients, CLIENT_PURPOSES, type ClientPurpose, type ClientTarget, type SessionTarget, type ClientExtras, type ClientDefaults } from './clients';

@@ -19,7 +19,7 @@ export interface DownloadItem {
 
 export type DownloadResult =
   | { kind: 'items'; items: DownloadItem[]; envelopeSuccess: boolean | undefined }
-  /** Some deployments answer Pdf with one viewer link instead of a list (DOMAIN.md). */
+  /** Some deployments answer Pdf with one viewer link instead of a list (docs/service.md#download). */
   | { kind: 'link'; url: string };
 
 export interface SendEmailItemResult {
@@ -37,7 +37,7 @@ export interface SendEmailItemResult {
 
 export interface SendEmailOutcome {
   items: SendEmailItemResult[];
-  /** The envelope's raw success flag: may be false while every item is fine (DOMAIN.md). */
+  /** The envelope's raw success flag: may be false while every item is fine (docs/service.md#send-email--sendemail). */
   envelopeSuccess: boolean | undefined;
   /** A call-level code that came along with per-item results, if any. */
   callErrorCode: string | null;

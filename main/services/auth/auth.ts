@@ -25,11 +25,11 @@ export interface TokenRequest {
   signal?: AbortSignal;
 }
 
-/** The token operation of the service client (DOMAIN.md): returns the token or throws an AppError. */
+/** The token operation of the service client (docs/service.md#token): returns the token or throws an AppError. */
 export type RequestToken = (request: TokenRequest) => Promise<string>;
 
 /** What a piece of work needs to call the service: given by `AuthGate.ready()`. */
-export interface Session {
+export interface SignedInSession {
   profile: Profile;
   endpoint: Endpoint;
   token: string;
@@ -96,8 +96,7 @@ export class AuthService {
     const base = {
       profileId: profile.id,
       storage: secrets.kind,
-      storageMessage: secrets.unavailable?.message ?? null,
-      storageMessageVi: secrets.unavailable?.messageVi ?? null,
+      storageMessage: secrets.unavailable ? { en: secrets.unavailable.message, vi: secrets.unavailable.messageVi } : null,
       appId: row?.app_id ?? null,
       taxCode: row?.tax_code ?? null,
       userName: row?.user_name ?? null,
@@ -264,16 +263,16 @@ export class AuthService {
    * out, expired or paused — without waiting. For one-shot users such as CLI commands; long
    * work uses `gate.ready()`.
    */
-  async session(profileId?: string): Promise<Session | null> {
+  async session(profileId?: string): Promise<SignedInSession | null> {
     return await this.sessionOf(this.profile(profileId));
   }
 
   /** @internal for AuthGate */
-  async sessionIfReady(): Promise<Session | null> {
+  async sessionIfReady(): Promise<SignedInSession | null> {
     return await this.sessionOf(this.deps.profiles.active());
   }
 
-  private async sessionOf(profile: Profile): Promise<Session | null> {
+  private async sessionOf(profile: Profile): Promise<SignedInSession | null> {
     if (this.paused.has(profile.id)) return null;
     let token = await this.storedToken(profile.id);
     if (token) {
@@ -344,12 +343,12 @@ export class AuthGate {
     readonly profileId?: string,
   ) {}
 
-  async ready(signal?: AbortSignal): Promise<Session> {
+  async ready(signal?: AbortSignal): Promise<SignedInSession> {
     for (;;) {
       signal?.throwIfAborted();
       // Register the waiter before checking, so a sign-in between the two is not missed.
       const { changed, cancel } = this.auth.waitForChange(signal);
-      let session: Session | null;
+      let session: SignedInSession | null;
       try {
         session = this.profileId ? await this.auth.session(this.profileId) : await this.auth.sessionIfReady();
       } catch (error) {

@@ -1,5 +1,5 @@
 import type { ProfileService } from '../profiles';
-import type { AuthService, ResolveEndpoint, Session } from './auth';
+import type { AuthService, ResolveEndpoint, SignedInSession } from './auth';
 
 /**
  * Whose work it is and how it reaches the service: the email queue and download jobs belong to
@@ -9,10 +9,10 @@ import type { AuthService, ResolveEndpoint, Session } from './auth';
 export interface WorkSession {
   profileId(): string;
   gate: {
-    ready(signal?: AbortSignal): Promise<Session>;
+    ready(signal?: AbortSignal): Promise<SignedInSession>;
     reportAuthFailure(profileId?: string): Promise<void>;
   };
-  current(): Promise<Session | null>;
+  current(): Promise<SignedInSession | null>;
 }
 
 export interface WorkSessionParts {

@@ -1,12 +1,13 @@
 import Papa from 'papaparse';
 import type { CatalogueBuyer, CatalogueItem } from '../../../common/calls/catalogues';
 import { dotStyleFor, normaliseVatLabel, parseTyped, refusedText, type InvoiceDraft } from '../../../common/money';
+import type { Bilingual } from '../../../common/model';
 import type { Store } from '../store';
 
 export interface CsvImportResult {
   imported: number;
   skipped: number;
-  problems: Array<{ row: number; message: string; messageVi: string }>;
+  problems: Array<{ row: number; message: Bilingual }>;
 }
 
 interface ItemRow {
@@ -165,7 +166,7 @@ export class Catalogues {
     });
     const problems: CsvImportResult['problems'] = [];
     for (const e of parsed.errors.slice(0, 20)) {
-      problems.push({ row: (e.row ?? -1) + 2, message: `CSV: ${e.message}`, messageVi: `CSV: ${e.message}` });
+      problems.push({ row: (e.row ?? -1) + 2, message: { en: `CSV: ${e.message}`, vi: `CSV: ${e.message}` } });
     }
     const map = kind === 'items' ? ITEM_HEADERS : BUYER_HEADERS;
     const fields = parsed.meta.fields ?? [];
@@ -178,8 +179,10 @@ export class Catalogues {
         problems: [
           {
             row: 1,
-            message: `The header row has no ${kind === 'items' ? 'name' : 'legalName'} column (found: ${fields.join(', ') || 'none'}).`,
-            messageVi: `Dòng tiêu đề thiếu cột ${kind === 'items' ? 'tên hàng (name)' : 'tên đơn vị (legalName)'} (đang có: ${fields.join(', ') || 'không có'}).`,
+            message: {
+              en: `The header row has no ${kind === 'items' ? 'name' : 'legalName'} column (found: ${fields.join(', ') || 'none'}).`,
+              vi: `Dòng tiêu đề thiếu cột ${kind === 'items' ? 'tên hàng (name)' : 'tên đơn vị (legalName)'} (đang có: ${fields.join(', ') || 'không có'}).`,
+            },
           },
         ],
       };
@@ -193,7 +196,7 @@ export class Catalogues {
         const rowNo = index + 2;
         if (!row[nameField]) {
           skipped++;
-          if (problems.length < 100) problems.push({ row: rowNo, message: 'No name: row skipped.', messageVi: 'Thiếu tên: bỏ qua dòng.' });
+          if (problems.length < 100) problems.push({ row: rowNo, message: { en: 'No name: row skipped.', vi: 'Thiếu tên: bỏ qua dòng.' } });
           return;
         }
         if (kind === 'items') {
@@ -204,7 +207,7 @@ export class Catalogues {
             if (r.kind !== 'ok') {
               skipped++;
               const why = r.kind === 'refused' ? r : { en: 'not a number', vi: 'không phải số' };
-              if (problems.length < 100) problems.push({ row: rowNo, message: `Price: ${why.en} Row skipped.`, messageVi: `Đơn giá: ${why.vi} Bỏ qua dòng.` });
+              if (problems.length < 100) problems.push({ row: rowNo, message: { en: `Price: ${why.en} Row skipped.`, vi: `Đơn giá: ${why.vi} Bỏ qua dòng.` } });
               return;
             }
             price = r.text;
@@ -213,7 +216,7 @@ export class Catalogues {
           const vat = vatText ? (normaliseVatLabel(/^\d+(\.\d+)?$/.test(vatText) ? `${vatText}%` : vatText) ?? null) : '';
           if (vat === null) {
             skipped++;
-            if (problems.length < 100) problems.push({ row: rowNo, message: `VAT rate "${vatText}" is not known: row skipped.`, messageVi: `Thuế suất "${vatText}" không hợp lệ: bỏ qua dòng.` });
+            if (problems.length < 100) problems.push({ row: rowNo, message: { en: `VAT rate "${vatText}" is not known: row skipped.`, vi: `Thuế suất "${vatText}" không hợp lệ: bỏ qua dòng.` } });
             return;
           }
           this.upsertItem({ code: row.code ?? '', name: row.name ?? '', unit: row.unit ?? '', price, vat_rate: vat }, false);

@@ -1,10 +1,10 @@
 import Papa from 'papaparse';
+import type { Bilingual } from '../../../common/model';
 
 export interface FailedRow {
   transactionId: string;
   errorCode: string | null;
-  message: string | null;
-  messageVi: string | null;
+  message: Bilingual | null;
 }
 
 /**
@@ -19,7 +19,7 @@ export function failedItemsCsv(rows: readonly FailedRow[]): string {
   const body = Papa.unparse(
     {
       fields: ['TransactionID', 'ErrorCode', 'Message', 'MessageVi'],
-      data: rows.map((r) => [guard(r.transactionId), guard(r.errorCode), guard(r.message), guard(r.messageVi)]),
+      data: rows.map((r) => [guard(r.transactionId), guard(r.errorCode), guard(r.message?.en ?? null), guard(r.message?.vi ?? null)]),
     },
     { newline: '\r\n', quotes: true },
   );

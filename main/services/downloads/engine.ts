@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describeErrorCode, isAuthCode } from '../../../common/envelope';
-import type { DownloadDataType } from '../../../common/model';
+import type { Bilingual, DownloadDataType } from '../../../common/model';
 import type { DownloadOptions, FetchedBytes } from '../api/client';
 import { apiErrors, isApiError, TRANSIENT_KINDS, type ApiError } from '../api/errors';
 import type { DownloadResult } from '../api/normalise';
@@ -71,12 +71,12 @@ function transient(error: ApiError): boolean {
   return !(error.kind === 'unavailable' && (error.httpStatus === 404 || error.httpStatus === 501));
 }
 
-function message(en: string, vi: string): { message: string; messageVi: string } {
-  return { message: en, messageVi: vi };
+function message(en: string, vi: string): Bilingual {
+  return { en, vi };
 }
 
-function failure(item: ItemRow, errorCode: string, text: { message: string; messageVi: string }, attempt = true): ItemOutcome {
-  return { seq: item.seq, status: 'failed', errorCode, message: text.message, messageVi: text.messageVi, attempt };
+function failure(item: ItemRow, errorCode: string, text: Bilingual, attempt = true): ItemOutcome {
+  return { seq: item.seq, status: 'failed', errorCode, message: text, attempt };
 }
 
 function apiFailure(item: ItemRow, error: ApiError): ItemOutcome {
@@ -294,7 +294,7 @@ export class DownloadEngine {
     let result: DownloadResult;
     try {
       result = await this.callWithRetries(async () => {
-        const r = await this.opts.client.download(ids, { type: this.type, withCode: this.job.withCode, cashRegister: this.job.calc, signal: this.signal });
+        const r = await this.opts.client.download(ids, { type: this.type, kind: this.job.kind, signal: this.signal });
         // An answer without a single item for a non-empty request is a broken answer: ask again.
         if (r.kind === 'items' && r.items.length === 0) throw apiErrors.malformed('the answer holds no items', { operation: 'download' });
         return r;

@@ -1,12 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { DownloadItemView, ExistingPolicy, ItemStatus, JobStatus } from '../../../common/calls/downloads';
-import type { DownloadDataType } from '../../../common/model';
+import type { DownloadItemView, ExistingPolicy, ItemState, JobStatus } from '../../../common/calls/downloads';
+import { downloadFlags, kindFromFlags, type Bilingual, type DownloadDataType, type InvoiceKind } from '../../../common/model';
 import type { Store } from '../store';
 
 export interface JobSettings {
   type: DownloadDataType;
-  withCode: boolean;
-  calc: boolean;
+  kind: InvoiceKind;
   folder: string;
   existing: ExistingPolicy;
   unzip: boolean;
@@ -17,7 +16,7 @@ export interface JobRow extends JobSettings {
   profileId: string;
   fingerprint: string;
   status: JobStatus;
-  lastError: { message: string; messageVi: string } | null;
+  lastError: Bilingual | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -35,7 +34,7 @@ export interface JobCounts {
 export interface ItemRow {
   seq: number;
   transactionId: string;
-  status: ItemStatus;
+  status: ItemState;
   file: string | null;
   bytes: number;
   attempts: number;
@@ -44,12 +43,11 @@ export interface ItemRow {
 /** One finished item, written in a batch with {@link JobsRepository.record}. */
 export interface ItemOutcome {
   seq: number;
-  status: ItemStatus;
+  status: ItemState;
   file?: string | null;
   bytes?: number;
   errorCode?: string | null;
-  message?: string | null;
-  messageVi?: string | null;
+  message?: Bilingual | null;
   /** Count one more attempt. */
   attempt?: boolean;
 }
@@ -76,13 +74,12 @@ function toJob(r: RawJob): JobRow {
     profileId: r.profile_id,
     fingerprint: r.fingerprint,
     type: r.type as DownloadDataType,
-    withCode: r.with_code === 1,
-    calc: r.calc === 1,
+    kind: kindFromFlags(r.with_code === 1, r.calc === 1),
     folder: r.folder,
     existing: r.existing as ExistingPolicy,
     unzip: r.unzip === 1,
     status: r.status as JobStatus,
-    lastError: r.last_error ? (JSON.parse(r.last_error) as { message: string; messageVi: string }) : null,
+    lastError: r.last_error ? (JSON.parse(r.last_error) as Bilingual) : null,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -91,7 +88,8 @@ function toJob(r: RawJob): JobRow {
 /** Same IDs, type, flags, folder and policies → same fingerprint (the CLI resumes by it). */
 export function jobFingerprint(scope: string, settings: JobSettings, ids: readonly string[]): string {
   const h = createHash('sha256');
-  h.update(JSON.stringify([scope, settings.type, settings.withCode, settings.calc, settings.folder, settings.existing, settings.unzip]));
+  const flags = downloadFlags(settings.kind);
+  h.update(JSON.stringify([scope, settings.type, flags.invoiceWithCode, flags.invoiceCalcu, settings.folder, settings.existing, settings.unzip]));
   for (const id of ids) h.update(`\n${id}`);
   return h.digest('hex');
 }
@@ -112,11 +110,12 @@ export class JobsRepository {
     const id = randomUUID();
     const stamp = this.now().toISOString();
     const fingerprint = jobFingerprint(scope, settings, ids);
+    const flags = downloadFlags(settings.kind);
     this.store.transaction((db) => {
       db.prepare(
         `INSERT INTO download_jobs(id, profile_id, fingerprint, type, with_code, calc, folder, existing, unzip, status, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'ready', ?, ?)`,
-      ).run(id, profileId, fingerprint, settings.type, settings.withCode ? 1 : 0, settings.calc ? 1 : 0, settings.folder, settings.existing, settings.unzip ? 1 : 0, stamp, stamp);
+      ).run(id, profileId, fingerprint, settings.type, flags.invoiceWithCode ? 1 : 0, flags.invoiceCalcu ? 1 : 0, settings.folder, settings.existing, settings.unzip ? 1 : 0, stamp, stamp);
       const insert = db.prepare(`INSERT INTO download_items(job_id, seq, transaction_id, status) VALUES (?, ?, ?, 'pending')`);
       ids.forEach((tid, seq) => insert.run(id, seq, tid));
     });
@@ -145,7 +144,7 @@ export class JobsRepository {
     return row ? toJob(row) : undefined;
   }
 
-  setStatus(id: string, status: JobStatus, lastError?: { message: string; messageVi: string } | null): void {
+  setStatus(id: string, status: JobStatus, lastError?: Bilingual | null): void {
     const stamp = this.now().toISOString();
     if (lastError === undefined) this.db.prepare('UPDATE download_jobs SET status = ?, updated_at = ? WHERE id = ?').run(status, stamp, id);
     else this.db.prepare('UPDATE download_jobs SET status = ?, last_error = ?, updated_at = ? WHERE id = ?').run(status, lastError ? JSON.stringify(lastError) : null, stamp, id);
@@ -158,7 +157,7 @@ export class JobsRepository {
   counts(id: string): JobCounts {
     const rows = this.db
       .prepare('SELECT status, count(*) AS n, coalesce(sum(bytes), 0) AS b FROM download_items WHERE job_id = ? GROUP BY status')
-      .all(id) as Array<{ status: ItemStatus; n: number; b: number }>;
+      .all(id) as Array<{ status: ItemState; n: number; b: number }>;
     const c: JobCounts = { total: 0, pending: 0, placing: 0, saved: 0, skipped: 0, failed: 0, bytes: 0 };
     for (const r of rows) {
       c[r.status] = Number(r.n);
@@ -169,10 +168,10 @@ export class JobsRepository {
   }
 
   /** Items in a state, in order (the engine reads `pending` and `placing` ones). */
-  itemsWithStatus(id: string, status: ItemStatus): ItemRow[] {
+  itemsWithStatus(id: string, status: ItemState): ItemRow[] {
     const rows = this.db
       .prepare('SELECT seq, transaction_id, status, file, bytes, attempts FROM download_items WHERE job_id = ? AND status = ? ORDER BY seq')
-      .all(id, status) as Array<{ seq: number; transaction_id: string; status: ItemStatus; file: string | null; bytes: number; attempts: number }>;
+      .all(id, status) as Array<{ seq: number; transaction_id: string; status: ItemState; file: string | null; bytes: number; attempts: number }>;
     return rows.map((r) => ({ seq: Number(r.seq), transactionId: r.transaction_id, status: r.status, file: r.file, bytes: Number(r.bytes), attempts: Number(r.attempts) }));
   }
 
@@ -182,7 +181,7 @@ export class JobsRepository {
     return rows.map((r) => r.file);
   }
 
-  page(id: string, offset: number, limit: number, status?: ItemStatus): { total: number; items: DownloadItemView[] } {
+  page(id: string, offset: number, limit: number, status?: ItemState): { total: number; items: DownloadItemView[] } {
     const where = status ? 'job_id = ? AND status = ?' : 'job_id = ?';
     const args: Array<string | number> = status ? [id, status] : [id];
     const total = Number((this.db.prepare(`SELECT count(*) AS n FROM download_items WHERE ${where}`).get(...args) as { n: number }).n);
@@ -191,7 +190,7 @@ export class JobsRepository {
       .all(...args, limit, offset) as Array<{
       seq: number;
       transaction_id: string;
-      status: ItemStatus;
+      status: ItemState;
       file: string | null;
       bytes: number;
       error_code: string | null;
@@ -203,17 +202,16 @@ export class JobsRepository {
       items: rows.map((r) => ({
         seq: Number(r.seq),
         transactionId: r.transaction_id,
-        status: r.status,
+        state: r.status,
         file: r.file,
         bytes: Number(r.bytes),
         errorCode: r.error_code,
-        message: r.message,
-        messageVi: r.message_vi,
+        message: r.message === null ? null : { en: r.message, vi: r.message_vi ?? r.message },
       })),
     };
   }
 
-  failed(id: string): Array<{ transactionId: string; errorCode: string | null; message: string | null; messageVi: string | null }> {
+  failed(id: string): Array<{ transactionId: string; errorCode: string | null; message: Bilingual | null }> {
     return this.page(id, 0, Number.MAX_SAFE_INTEGER, 'failed').items;
   }
 
@@ -227,7 +225,7 @@ export class JobsRepository {
          WHERE job_id = ? AND seq = ?`,
       );
       for (const o of outcomes) {
-        update.run(o.status, o.file ?? null, o.bytes ?? 0, o.errorCode ?? null, o.message ?? null, o.messageVi ?? null, o.attempt ? 1 : 0, jobId, o.seq);
+        update.run(o.status, o.file ?? null, o.bytes ?? 0, o.errorCode ?? null, o.message?.en ?? null, o.message?.vi ?? null, o.attempt ? 1 : 0, jobId, o.seq);
       }
       db.prepare('UPDATE download_jobs SET updated_at = ? WHERE id = ?').run(stamp, jobId);
     });

@@ -4,7 +4,7 @@ import type { DownloadJob, ExistingPolicy } from '../../../common/calls/download
 import { AppError } from '../../../common/errors';
 import type { EventBus } from '../../../common/ipc/bus';
 import type { ContractHandlers } from '../../../common/ipc/dispatch';
-import type { DownloadDataType } from '../../../common/model';
+import { DEFAULT_INVOICE_KIND, type Bilingual, type DownloadDataType, type InvoiceKind } from '../../../common/model';
 import { failedItemsCsv } from './csv';
 import { DownloadEngine, type DownloadClient, type EngineOptions, type EngineProgress } from './engine';
 import { dedupeIds, parseIdsText, type ParsedIds } from './ids';
@@ -25,7 +25,7 @@ export interface DialogsPort {
 }
 
 export interface WorkRegistry {
-  register(source: string, probe: () => { busy: boolean; message?: string; messageVi?: string }): () => void;
+  register(source: string, probe: () => { busy: boolean; message?: Bilingual }): () => void;
   changed?(): void;
 }
 
@@ -50,8 +50,7 @@ export interface CreateJobInput {
   idsText?: string;
   fileName?: string;
   type: DownloadDataType;
-  withCode?: boolean;
-  calc?: boolean;
+  kind?: InvoiceKind;
   folder: string;
   existing?: ExistingPolicy;
   unzip?: boolean;
@@ -65,7 +64,7 @@ interface Running {
   abort: () => void;
 }
 
-function badFolder(folder: string, why: { en: string; vi: string }): AppError {
+function badFolder(folder: string, why: Bilingual): AppError {
   return new AppError('download_folder', {
     en: `The folder "${folder}" cannot be used: ${why.en}`,
     vi: `Không dùng được thư mục "${folder}": ${why.vi}`,
@@ -95,8 +94,10 @@ export class DownloadsService {
         ? { busy: false }
         : {
             busy: true,
-            message: n === 1 ? 'A download is running' : `${n} downloads are running`,
-            messageVi: n === 1 ? 'Đang tải hóa đơn về máy' : `Đang chạy ${n} lượt tải hóa đơn`,
+            message: {
+              en: n === 1 ? 'A download is running' : `${n} downloads are running`,
+              vi: n === 1 ? 'Đang tải hóa đơn về máy' : `Đang chạy ${n} lượt tải hóa đơn`,
+            },
           };
     });
   }
@@ -139,8 +140,7 @@ export class DownloadsService {
   async settingsOf(input: CreateJobInput): Promise<JobSettings> {
     return {
       type: input.type,
-      withCode: input.withCode ?? false,
-      calc: input.calc ?? false,
+      kind: input.kind ?? DEFAULT_INVOICE_KIND,
       folder: await this.prepareFolder(input.folder),
       existing: input.existing ?? 'skip',
       unzip: input.type === 'All' && (input.unzip ?? false),
@@ -177,8 +177,7 @@ export class DownloadsService {
     return {
       id: job.id,
       type: job.type,
-      withCode: job.withCode,
-      calc: job.calc,
+      kind: job.kind,
       folder: job.folder,
       existing: job.existing,
       unzip: job.unzip,
@@ -254,7 +253,7 @@ export class DownloadsService {
         const outcome = await engine.run();
         if (outcome.kind === 'auth') {
           await this.deps.reportAuthFailure?.(job.profileId);
-          this.repo.setStatus(id, 'paused', { message: outcome.error.message, messageVi: outcome.error.messageVi });
+          this.repo.setStatus(id, 'paused', { en: outcome.error.message, vi: outcome.error.messageVi });
         } else if (outcome.kind === 'stopped') {
           // Stopped by close(): stays `running`, so the next start of the app resumes it.
           if (entry.stopAs || !this.closed) this.repo.setStatus(id, entry.stopAs ?? 'paused');
@@ -265,9 +264,9 @@ export class DownloadsService {
       } catch (error) {
         const payload =
           error instanceof AppError
-            ? { message: error.message, messageVi: error.messageVi }
-            : { message: `The download stopped: ${error instanceof Error ? error.message : String(error)}`, messageVi: 'Lượt tải bị dừng do lỗi.' };
-        if (!(error instanceof AppError)) this.deps.log?.('error', `download job ${id} failed: ${payload.message}`);
+            ? { en: error.message, vi: error.messageVi }
+            : { en: `The download stopped: ${error instanceof Error ? error.message : String(error)}`, vi: 'Lượt tải bị dừng do lỗi.' };
+        if (!(error instanceof AppError)) this.deps.log?.('error', `download job ${id} failed: ${payload.en}`);
         if (entry.stopAs || !this.closed) this.repo.setStatus(id, entry.stopAs ?? 'paused', entry.stopAs ? undefined : payload);
       } finally {
         await session?.release?.();
@@ -389,7 +388,7 @@ export class DownloadsService {
       'downloads.get': (req) => this.view(req.jobId),
       'downloads.items': (req) => {
         this.job(req.jobId);
-        return this.repo.page(req.jobId, req.offset, req.limit, req.status);
+        return this.repo.page(req.jobId, req.offset, req.limit, req.state);
       },
       'downloads.start': (req) => this.start(req.jobId),
       'downloads.pause': (req) => this.pause(req.jobId),

@@ -1,10 +1,10 @@
 import { AppError } from '../../../common/errors';
 import { clients as defaultClients, type ClientFactory } from '../api';
-import type { Session } from '../auth';
+import type { SignedInSession } from '../auth';
 import type { DownloadSession } from './service';
 
 export interface GateLike {
-  ready(signal?: AbortSignal): Promise<Session>;
+  ready(signal?: AbortSignal): Promise<SignedInSession>;
 }
 
 /**

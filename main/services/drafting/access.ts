@@ -1,6 +1,6 @@
 import { AppError } from '../../../common/errors';
 import { clients as defaultClients, type ApiClient, type ClientFactory, type ClientPurpose } from '../api';
-import type { Session } from '../auth';
+import type { SignedInSession } from '../auth';
 
 /** What the drafting services need to call the service for the active profile. */
 export interface ServiceSession {
@@ -30,7 +30,7 @@ export function clientFor(session: ServiceSession, purpose: ClientPurpose = 'tem
 /** Interactive calls: the session right now, or a plain "sign in first" (never waits). */
 export function accessFromSessions(deps: {
   profileId(): string;
-  current(): Promise<Session | null>;
+  current(): Promise<SignedInSession | null>;
   reportAuthFailure(profileId: string): Promise<void> | void;
   clients?: ClientFactory;
 }): ServiceAccess {

@@ -57,42 +57,22 @@ export function createDrafting(deps: {
   });
   const templates = new TemplatesService({ store: deps.store, access: deps.access, bus: deps.bus, now, log: deps.log });
   const preview = new PreviewService({ store: deps.store, drafts, access: deps.access, bus: deps.bus, now, templates });
-  const changed = (id: string, kind: 'created' | 'saved' | 'deleted' | 'restored') => deps.bus?.emit('drafts.changed', { id, kind });
+  /** Announces what happened to a draft and passes the answer on. */
+  const changed = <T extends { id: string }>(answer: T, kind: 'created' | 'saved' | 'deleted' | 'restored'): T => {
+    deps.bus?.emit('drafts.changed', { id: answer.id, kind });
+    return answer;
+  };
 
   const handlers: Drafting['handlers'] = {
     'drafts.list': (req) => drafts.list(req),
     'drafts.get': (req) => drafts.get(req.id),
-    'drafts.create': (req) => {
-      const rec = drafts.create((req.draft ?? {}) as Partial<InvoiceDraft>);
-      changed(rec.id, 'created');
-      return rec;
-    },
-    'drafts.save': (req) => {
-      const s = drafts.save(req.id, req.draft as InvoiceDraft, req.meta, req.learn === true);
-      changed(s.id, 'saved');
-      return s;
-    },
-    'drafts.duplicate': (req) => {
-      const rec = drafts.duplicate(req.id);
-      changed(rec.id, 'created');
-      return rec;
-    },
-    'drafts.delete': (req) => {
-      const r = drafts.delete(req.id);
-      changed(r.id, 'deleted');
-      return r;
-    },
-    'drafts.restore': (req) => {
-      const s = drafts.restore(req.id);
-      changed(s.id, 'restored');
-      return s;
-    },
+    'drafts.create': (req) => changed(drafts.create((req.draft ?? {}) as Partial<InvoiceDraft>), 'created'),
+    'drafts.save': (req) => changed(drafts.save(req.id, req.draft as InvoiceDraft, req.meta, req.learn === true), 'saved'),
+    'drafts.duplicate': (req) => changed(drafts.duplicate(req.id), 'created'),
+    'drafts.delete': (req) => changed(drafts.delete(req.id), 'deleted'),
+    'drafts.restore': (req) => changed(drafts.restore(req.id), 'restored'),
     'drafts.export': (req) => drafts.export(req.id),
-    'drafts.import': (req) => {
-      const rec = drafts.import(req.invoice);
-      changed(rec.id, 'created');
-      return rec;
-    },
+    'drafts.import': (req) => changed(drafts.import(req.invoice), 'created'),
     'catalogues.items': (req) => ({ items: catalogues.searchItems(req.query, req.limit ?? 10) }),
     'catalogues.buyers': (req) => ({ buyers: catalogues.searchBuyers(req.query, req.limit ?? 10) }),
     'catalogues.importCsv': (req) => catalogues.importCsv(req.kind, req.csv),

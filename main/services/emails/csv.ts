@@ -1,5 +1,6 @@
 import Papa from 'papaparse';
-import type { EmailEntry, EmailKind, EmailReject } from '../../../common/calls/emails';
+import type { EmailEntry, EmailReject } from '../../../common/calls/emails';
+import type { InvoiceKind } from '../../../common/model';
 import { checkInput, type CleanInput } from './outbox';
 
 /** The import columns, in their default order (used when a file has no header line). */
@@ -43,7 +44,7 @@ const HEADER_INDEX = new Map<string, Column>(CSV_COLUMNS.map((c) => [c.toLowerCa
  * the other delimiter and line breaks. Every bad row is reported with its line number and reason;
  * bad rows never stop the good ones. Address lists are split on `;`/`,` and joined with `;`.
  */
-export function parseEmailCsv(text: string, kind: EmailKind): ParsedCsv {
+export function parseEmailCsv(text: string, kind: InvoiceKind): ParsedCsv {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const good: ParsedCsv['good'] = [];
   const bad: EmailReject[] = [];
@@ -96,8 +97,7 @@ export function parseEmailCsv(text: string, kind: EmailKind): ParsedCsv {
               line,
               index: null,
               transactionId: null,
-              reason: `The header has no ${missing.join(' / ')} column.`,
-              reasonVi: `Dòng tiêu đề thiếu cột ${missing.join(' / ')}.`,
+              reason: { en: `The header has no ${missing.join(' / ')} column.`, vi: `Dòng tiêu đề thiếu cột ${missing.join(' / ')}.` },
             });
             columns = [];
           }
@@ -116,14 +116,13 @@ export function parseEmailCsv(text: string, kind: EmailKind): ParsedCsv {
           line,
           index: null,
           transactionId: record.transactionId?.trim() || null,
-          reason: `Broken quotes: ${quoteError.message}.`,
-          reasonVi: `Dấu ngoặc kép không khớp: ${quoteError.message}.`,
+          reason: { en: `Broken quotes: ${quoteError.message}.`, vi: `Dấu ngoặc kép không khớp: ${quoteError.message}.` },
         });
         return;
       }
       const checked = checkInput({ ...record, kind });
       if (checked.ok) good.push({ line, input: checked.value });
-      else bad.push({ line, index: null, transactionId: record.transactionId?.trim() || null, reason: checked.problem.en, reasonVi: checked.problem.vi });
+      else bad.push({ line, index: null, transactionId: record.transactionId?.trim() || null, reason: checked.problem });
     },
   });
   return { good, bad, rows };
@@ -150,7 +149,7 @@ export function exportEmailCsv(entries: readonly EmailEntry[]): string {
     e.sendEmailStatus === null ? '' : String(e.sendEmailStatus),
     e.errorCode ?? '',
     String(e.attempts),
-    safeCell(e.lastError ?? ''),
+    safeCell(e.lastError?.en ?? ''),
     e.createdAt,
     e.updatedAt,
   ]);

@@ -1,5 +1,6 @@
 import type { EmailState } from '../../../common/calls/emails';
 import { describeErrorCode } from '../../../common/envelope';
+import type { Bilingual } from '../../../common/model';
 
 /** What one SendEmailResult means for its outbox entry. */
 export interface Verdict {
@@ -7,7 +8,7 @@ export interface Verdict {
   sendEmailStatus: number | null;
   errorCode: string | null;
   retryable: boolean;
-  message: { en: string; vi: string } | null;
+  message: Bilingual | null;
 }
 
 /**
@@ -62,7 +63,7 @@ export function isRetryableCode(code: string): boolean {
   return category === 'auth' || category === 'limit';
 }
 
-export function describeCode(code: string): { en: string; vi: string } {
+export function describeCode(code: string): Bilingual {
   const d = describeErrorCode(code);
   return d.known ? { en: `${d.en} [${d.code}]`, vi: `${d.vi} [${d.code}]` } : { en: d.en, vi: d.vi };
 }

@@ -5,10 +5,10 @@ import {
   type EmailAddResult,
   type EmailCounts,
   type EmailEntry,
-  type EmailKind,
   type EmailReject,
   type EmailState,
 } from '../../../common/calls/emails';
+import type { Bilingual, InvoiceKind } from '../../../common/model';
 import { AppError } from '../../../common/errors';
 import { splitEmails } from '../../../common/rules/email';
 import type { Store } from '../store';
@@ -22,7 +22,7 @@ export interface CleanInput {
   ccEmail: string;
   bccEmail: string;
   replyEmail: string;
-  kind: EmailKind;
+  kind: InvoiceKind;
 }
 
 export interface RawInput {
@@ -32,13 +32,11 @@ export interface RawInput {
   ccEmail?: string | null;
   bccEmail?: string | null;
   replyEmail?: string | null;
-  kind: EmailKind;
+  kind: InvoiceKind;
 }
 
-export type Problem = { en: string; vi: string };
-
 /** Checks and normalises one entry; returns the clean entry or the reason it is refused. */
-export function checkInput(raw: RawInput): { ok: true; value: CleanInput } | { ok: false; problem: Problem } {
+export function checkInput(raw: RawInput): { ok: true; value: CleanInput } | { ok: false; problem: Bilingual } {
   const transactionId = (raw.transactionId ?? '').trim();
   if (!transactionId) return { ok: false, problem: { en: 'TransactionID is empty.', vi: 'Thiếu mã tra cứu (TransactionID).' } };
   if (transactionId.length > 200 || /\s/.test(transactionId)) {
@@ -83,7 +81,7 @@ interface Row {
   cc_email: string;
   bcc_email: string;
   reply_email: string;
-  kind: EmailKind;
+  kind: InvoiceKind;
   state: EmailState;
   send_email_status: number | null;
   error_code: string | null;
@@ -117,8 +115,7 @@ function toEntry(r: Row): EmailEntry {
     retryable: r.retryable === 1,
     attempts: r.attempts,
     nextAttemptAt: r.state === 'queued' && r.next_attempt_at > 0 ? iso(r.next_attempt_at) : null,
-    lastError: r.last_error,
-    lastErrorVi: r.last_error_vi,
+    lastError: r.last_error === null ? null : { en: r.last_error, vi: r.last_error_vi ?? r.last_error },
     createdAt: iso(r.created_at)!,
     updatedAt: iso(r.updated_at)!,
     doneAt: iso(r.done_at),
@@ -139,7 +136,7 @@ export interface ClaimedEntry {
 
 export interface Claim {
   token: string;
-  kind: EmailKind;
+  kind: InvoiceKind;
   profileId: string;
   entries: ClaimedEntry[];
 }
@@ -244,8 +241,7 @@ export class Outbox {
             line,
             index,
             transactionId: input.transactionId,
-            reason: `TransactionID ${input.transactionId} is already in the queue.`,
-            reasonVi: `Mã tra cứu ${input.transactionId} đã có trong hàng đợi.`,
+            reason: { en: `TransactionID ${input.transactionId} is already in the queue.`, vi: `Mã tra cứu ${input.transactionId} đã có trong hàng đợi.` },
           });
           continue;
         }
@@ -339,7 +335,7 @@ export class Outbox {
     const claim = this.store.transaction(() => {
       const first = this.stmt(
         "SELECT kind FROM email_outbox WHERE profile_id = ? AND state = 'queued' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT 1",
-      ).get(profileId, at) as { kind: EmailKind } | undefined;
+      ).get(profileId, at) as { kind: InvoiceKind } | undefined;
       if (!first) return null;
       const rows = this.stmt(
         `SELECT id, transaction_id, receiver_name, receiver_email, cc_email, bcc_email, reply_email, attempts FROM email_outbox
@@ -405,7 +401,7 @@ export class Outbox {
    * The request certainly did not reach the service (connection refused, 429, 503, auth refused
    * before sending…): the claimed entries go back to `queued`, due at `nextAt`, the attempt not counted.
    */
-  release(token: string, nextAt: number, problem: Problem | null): void {
+  release(token: string, nextAt: number, problem: Bilingual | null): void {
     const at = this.now();
     this.stmt(
       `UPDATE email_outbox SET state = 'queued', claim_token = NULL, claimed_at = NULL, attempts = max(0, attempts - 1),
@@ -416,7 +412,7 @@ export class Outbox {
   }
 
   /** The request may have reached the service: every claimed entry waits in `unknown` for the user. */
-  markUnknown(token: string, problem: Problem): void {
+  markUnknown(token: string, problem: Bilingual): void {
     const at = this.now();
     this.stmt(
       `UPDATE email_outbox SET state = 'unknown', claim_token = NULL, claimed_at = NULL, retryable = 0, last_error = ?, last_error_vi = ?, updated_at = ?

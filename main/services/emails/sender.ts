@@ -1,9 +1,8 @@
 import type { EmailSenderStatus } from '../../../common/calls/emails';
-import type { SendEmailParameter } from '../../../common/model';
+import { emailFlags, type Bilingual, type SendEmailParameter } from '../../../common/model';
 import { isApiError, type SendEmailOutcome } from '../api';
-import { kindFlags } from '../api/batching';
 import { describeCode, isRetryableCode, judgeItem, type Verdict } from './judge';
-import type { Claim, Outbox, Problem } from './outbox';
+import type { Claim, Outbox } from './outbox';
 
 /** What the sender needs from a sign-in: the profile it belongs to. */
 export interface SenderSession {
@@ -43,7 +42,7 @@ export interface FlushOptions {
   signInTimeoutMs?: number;
 }
 
-function message(error: unknown): Problem {
+function message(error: unknown): Bilingual {
   if (error && typeof error === 'object' && 'messageVi' in error && error instanceof Error) {
     return { en: error.message, vi: String((error as { messageVi: unknown }).messageVi) };
   }
@@ -72,7 +71,7 @@ export class EmailSender<S extends SenderSession> {
   private status: EmailSenderStatus;
 
   constructor(private readonly deps: SenderDeps<S>) {
-    this.status = { state: 'idle', nextAttemptAt: null, lastError: null, lastErrorVi: null, batchSize: deps.batchSize() };
+    this.status = { state: 'idle', nextAttemptAt: null, lastError: null, batchSize: deps.batchSize() };
   }
 
   private now(): number {
@@ -186,7 +185,7 @@ export class EmailSender<S extends SenderSession> {
       this.failures++;
       const p = message(error);
       const at = this.now() + this.backoffDelay();
-      this.setStatus({ state: 'offline', lastError: p.en, lastErrorVi: p.vi, nextAttemptAt: new Date(at).toISOString() });
+      this.setStatus({ state: 'offline', lastError: p, nextAttemptAt: new Date(at).toISOString() });
       this.deps.checkConnectivity?.();
       this.schedule(at);
       return null;
@@ -286,7 +285,6 @@ export class EmailSender<S extends SenderSession> {
   private readonly armed = new Set<string>();
 
   private async sendClaim(claim: Claim, session: S): Promise<{ ok: true; outcome: SendEmailOutcome } | { ok: false; error: unknown }> {
-    const flags = kindFlags(claim.kind);
     const parameter: SendEmailParameter = {
       SendEmailDatas: claim.entries.map((e) => ({
         TransactionID: e.transactionId,
@@ -296,8 +294,7 @@ export class EmailSender<S extends SenderSession> {
         BCCEmail: e.bccEmail === '' ? null : e.bccEmail,
         ReplyEmail: e.replyEmail,
       })),
-      IsInvoiceCode: flags.withCode,
-      IsInvoiceCalculatingMachine: flags.cashRegister,
+      ...emailFlags(claim.kind),
     };
     this.deps.outbox.arm(claim.token);
     this.armed.add(claim.token);
@@ -342,7 +339,7 @@ export class EmailSender<S extends SenderSession> {
     }
     this.deps.outbox.settle(claim.token, verdicts);
     this.failures = 0;
-    if (this.status.lastError !== null) this.status = { ...this.status, lastError: null, lastErrorVi: null };
+    if (this.status.lastError !== null) this.status = { ...this.status, lastError: null };
   }
 
   /** Records a failed request; says whether to go on, when the prefetched batch may go, and whether to ask for a new session. */
@@ -361,7 +358,7 @@ export class EmailSender<S extends SenderSession> {
       case 'network':
       case 'timeout':
         outbox.markUnknown(claim.token, p);
-        this.setStatus({ lastError: p.en, lastErrorVi: p.vi });
+        this.setStatus({ lastError: p });
         return { stop: false };
       case 'cancelled':
         // Refused before it left (the client checks the signal first).
@@ -369,14 +366,14 @@ export class EmailSender<S extends SenderSession> {
         return { stop: true };
       case 'auth':
         outbox.release(claim.token, 0, p);
-        this.setStatus({ state: 'paused', lastError: p.en, lastErrorVi: p.vi });
+        this.setStatus({ state: 'paused', lastError: p });
         await this.deps.reportAuthFailure(session);
         return { stop: false, resetSession: true };
       case 'offline': {
         this.failures++;
         const at = this.now() + this.backoffDelay();
         outbox.release(claim.token, at, p);
-        this.setStatus({ state: 'offline', lastError: p.en, lastErrorVi: p.vi, nextAttemptAt: new Date(at).toISOString() });
+        this.setStatus({ state: 'offline', lastError: p, nextAttemptAt: new Date(at).toISOString() });
         this.deps.checkConnectivity?.();
         this.schedule(at);
         return { stop: true, retryAt: at, resetSession: true };
@@ -386,7 +383,7 @@ export class EmailSender<S extends SenderSession> {
         this.failures++;
         const at = this.now() + Math.max(error.retryAfterMs ?? 0, this.backoffDelay());
         outbox.release(claim.token, at, p);
-        this.setStatus({ state: 'backoff', lastError: p.en, lastErrorVi: p.vi, nextAttemptAt: new Date(at).toISOString() });
+        this.setStatus({ state: 'backoff', lastError: p, nextAttemptAt: new Date(at).toISOString() });
         return { stop: false, retryAt: at };
       }
       case 'rejected': {
@@ -409,7 +406,7 @@ export class EmailSender<S extends SenderSession> {
         this.failures++;
         const at = this.now() + this.backoffDelay();
         outbox.release(claim.token, at, p);
-        this.setStatus({ state: 'paused', lastError: p.en, lastErrorVi: p.vi });
+        this.setStatus({ state: 'paused', lastError: p });
         this.schedule(at);
         return { stop: true, retryAt: at, resetSession: true };
       }

@@ -1,10 +1,11 @@
 import type { Dispatcher } from 'undici';
-import type { EmailAddResult, EmailInput, EmailKind, EmailQueueStatus, EmailReject, EmailState } from '../../../common/calls/emails';
+import type { EmailAddResult, EmailInput, EmailQueueStatus, EmailReject, EmailState } from '../../../common/calls/emails';
+import type { InvoiceKind } from '../../../common/model';
 import type { EventBus } from '../../../common/ipc/bus';
 import type { ContractHandlers } from '../../../common/ipc/dispatch';
 import type { SendEmailParameter } from '../../../common/model';
 import { clients, type ApiClient, type SendEmailOutcome } from '../api';
-import type { Session } from '../auth';
+import type { SignedInSession } from '../auth';
 import type { Store } from '../store';
 import type { WorkInProgress } from '../updates/work-in-progress';
 import { exportEmailCsv, parseEmailCsv } from './csv';
@@ -17,7 +18,7 @@ export interface EmailServiceDeps {
   /** The active connection profile: entries are queued under it and flushed for it. */
   activeProfileId: () => string;
   /** AuthGate: `ready()` blocks while signed out / paused; `reportAuthFailure()` pauses. */
-  gate: { ready(signal?: AbortSignal): Promise<Session>; reportAuthFailure(profileId?: string): Promise<void> };
+  gate: { ready(signal?: AbortSignal): Promise<SignedInSession>; reportAuthFailure(profileId?: string): Promise<void> };
   /** Connectivity: false while the service is unreachable. */
   isOnline?: () => boolean;
   checkConnectivity?: () => void;
@@ -27,7 +28,7 @@ export interface EmailServiceDeps {
   /** Per-request timeout of sendemail (default 30 s); after it the outcome is unknown. */
   sendTimeoutMs?: number;
   /** Sends one sendemail request instead of the built-in client (the CLI passes its own client). */
-  send?: (session: Session, parameter: SendEmailParameter, signal: AbortSignal) => Promise<SendEmailOutcome>;
+  send?: (session: SignedInSession, parameter: SendEmailParameter, signal: AbortSignal) => Promise<SendEmailOutcome>;
   /** An undici dispatcher shared by the clients (tests, benchmarks). */
   dispatcher?: Dispatcher;
   now?: () => number;
@@ -48,7 +49,7 @@ export const DEFAULT_EMAIL_BATCH = 20;
  */
 export class EmailService {
   readonly outbox: Outbox;
-  readonly sender: EmailSender<Session>;
+  readonly sender: EmailSender<SignedInSession>;
   private client: { key: string; client: ApiClient } | null = null;
   private readonly unsubscribe: Array<() => void> = [];
   private emitTimer: NodeJS.Timeout | undefined;
@@ -61,7 +62,7 @@ export class EmailService {
       ...(deps.claimLeaseMs !== undefined ? { claimLeaseMs: deps.claimLeaseMs } : {}),
       ...(deps.claimAlive ? { claimAlive: deps.claimAlive } : {}),
     });
-    this.sender = new EmailSender<Session>({
+    this.sender = new EmailSender<SignedInSession>({
       outbox: this.outbox,
       activeProfileId: deps.activeProfileId,
       ready: (signal) => deps.gate.ready(signal),
@@ -80,7 +81,7 @@ export class EmailService {
     });
   }
 
-  private clientFor(session: Session): ApiClient {
+  private clientFor(session: SignedInSession): ApiClient {
     const key = `${session.endpoint.baseUrl}|${session.token}`;
     if (this.client?.key !== key) {
       const old = this.client?.client;
@@ -114,7 +115,7 @@ export class EmailService {
         this.deps.work.register('emails.queue', () => {
           const n = this.sender.sending;
           return n > 0
-            ? { busy: true, message: `${n} emails are being sent`, messageVi: `Đang gửi ${n} email` }
+            ? { busy: true, message: { en: `${n} emails are being sent`, vi: `Đang gửi ${n} email` } }
             : { busy: false };
         }),
       );
@@ -158,13 +159,13 @@ export class EmailService {
   }
 
   /** Enqueues entries (by hand, the CLI); bad ones are reported by index, the good ones added. */
-  add(inputs: ReadonlyArray<EmailInput & { kind?: EmailKind }>): EmailAddResult {
+  add(inputs: ReadonlyArray<EmailInput & { kind?: InvoiceKind }>): EmailAddResult {
     const good: Array<{ input: CleanInput; index: number }> = [];
     const rejected: EmailReject[] = [];
     inputs.forEach((raw, index) => {
       const checked = checkInput({ ...raw, kind: raw.kind ?? 'withoutCode' });
       if (checked.ok) good.push({ input: checked.value, index });
-      else rejected.push({ line: null, index, transactionId: raw.transactionId?.trim() || null, reason: checked.problem.en, reasonVi: checked.problem.vi });
+      else rejected.push({ line: null, index, transactionId: raw.transactionId?.trim() || null, reason: checked.problem });
     });
     const result = this.outbox.add(this.deps.activeProfileId(), good);
     result.rejected.push(...rejected);
@@ -174,7 +175,7 @@ export class EmailService {
   }
 
   /** Imports a CSV: good rows are queued, bad rows listed by line with the reason. */
-  importCsv(text: string, kind: EmailKind): EmailAddResult & { rows: number } {
+  importCsv(text: string, kind: InvoiceKind): EmailAddResult & { rows: number } {
     const parsed = parseEmailCsv(text, kind);
     const result = this.outbox.add(
       this.deps.activeProfileId(),

@@ -1,4 +1,5 @@
 import type { InvoiceDraft } from '../../../common/money';
+import type { Bilingual } from '../../../common/model';
 
 const INVOICE_FIELDS = new Set([
   'RefID', 'InvSeries', 'InvoiceName', 'InvDate', 'CurrencyCode', 'ExchangeRate', 'PaymentMethodName', 'IsTicket',
@@ -61,7 +62,7 @@ function linePath(draft: InvoiceDraft, field: string): string {
  * What is wrong with the field a code names, in words the screen puts after the field's label
  * ("Ký hiệu hóa đơn: bắt buộc"); the code itself is shown small beside it.
  */
-export function fieldProblemWords(code: string | null | undefined): { en: string; vi: string } {
+export function fieldProblemWords(code: string | null | undefined): Bilingual {
   const c = (code ?? '').trim();
   if (/^RequireError_/i.test(c)) return { en: 'required', vi: 'bắt buộc' };
   if (/^(?:InvoiceDetail|OriginalInvoiceDetail|TaxRateInfo)_/i.test(c)) return { en: 'missing or not accepted by the service', vi: 'thiếu hoặc dịch vụ không chấp nhận' };

@@ -1,4 +1,5 @@
 import { isLoopbackHost } from '../../../common/rules/network';
+import { HARDENED_WEB_PREFERENCES } from '../../security-policy';
 
 /**
  * The preview window's security posture as data (no Electron import, so tests can check it):
@@ -37,16 +38,10 @@ export function previewWebPreferences() {
     contextIsolation: true,
     sandbox: true,
     nodeIntegration: false,
-    nodeIntegrationInWorker: false,
-    nodeIntegrationInSubFrames: false,
-    webSecurity: true,
-    allowRunningInsecureContent: false,
-    webviewTag: false,
-    navigateOnDragDrop: false,
+    ...HARDENED_WEB_PREFERENCES,
     javascript: true,
     // The built-in PDF viewer.
     plugins: true,
-    spellcheck: false,
     devTools: false,
   } as const;
 }

@@ -76,4 +76,15 @@ export const migrations: Migration[] = [
   { version: 4, name: 'template cache', up: (db) => createTemplatesTables(db) },
   { version: 5, name: 'download jobs', up: (db) => createDownloadsTables(db) },
   { version: 6, name: 'email outbox', up: (db) => createEmailsTables(db) },
+  {
+    version: 7,
+    name: 'download job errors as { en, vi } texts',
+    up(db) {
+      db.exec(`
+        UPDATE download_jobs
+           SET last_error = json_object('en', json_extract(last_error, '$.message'), 'vi', json_extract(last_error, '$.messageVi'))
+         WHERE last_error IS NOT NULL AND json_extract(last_error, '$.message') IS NOT NULL;
+      `);
+    },
+  },
 ];

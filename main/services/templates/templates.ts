@@ -41,7 +41,7 @@ export function toCached(t: InvoiceTemplate, kind: { withCode: boolean; ticket: 
 }
 
 /**
- * Templates per profile: fetched with the spec's filters (invoiceWithCode, ticket, year) for
+ * Templates per profile: fetched with the service's filters (docs/service.md#templates: invoiceWithCode, ticket, year) for
  * each kind, cached in the database so the series picker works offline, refreshed when the
  * connection comes back.
  */

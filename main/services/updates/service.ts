@@ -111,7 +111,7 @@ export class UpdatesService {
       },
       'updates.cancelRestart': () => (this.controller?.isRunning ? this.controller.cancelInstall() : this.state),
       'updates.setEnabled': ({ enabled }) => this.setEnabled(enabled),
-      'updates.declareWork': ({ key, busy, message, messageVi }) => {
+      'updates.declareWork': ({ key, busy, message }) => {
         const source = `${RENDERER_PREFIX}${key}`;
         if (busy) {
           if (!this.rendererKeys.has(source) && this.rendererKeys.size >= MAX_RENDERER_DECLARATIONS) {
@@ -121,7 +121,7 @@ export class UpdatesService {
             });
           }
           this.rendererKeys.add(source);
-          this.work.declare(source, { message, messageVi });
+          this.work.declare(source, message);
         } else {
           this.rendererKeys.delete(source);
           this.work.clear(source);

@@ -1,12 +1,12 @@
 import type { WorkReason } from '../../../common/calls/updates';
+import type { Bilingual } from '../../../common/model';
 import { realTimers, type Timers } from './timers';
 
 /** What a probe answers: is this service in the middle of something an app restart would break? */
 export interface WorkProbeResult {
   busy: boolean;
   /** Shown to staff while an update waits, e.g. "3 emails are being sent". */
-  message?: string;
-  messageVi?: string;
+  message?: Bilingual;
 }
 export type WorkProbe = () => WorkProbeResult | Promise<WorkProbeResult>;
 
@@ -15,7 +15,7 @@ export interface WorkCheck {
   reasons: WorkReason[];
 }
 
-const FALLBACK = { message: 'Work is in progress', messageVi: 'Đang có công việc chưa xong' };
+const FALLBACK: Bilingual = { en: 'Work is in progress', vi: 'Đang có công việc chưa xong' };
 
 /**
  * The "is anyone busy?" registry the updater asks before it restarts the app. Services register a
@@ -25,7 +25,7 @@ const FALLBACK = { message: 'Work is in progress', messageVi: 'Đang có công v
  */
 export class WorkInProgress {
   private readonly probes = new Map<string, WorkProbe>();
-  private readonly declared = new Map<string, { message: string; messageVi: string }>();
+  private readonly declared = new Map<string, Bilingual>();
   private readonly listeners = new Set<() => void>();
   private readonly timers: Timers;
   private readonly probeTimeoutMs: number;
@@ -51,8 +51,8 @@ export class WorkInProgress {
   }
 
   /** Marks work under `key` as in progress until `clear(key)` (for work that is easier to push than to poll). */
-  declare(key: string, reason: { message?: string; messageVi?: string } = {}): void {
-    this.declared.set(key, { message: reason.message ?? FALLBACK.message, messageVi: reason.messageVi ?? FALLBACK.messageVi });
+  declare(key: string, message: Bilingual = FALLBACK): void {
+    this.declared.set(key, message);
     this.changed();
   }
 
@@ -73,17 +73,13 @@ export class WorkInProgress {
   /** Asks every probe (in parallel) and lists every declared piece of work. */
   async check(): Promise<WorkCheck> {
     const reasons: WorkReason[] = [];
-    for (const [source, reason] of this.declared) reasons.push({ source, ...reason });
+    for (const [source, message] of this.declared) reasons.push({ source, message });
     const answers = await Promise.all(
       [...this.probes].map(async ([source, probe]) => ({ source, answer: await this.ask(probe) })),
     );
     for (const { source, answer } of answers) {
       if (!answer.busy) continue;
-      reasons.push({
-        source,
-        message: answer.message ?? FALLBACK.message,
-        messageVi: answer.messageVi ?? answer.message ?? FALLBACK.messageVi,
-      });
+      reasons.push({ source, message: answer.message ?? FALLBACK });
     }
     return { busy: reasons.length > 0, reasons };
   }
@@ -92,7 +88,7 @@ export class WorkInProgress {
     let handle: unknown;
     const timeout = new Promise<WorkProbeResult>((resolve) => {
       handle = this.timers.setTimeout(
-        () => resolve({ busy: true, message: 'A service did not answer in time', messageVi: 'Một dịch vụ không trả lời kịp' }),
+        () => resolve({ busy: true, message: { en: 'A service did not answer in time', vi: 'Một dịch vụ không trả lời kịp' } }),
         this.probeTimeoutMs,
       );
     });
@@ -100,7 +96,7 @@ export class WorkInProgress {
       const answer = await Promise.race([Promise.resolve().then(probe), timeout]);
       return typeof answer?.busy === 'boolean' ? answer : { busy: true };
     } catch {
-      return { busy: true, message: 'A service could not say whether it is busy', messageVi: 'Một dịch vụ không cho biết có đang bận hay không' };
+      return { busy: true, message: { en: 'A service could not say whether it is busy', vi: 'Một dịch vụ không cho biết có đang bận hay không' } };
     } finally {
       this.timers.clearTimeout(handle);
     }

@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CallError } from '../../../common/ipc/bridge';
+import { pick } from '../../../common/model';
 
 export type Lang = 'vi' | 'en';
 
@@ -12,7 +13,7 @@ export function useLang(): Lang {
 
 /** The plain text of a failed call in the given language (main sends both). */
 export function errorText(error: unknown, lang: string): string {
-  if (error instanceof CallError) return lang === 'en' ? error.payload.message : error.payload.messageVi;
+  if (error instanceof CallError) return pick({ en: error.payload.message, vi: error.payload.messageVi }, lang);
   return error instanceof Error ? error.message : String(error);
 }
 

@@ -1,15 +1,16 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { DownloadItemView, DownloadJob, ExistingPolicy, ItemStatus } from '../../../common/calls/downloads';
-import type { DownloadDataType } from '../../../common/model';
+import type { DownloadItemView, DownloadJob, ExistingPolicy, ItemState } from '../../../common/calls/downloads';
+import { DEFAULT_INVOICE_KIND, downloadFlags, kindFromFlags, pick, type DownloadDataType } from '../../../common/model';
 import { bridge } from '../bridge';
 import './downloads.css';
 import { errorText, useLang } from '../app/error-text';
 
 const TYPES: readonly DownloadDataType[] = ['Pdf', 'Xml', 'Html', 'All'];
+const INITIAL_FLAGS = downloadFlags(DEFAULT_INVOICE_KIND);
 const POLICIES: readonly ExistingPolicy[] = ['skip', 'overwrite', 'keepBoth'];
-const FILTERS: ReadonlyArray<ItemStatus | 'all'> = ['all', 'failed', 'saved', 'skipped', 'pending'];
+const FILTERS: ReadonlyArray<ItemState | 'all'> = ['all', 'failed', 'saved', 'skipped', 'pending'];
 const ROW_HEIGHT = 34;
 const PAGE = 200;
 
@@ -101,8 +102,8 @@ function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) => void
   const [fileName, setFileName] = useState<string | undefined>(undefined);
   const [hint, setHint] = useState<{ ids: number; duplicates: number; blanks: number } | null>(null);
   const [type, setType] = useState<DownloadDataType>('Pdf');
-  const [withCode, setWithCode] = useState(true);
-  const [calc, setCalc] = useState(false);
+  const [withCode, setWithCode] = useState(INITIAL_FLAGS.invoiceWithCode);
+  const [calc, setCalc] = useState(INITIAL_FLAGS.invoiceCalcu);
   const [folder, setFolder] = useState('');
   const [existing, setExisting] = useState<ExistingPolicy>('skip');
   const [unzip, setUnzip] = useState(false);
@@ -146,8 +147,7 @@ function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) => void
         idsText,
         ...(fileName ? { fileName } : {}),
         type,
-        withCode,
-        calc,
+        kind: kindFromFlags(withCode, calc),
         folder,
         existing,
         unzip: type === 'All' && unzip,
@@ -236,7 +236,7 @@ function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) => void
 function JobView({ job, onNotice, onRemoved }: { job: DownloadJob; onNotice: (n: { kind: 'ok' | 'error'; text: string }) => void; onRemoved: () => void }) {
   const { t } = useTranslation();
   const lang = useLang();
-  const [filter, setFilter] = useState<ItemStatus | 'all'>('all');
+  const [filter, setFilter] = useState<ItemState | 'all'>('all');
   const [total, setTotal] = useState(0);
   const [rows, setRows] = useState<Map<number, DownloadItemView>>(new Map());
   const loaded = useRef(new Set<number>());
@@ -244,7 +244,7 @@ function JobView({ job, onNotice, onRemoved }: { job: DownloadJob; onNotice: (n:
 
   const loadPage = useCallback(
     async (page: number) => {
-      const res = await bridge.call('downloads.items', { jobId: job.id, offset: page * PAGE, limit: PAGE, ...(filter === 'all' ? {} : { status: filter }) });
+      const res = await bridge.call('downloads.items', { jobId: job.id, offset: page * PAGE, limit: PAGE, ...(filter === 'all' ? {} : { state: filter }) });
       setTotal(res.total);
       setRows((prev) => {
         const next = new Map(prev);
@@ -310,7 +310,7 @@ function JobView({ job, onNotice, onRemoved }: { job: DownloadJob; onNotice: (n:
       <p className="downloads-speed">
         {t('downloads.speed', { bytes: formatBytes(job.bytes), rate: formatBytes(Math.round(job.rate)), eta: formatEta(job.etaSeconds) })}
       </p>
-      {job.lastError && <p role="alert">{lang === 'vi' ? job.lastError.messageVi : job.lastError.message}</p>}
+      {job.lastError && <p role="alert">{pick(job.lastError, lang)}</p>}
       <div className="downloads-actions">
         {running ? (
           <button type="button" onClick={() => void act(() => bridge.call('downloads.pause', { jobId: job.id }))}>
@@ -355,7 +355,7 @@ function JobView({ job, onNotice, onRemoved }: { job: DownloadJob; onNotice: (n:
           value={filter}
           onChange={(e) => {
             setRows(new Map());
-            setFilter(e.target.value as ItemStatus | 'all');
+            setFilter(e.target.value as ItemState | 'all');
           }}
         >
           {FILTERS.map((f) => (
@@ -384,15 +384,15 @@ function JobView({ job, onNotice, onRemoved }: { job: DownloadJob; onNotice: (n:
                     key={v.key}
                     role="row"
                     aria-rowindex={v.index + 2}
-                    className={`downloads-row downloads-item-${item?.status ?? 'loading'}`}
-                    data-status={item?.status}
+                    className={`downloads-row downloads-item-${item?.state ?? 'loading'}`}
+                    data-status={item?.state}
                     style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${v.start}px)` }}
                   >
                     <span role="cell">{item?.transactionId ?? '…'}</span>
-                    <span role="cell">{item ? t(`downloads.itemStatus.${item.status}`) : ''}</span>
+                    <span role="cell">{item ? t(`downloads.itemStatus.${item.state}`) : ''}</span>
                     <span role="cell">{item?.file ?? ''}</span>
-                    <span role="cell" title={item?.message ?? ''}>
-                      {item?.errorCode ? `${item.errorCode}: ${(lang === 'vi' ? item.messageVi : item.message) ?? ''}` : ''}
+                    <span role="cell" title={item?.message ? pick(item.message, lang) : ''}>
+                      {item?.errorCode ? `${item.errorCode}: ${item.message ? pick(item.message, lang) : ''}` : ''}
                     </span>
                   </div>
                 );

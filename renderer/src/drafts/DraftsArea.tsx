@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DraftMetaSchema, InvoiceDraftSchema, type DraftSummary } from '../../../common/calls/drafts';
+import { pick } from '../../../common/model';
 import { bridge } from '../bridge';
 import { formatDate, formatDateTime } from '../format/vi';
 import { flushSave, startAutosave, takeParked } from './editor/autosave';
@@ -204,7 +205,7 @@ function DraftList({ onOpen, error }: { onOpen(id: string): Promise<void>; error
       const first = r.problems[0];
       setMessage(
         t('drafts.list.csvImported', { imported: r.imported, skipped: r.skipped }) +
-          (first ? ` ${t('drafts.list.csvRow', { row: first.row })}: ${i18n.language === 'en' ? first.message : first.messageVi}` : ''),
+          (first ? ` ${t('drafts.list.csvRow', { row: first.row })}: ${pick(first.message, i18n.language)}` : ''),
       );
     });
 

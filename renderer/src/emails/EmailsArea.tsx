@@ -1,13 +1,14 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EMAIL_STATES, type EmailEntry, type EmailKind, type EmailQueueStatus, type EmailReject, type EmailState } from '../../../common/calls/emails';
+import { EMAIL_STATES, type EmailEntry, type EmailQueueStatus, type EmailReject, type EmailState } from '../../../common/calls/emails';
+import { DEFAULT_INVOICE_KIND, INVOICE_KINDS, pick, type InvoiceKind } from '../../../common/model';
 import { bridge } from '../bridge';
 import './emails.css';
 import { errorText, useLang } from '../app/error-text';
 
 type SortKey = 'id' | 'transactionId' | 'receiverName' | 'receiverEmail' | 'state' | 'updatedAt' | 'attempts' | 'kind';
-const KINDS: readonly EmailKind[] = ['withCode', 'withoutCode', 'cashRegister'];
+const KINDS = INVOICE_KINDS;
 const ROW_HEIGHT = 40;
 const EDITABLE: readonly EmailState[] = ['queued', 'failed', 'unknown', 'cancelled'];
 
@@ -151,7 +152,7 @@ export function EmailsArea() {
       ? t('emailQueue.sender.backoff', { time: sender.nextAttemptAt ? new Date(sender.nextAttemptAt).toLocaleTimeString(lang) : '…' })
       : t(`emailQueue.sender.${sender.state}`)
     : '';
-  const senderError = sender && (lang === 'vi' ? sender.lastErrorVi : sender.lastError);
+  const senderError = sender?.lastError ? pick(sender.lastError, lang) : null;
 
   const exportCsv = () =>
     run(async () => {
@@ -298,7 +299,7 @@ export function EmailsArea() {
             {badRows.map((r, i) => (
               <li key={`${r.line ?? r.index}-${i}`}>
                 <strong>{r.line !== null ? t('emailQueue.import.line', { line: r.line }) : `#${(r.index ?? 0) + 1}`}</strong>
-                {r.transactionId ? ` (${r.transactionId})` : ''}: {lang === 'vi' ? r.reasonVi : r.reason}
+                {r.transactionId ? ` (${r.transactionId})` : ''}: {pick(r.reason, lang)}
               </li>
             ))}
           </ul>
@@ -395,7 +396,7 @@ interface RowProps {
 /** One table row; memoised so scrolling re-renders only the rows that enter the window. */
 const Row = memo(function Row({ entry: e, index, start, selected, focusable, lang, onToggle, onFocusRow }: RowProps) {
   const { t } = useTranslation();
-  const err = lang === 'vi' ? e.lastErrorVi : e.lastError;
+  const err = e.lastError ? pick(e.lastError, lang) : null;
   return (
     <div
       role="row"
@@ -442,12 +443,12 @@ const Row = memo(function Row({ entry: e, index, start, selected, focusable, lan
   );
 });
 
-function KindSelect({ value, onChange, label }: { value: EmailKind; onChange: (k: EmailKind) => void; label: string }) {
+function KindSelect({ value, onChange, label }: { value: InvoiceKind; onChange: (k: InvoiceKind) => void; label: string }) {
   const { t } = useTranslation();
   return (
     <label className="field">
       <span>{label}</span>
-      <select value={value} onChange={(e) => onChange(e.target.value as EmailKind)}>
+      <select value={value} onChange={(e) => onChange(e.target.value as InvoiceKind)}>
         {KINDS.map((k) => (
           <option key={k} value={k}>
             {t(`emailQueue.kinds.${k}`)}
@@ -465,7 +466,7 @@ function AddForm({ onDone }: { onDone: (text: string) => void }) {
   const { t } = useTranslation();
   const lang = useLang();
   const [form, setForm] = useState(EMPTY_FORM);
-  const [kind, setKind] = useState<EmailKind>('withCode');
+  const [kind, setKind] = useState<InvoiceKind>(DEFAULT_INVOICE_KIND);
   const [error, setError] = useState<string | null>(null);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -473,7 +474,7 @@ function AddForm({ onDone }: { onDone: (text: string) => void }) {
     try {
       const r = await bridge.call('emails.add', { entries: [{ ...form, kind }] });
       const bad = r.rejected[0];
-      if (bad) setError(lang === 'vi' ? bad.reasonVi : bad.reason);
+      if (bad) setError(pick(bad.reason, lang));
       else {
         setForm(EMPTY_FORM);
         onDone(t('emailQueue.add.added'));
@@ -513,7 +514,7 @@ function AddForm({ onDone }: { onDone: (text: string) => void }) {
 function ImportForm({ onDone, onError }: { onDone: (text: string, bad: EmailReject[]) => void; onError: (text: string) => void }) {
   const { t } = useTranslation();
   const lang = useLang();
-  const [kind, setKind] = useState<EmailKind>('withCode');
+  const [kind, setKind] = useState<InvoiceKind>(DEFAULT_INVOICE_KIND);
   const fileRef = useRef<HTMLInputElement>(null);
   const onFile = async () => {
     const file = fileRef.current?.files?.[0];

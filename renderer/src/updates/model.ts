@@ -1,4 +1,5 @@
 import type { UpdateState, WorkReason } from '../../../common/calls/updates';
+import { pick } from '../../../common/model';
 
 /** What the sidebar shows for an update state: nothing at all unless there is something to act on or watch. */
 export type UpdateBannerModel =
@@ -30,5 +31,5 @@ export function bannerFor(state: UpdateState | undefined): UpdateBannerModel {
 
 /** The reason text in the screen's language. */
 export function reasonText(reason: WorkReason, language: string): string {
-  return language.startsWith('vi') ? reason.messageVi : reason.message;
+  return pick(reason.message, language);
 }

@@ -2,7 +2,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { Agent } from 'undici';
 import { unzipSync } from 'fflate';
 import { ApiClient, ApiError, type ApiClientOptions } from '../../../main/services/api';
-import { sampleInvoiceData, startSandbox, SANDBOX_CREDENTIALS, SANDBOX_INACTIVE_APPID, type Sandbox } from '../../../main/sandbox';
+import { startSandbox, SANDBOX_CREDENTIALS, SANDBOX_INACTIVE_APPID, type Sandbox } from '../../../main/sandbox';
+import { sampleInvoiceData } from '../../support/sandbox-invoice';
 import type { InvoiceData, SendEmailData } from '../../../common/model';
 
 let sb: Sandbox;
@@ -55,7 +56,7 @@ afterEach(async () => {
 });
 
 describe('templates', () => {
-  it('GET /templates with the spec query and headers; list as the sandbox holds it, unknown fields kept', async () => {
+  it('GET /templates with the documented query and headers; list as the sandbox holds it, unknown fields kept', async () => {
     const list = await client().templates();
     const year = new Date(Date.now() + 7 * 3600_000).getUTCFullYear();
     const expected = sb.catalogue.templates().filter((t) => t.year === year && !t.withCode && !t.ticket).map((t) => t.template);
@@ -138,9 +139,9 @@ describe('download', () => {
   it('Xml and Html arrive as text, All as a zip of XML + PDF', async () => {
     const [id] = sb.catalogue.list('withCode');
     const c = client();
-    const xml = await c.download([id!], { type: 'Xml', withCode: true });
-    const html = await c.download([id!], { type: 'Html', withCode: true });
-    const all = await c.download([id!], { type: 'All', withCode: true });
+    const xml = await c.download([id!], { type: 'Xml', kind: 'withCode' });
+    const html = await c.download([id!], { type: 'Html', kind: 'withCode' });
+    const all = await c.download([id!], { type: 'All', kind: 'withCode' });
     if (xml.kind !== 'items' || html.kind !== 'items' || all.kind !== 'items') throw new Error('items expected');
     expect(xml.items[0]!.content).toBe(utf8(await sb.catalogue.expected(id!, 'Xml')));
     expect(xml.items[0]!.content as string).toContain('<');
@@ -155,9 +156,9 @@ describe('download', () => {
   });
 
   it('cash-register invoices use invoiceCalcu=true; the wrong kind is InvoiceNotExist', async () => {
-    const [calc] = sb.catalogue.list('calc');
+    const [calc] = sb.catalogue.list('cashRegister');
     const c = client();
-    const ok = await c.download([calc!], { type: 'Xml', withCode: true, cashRegister: true });
+    const ok = await c.download([calc!], { type: 'Xml', kind: 'cashRegister' });
     const wrong = await c.download([calc!], { type: 'Xml' });
     expect(ok).toMatchObject({ kind: 'items', items: [{ errorCode: null }] });
     expect(wrong).toMatchObject({ kind: 'items', items: [{ errorCode: 'InvoiceNotExist' }] });

@@ -1,54 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { execFileSync, spawn } from 'node:child_process';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { sampleInvoiceData, startSandbox, type Sandbox } from '../../../main/sandbox';
+import { CLI_BIN, cliEnv, cliWorld, type CliRun } from '../../support/cli-process';
+import { sampleInvoiceData } from '../../support/sandbox-invoice';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const bin = path.join(root, 'bin', 'einvoice.cjs');
-let sb: Sandbox;
-let tmp: string;
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('EINVOICE_') && !k.startsWith('VITEST')) env[k] = v;
-  env.EINVOICE_DATA_DIR = path.join(tmp, 'data');
-  for (const [k, v] of Object.entries(extra)) {
-    if (v === undefined) delete env[k];
-    else env[k] = v;
-  }
-  return env;
-}
-
-function run(args: string[], env: Record<string, string | undefined> = {}, timeoutMs = 30_000): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: tmp, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`einvoice ${args.join(' ')} did not finish in ${timeoutMs} ms\n${stderr}`));
-    }, timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const world = cliWorld('einvoice-cli-', { seed: 11, invoiceCount: 300 }, {});
+const run = (args: string[], env: Record<string, string> = {}, timeoutMs?: number) => world.run(args, { env, ...(timeoutMs ? { timeoutMs } : {}) });
 
 /** `--json` output must be exactly one JSON document. */
-function oneJson(r: Run): Record<string, unknown> {
+function oneJson(r: CliRun): Record<string, unknown> {
   const text = r.stdout.trim();
   expect(text.split('\n')).toHaveLength(1);
   return JSON.parse(text) as Record<string, unknown>;
@@ -62,23 +24,10 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-const api = () => ['--base-url', sb.baseUrl];
-const tokenEnv = () => ({ EINVOICE_TOKEN: sb.devToken });
+const api = () => ['--base-url', world.sb.baseUrl];
+const tokenEnv = () => ({ EINVOICE_TOKEN: world.sb.devToken });
 
-beforeAll(async () => {
-  // The real build, serialised with any other build running on this machine.
-  execFileSync('flock', ['/tmp/build.lock', process.execPath, 'scripts/build.mjs', '--quiet'], { cwd: root, stdio: 'inherit', timeout: 240_000 });
-  expect(fs.existsSync(path.join(root, 'out', 'main', 'cli.cjs'))).toBe(true);
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'einvoice-cli-'));
-  sb = await startSandbox({ port: 0, seed: 11, invoiceCount: 300 });
-}, 300_000);
-
-afterAll(async () => {
-  await sb?.close();
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-});
-
-beforeEach(() => sb.reset());
+beforeEach(() => world.sb.reset());
 
 describe('usage', () => {
   it('--help lists every command and the exit codes; exit 0', async () => {
@@ -102,7 +51,7 @@ describe('usage', () => {
     const badOption = await run(['templates', '--bogus', ...api()], tokenEnv());
     expect(badOption.code).toBe(2);
     expect(badOption.stderr).toContain('--bogus');
-    expect(sb.requests()).toHaveLength(0);
+    expect(world.sb.requests()).toHaveLength(0);
   });
 });
 
@@ -112,17 +61,17 @@ describe('templates', () => {
     expect(r.code).toBe(0);
     const doc = oneJson(r);
     const year = new Date(Date.now() + 7 * 3600_000).getUTCFullYear();
-    const expected = sb.catalogue.templates().filter((t) => t.year === year && !t.withCode && !t.ticket).map((t) => t.template);
+    const expected = world.sb.catalogue.templates().filter((t) => t.year === year && !t.withCode && !t.ticket).map((t) => t.template);
     expect(doc).toEqual({ templates: JSON.parse(JSON.stringify(expected)) });
-    expect(sb.requests({ op: 'templates' })[0]).toMatchObject({ auth: 'dev', query: { invoiceWithCode: 'false', ticket: 'false' } });
+    expect(world.sb.requests({ op: 'templates' })[0]).toMatchObject({ auth: 'dev', query: { invoiceWithCode: 'false', ticket: 'false' } });
   });
 
   it('--with-code --ticket --year N reach the query; text mode lists the series', async () => {
     const year = new Date().getUTCFullYear() - 1;
     const r = await run([...api(), 'templates', '--with-code', '--ticket', '--year', String(year)], tokenEnv());
     expect(r.code).toBe(0);
-    expect(sb.requests({ op: 'templates' })[0]!.query).toEqual({ invoiceWithCode: 'true', ticket: 'true', year: String(year) });
-    const expected = sb.catalogue.templates().filter((t) => t.year === year && t.withCode && t.ticket);
+    expect(world.sb.requests({ op: 'templates' })[0]!.query).toEqual({ invoiceWithCode: 'true', ticket: 'true', year: String(year) });
+    const expected = world.sb.catalogue.templates().filter((t) => t.year === year && t.withCode && t.ticket);
     for (const t of expected) expect(r.stdout).toContain(String(t.template.InvSeries));
   });
 
@@ -141,7 +90,7 @@ describe('templates', () => {
   });
 
   it('an expired token → exit 3', async () => {
-    const r = await run(['templates', ...api()], { EINVOICE_TOKEN: sb.issueToken({ ttlMs: -1000 }) });
+    const r = await run(['templates', ...api()], { EINVOICE_TOKEN: world.sb.issueToken({ ttlMs: -1000 }) });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('hết hạn');
   });
@@ -155,7 +104,7 @@ describe('templates', () => {
   });
 
   it('maintenance (HTTP 503 HTML) → exit 4', async () => {
-    sb.setQuirks({ maintenance: true });
+    world.sb.setQuirks({ maintenance: true });
     const r = await run(['templates', '--json', '--timeout', '5', ...api()], tokenEnv());
     expect(r.code).toBe(4);
     expect(oneJson(r)).toMatchObject({ error: { kind: 'unavailable', httpStatus: 503 } });
@@ -174,7 +123,7 @@ describe('templates', () => {
   });
 
   it('EINVOICE_BASE_URL works like --base-url', async () => {
-    const r = await run(['templates', '--json'], { ...tokenEnv(), EINVOICE_BASE_URL: sb.baseUrl });
+    const r = await run(['templates', '--json'], { ...tokenEnv(), EINVOICE_BASE_URL: world.sb.baseUrl });
     expect(r.code).toBe(0);
     expect(Array.isArray(oneJson(r).templates)).toBe(true);
   });
@@ -191,39 +140,39 @@ describe('templates', () => {
 
 describe('preview', () => {
   it('FILE.json --save OUT.pdf → {"link","saved"} and a real PDF on disk', async () => {
-    const file = path.join(tmp, 'invoice.json');
+    const file = path.join(world.tmp, 'invoice.json');
     fs.writeFileSync(file, JSON.stringify(sampleInvoiceData()));
     const r = await run(['preview', 'invoice.json', '--save', 'out/preview.pdf', '--json', ...api()], tokenEnv());
     expect(r.code).toBe(0);
     const doc = oneJson(r);
     expect(doc.link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/preview\//);
     expect(doc.saved).toBe('out/preview.pdf');
-    const pdf = fs.readFileSync(path.join(tmp, 'out', 'preview.pdf'));
+    const pdf = fs.readFileSync(path.join(world.tmp, 'out', 'preview.pdf'));
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    expect(sb.requests({ op: 'link' })).toHaveLength(1);
+    expect(world.sb.requests({ op: 'link' })).toHaveLength(1);
   });
 
   it('without --save: the link only, saved null', async () => {
-    fs.writeFileSync(path.join(tmp, 'inv2.json'), JSON.stringify(sampleInvoiceData()));
+    fs.writeFileSync(path.join(world.tmp, 'inv2.json'), JSON.stringify(sampleInvoiceData()));
     const r = await run(['preview', 'inv2.json', '--json', ...api()], tokenEnv());
     expect(r.code).toBe(0);
     expect(oneJson(r)).toMatchObject({ saved: null });
-    expect(sb.requests({ op: 'link' })).toHaveLength(0);
+    expect(world.sb.requests({ op: 'link' })).toHaveLength(0);
   });
 
   it('a missing file, broken JSON or an invalid InvoiceData → exit 2, nothing sent', async () => {
     expect((await run(['preview', 'nope.json', ...api()], tokenEnv())).code).toBe(2);
-    fs.writeFileSync(path.join(tmp, 'broken.json'), '{"RefID": ');
+    fs.writeFileSync(path.join(world.tmp, 'broken.json'), '{"RefID": ');
     expect((await run(['preview', 'broken.json', ...api()], tokenEnv())).code).toBe(2);
-    fs.writeFileSync(path.join(tmp, 'invalid.json'), JSON.stringify({ RefID: 'x' }));
+    fs.writeFileSync(path.join(world.tmp, 'invalid.json'), JSON.stringify({ RefID: 'x' }));
     const invalid = await run(['preview', 'invalid.json', '--json', ...api()], tokenEnv());
     expect(invalid.code).toBe(2);
     expect(oneJson(invalid)).toMatchObject({ error: { code: 'validation' } });
-    expect(sb.requests()).toHaveLength(0);
+    expect(world.sb.requests()).toHaveLength(0);
   });
 
   it('an invoice the service rejects → exit 1 with the code explained', async () => {
-    fs.writeFileSync(path.join(tmp, 'rejected.json'), JSON.stringify({ ...sampleInvoiceData(), BuyerTaxCode: '0101234567', BuyerAddress: '' }));
+    fs.writeFileSync(path.join(world.tmp, 'rejected.json'), JSON.stringify({ ...sampleInvoiceData(), BuyerTaxCode: '0101234567', BuyerAddress: '' }));
     const r = await run(['preview', 'rejected.json', '--json', ...api()], tokenEnv());
     expect(r.code).toBe(1);
     expect(oneJson(r)).toMatchObject({ error: { kind: 'rejected', serviceCode: 'RequireError_BuyerAddress' } });
@@ -254,9 +203,9 @@ describe('words', () => {
 
 describe('sandbox command', () => {
   it('prints its base URL and dev token, serves with the given faults, stops on SIGTERM', async () => {
-    const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--seed', '5', '--faults', 'templates:503=1', '--json'], {
-      cwd: tmp,
-      env: cleanEnv(),
+    const child = spawn(process.execPath, [CLI_BIN, 'sandbox', '--port', '0', '--seed', '5', '--faults', 'templates:503=1', '--json'], {
+      cwd: world.tmp,
+      env: cliEnv({ EINVOICE_DATA_DIR: path.join(world.tmp, 'data') }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -291,7 +240,7 @@ describe('sandbox command', () => {
   it('a bad --faults spec or --port → exit 2', async () => {
     expect((await run(['sandbox', '--faults', 'download:explode=1'])).code).toBe(2);
     expect((await run(['sandbox', '--port', '99999'])).code).toBe(2);
-    const busy = await run(['sandbox', '--port', new URL(sb.baseUrl).port, '--json']);
+    const busy = await run(['sandbox', '--port', new URL(world.sb.baseUrl).port, '--json']);
     expect(busy.code).toBe(2);
     expect(oneJson(busy)).toMatchObject({ error: { code: 'usage' } });
   });

@@ -1,50 +1,31 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../../main/sandbox';
-import { buildOnce, spawnCli } from '../../support/cli-process';
+import { describe, expect, it } from 'vitest';
+import { cliWorld } from '../../support/cli-process';
 
-let sb: Sandbox;
-let tmp: string;
-
-/** The built CLI in its own process, on its own data folder, without a keychain. */
-const run = (args: string[], options: { stdin?: string; env?: Record<string, string> } = {}) =>
-  spawnCli(args, { cwd: tmp, stdin: options.stdin ?? '', env: { EINVOICE_DATA_DIR: path.join(tmp, 'data'), EINVOICE_KEYCHAIN: 'off', ...options.env } });
-
-beforeAll(async () => {
-  buildOnce();
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'einvoice-cli-profile-'));
-  sb = await startSandbox({ port: 0, seed: 3, invoiceCount: 50 });
-}, 300_000);
-
-afterAll(async () => {
-  await sb?.close();
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-});
+const world = cliWorld('einvoice-cli-profile-', { seed: 3, invoiceCount: 50 });
+const run = world.run;
 
 describe('einvoice profile', () => {
   it('add, use, login, a real call, list, show, remove — against the sandbox on 127.0.0.1', async () => {
-    const add = await run(['profile', 'add', 'shop', '--base-url', sb.baseUrl, '--token-url', sb.tokenUrl, '--json']);
+    const add = await run(['profile', 'add', 'shop', '--base-url', world.sb.baseUrl, '--token-url', world.sb.tokenUrl, '--json']);
     expect(add.code, add.stderr).toBe(0);
-    expect(add.json).toMatchObject({ profile: { name: 'shop', kind: 'custom', baseUrl: sb.baseUrl, tokenUrl: sb.tokenUrl, builtin: false, active: false } });
+    expect(add.json).toMatchObject({ profile: { name: 'shop', kind: 'custom', baseUrl: world.sb.baseUrl, tokenUrl: world.sb.tokenUrl, builtin: false, active: false } });
     const shopId = (add.json.profile as { id: string }).id;
 
     const use = await run(['profile', 'use', 'shop', '--json']);
     expect(use.code, use.stderr).toBe(0);
     expect(use.json).toMatchObject({ activeId: shopId, profile: { name: 'shop', active: true } });
 
-    const login = await run(['login', '--profile', 'shop', '--token-stdin', '--json'], { stdin: `${sb.devToken}\n` });
+    const login = await run(['login', '--profile', 'shop', '--token-stdin', '--json'], { stdin: `${world.sb.devToken}\n` });
     expect(login.code, login.stderr).toBe(0);
     expect(login.json).toMatchObject({ profile: { name: 'shop' }, status: { state: 'signedIn', method: 'token', storage: 'memory' } });
-    expect(login.stdout + login.stderr).not.toContain(sb.devToken);
+    expect(login.stdout + login.stderr).not.toContain(world.sb.devToken);
 
     // A real call on the active profile: its address, the token (no keychain here: from the environment).
-    const before = sb.requests({ op: 'templates' }).length;
-    const templates = await run(['templates', '--json'], { env: { EINVOICE_TOKEN: sb.devToken } });
+    const before = world.sb.requests({ op: 'templates' }).length;
+    const templates = await run(['templates', '--json'], { env: { EINVOICE_TOKEN: world.sb.devToken } });
     expect(templates.code, templates.stderr).toBe(0);
     expect((templates.json.templates as unknown[]).length).toBeGreaterThan(0);
-    expect(sb.requests({ op: 'templates' }).length).toBe(before + 1);
+    expect(world.sb.requests({ op: 'templates' }).length).toBe(before + 1);
     // Without a keychain the sign-in lasted one run: the next one says how to sign in.
     const signedOut = await run(['templates', '--profile', 'shop']);
     expect(signedOut.code).toBe(3);
@@ -64,7 +45,7 @@ describe('einvoice profile', () => {
 
     const show = await run(['profile', 'show', 'shop', '--json']);
     expect(show.code, show.stderr).toBe(0);
-    expect(show.json).toMatchObject({ profile: { id: shopId, baseUrl: sb.baseUrl }, auth: { state: 'signedOut' } });
+    expect(show.json).toMatchObject({ profile: { id: shopId, baseUrl: world.sb.baseUrl }, auth: { state: 'signedOut' } });
 
     const status = await run(['status', '--json']);
     expect(status.json).toMatchObject({ profile: { id: shopId, active: true }, online: true });

@@ -49,7 +49,7 @@ it('a download refused by the service stops at the sign-in gate the same way in 
     await app.services.close();
   }
   expect(appJob.status).toBe('paused');
-  expect(appJob.lastError?.message).toMatch(/Authentication failed/);
+  expect(appJob.lastError?.en).toMatch(/Authentication failed/);
 
   // The CLI: the same profile, the same refused token (from the environment).
   const cliData = path.join(tmp.dir, 'cli');
@@ -68,7 +68,7 @@ it('a download refused by the service stops at the sign-in gate the same way in 
   }
   expect(result.code, result.stderr).toBe(3);
   const report = JSON.parse(result.stdout) as { error: { code: string; kind: string; message: string; messageVi: string } };
-  expect(report.error).toMatchObject({ code: 'api.auth', kind: 'auth', message: appJob.lastError?.message, messageVi: appJob.lastError?.messageVi });
+  expect(report.error).toMatchObject({ code: 'api.auth', kind: 'auth', message: appJob.lastError?.en, messageVi: appJob.lastError?.vi });
   expect(result.stderr).toContain('Xác thực thất bại');
   expect(result.stderr).not.toContain(BAD_TOKEN);
   // One refused call, not a retry loop.

@@ -32,7 +32,7 @@ describe('einvoice download', () => {
   it('--json lists every item; exit 1 when any failed; IDs as arguments; --calc/--with-code reach the service', async () => {
     const tmp = makeTempDir('einvoice-cli-dl-');
     try {
-      const ids = sandbox.catalogue.list('calc').slice(0, 3);
+      const ids = sandbox.catalogue.list('cashRegister').slice(0, 3);
       const out = path.join(tmp.dir, 'out');
       const common = ['--base-url', sandbox.baseUrl, '--data-dir', path.join(tmp.dir, 'data')];
       const r = await cli(['download', '--type', 'xml', '--with-code', '--calc', '--out', out, '--json', ...common, ...ids, 'NOPE-1', ids[0]!]);

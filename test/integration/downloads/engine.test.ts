@@ -30,7 +30,7 @@ describe('downloads against the sandbox', () => {
     const h = harness(sandbox);
     try {
       const ids = withCode().slice(0, 6);
-      const job = await runJob(h, { ids, type, withCode: true, folder: h.out });
+      const job = await runJob(h, { ids, type, kind: 'withCode', folder: h.out });
       expect(job).toMatchObject({ status: 'done', total: 6, saved: 6, failed: 0 });
       const ext = { Xml: '.xml', Pdf: '.pdf', Html: '.html' }[type];
       for (const id of ids) {
@@ -47,9 +47,9 @@ describe('downloads against the sandbox', () => {
     const h = harness(sandbox);
     try {
       const ids = withCode().slice(10, 13);
-      const kept = await runJob(h, { ids, type: 'All', withCode: true, folder: path.join(h.out, 'zips') });
+      const kept = await runJob(h, { ids, type: 'All', kind: 'withCode', folder: path.join(h.out, 'zips') });
       expect(kept.saved).toBe(3);
-      const extracted = await runJob(h, { ids, type: 'All', withCode: true, unzip: true, folder: path.join(h.out, 'dirs') });
+      const extracted = await runJob(h, { ids, type: 'All', kind: 'withCode', unzip: true, folder: path.join(h.out, 'dirs') });
       expect(extracted.saved).toBe(3);
       for (const id of ids) {
         const expected = Buffer.from(await sandbox.catalogue.expected(id, 'All'));
@@ -69,11 +69,11 @@ describe('downloads against the sandbox', () => {
   it('sends the flags, batches of at most 50 (120 IDs → 3 calls), unknown IDs fail alone with their code', async () => {
     const h = harness(sandbox);
     try {
-      const good = sandbox.catalogue.list('calc').slice(0, 117);
+      const good = sandbox.catalogue.list('cashRegister').slice(0, 117);
       const bad = ['NOPE-1', 'NOPE-2', 'NOPE-3'];
       const ids = [...good.slice(0, 40), bad[0]!, ...good.slice(40, 80), bad[1]!, ...good.slice(80), bad[2]!];
       expect(ids).toHaveLength(120);
-      const job = await runJob(h, { ids, type: 'Xml', withCode: true, calc: true, folder: h.out });
+      const job = await runJob(h, { ids, type: 'Xml', kind: 'cashRegister', folder: h.out });
       expect(job).toMatchObject({ status: 'done', saved: 117, failed: 3 });
       const calls = sandbox.requests({ op: 'download' });
       expect(calls).toHaveLength(3);
@@ -83,8 +83,8 @@ describe('downloads against the sandbox', () => {
       expect(failed.map((f) => f.transactionId).sort()).toEqual(bad);
       for (const f of failed) {
         expect(f.errorCode).toBe('InvoiceNotExist');
-        expect(f.message).toBeTruthy();
-        expect(f.messageVi).toBeTruthy();
+        expect(f.message?.en).toBeTruthy();
+        expect(f.message?.vi).toBeTruthy();
       }
       // Without the flags, the same invoices are "not found" for this kind: the flags really reach the service.
       const other = await runJob(h, { ids: good.slice(0, 3), type: 'Xml', folder: path.join(h.out, 'noflags') });
@@ -112,7 +112,7 @@ describe('downloads against the sandbox', () => {
       const h = harness(sandbox);
       try {
         const some = [...ids.slice(0, 'downloadPdfAsLink' in quirks ? 5 : 60), 'NOPE-X'];
-        const job = await runJob(h, { ids: some, type: 'Pdf', withCode: true, folder: h.out });
+        const job = await runJob(h, { ids: some, type: 'Pdf', kind: 'withCode', folder: h.out });
         expect(job, JSON.stringify(quirks)).toMatchObject({ status: 'done', saved: some.length - 1, failed: 1 });
         for (const id of some.slice(0, -1)) {
           const got = fs.readFileSync(path.join(h.out, `${id}.pdf`));
@@ -131,7 +131,7 @@ describe('downloads against the sandbox', () => {
     const h = harness(sandbox);
     try {
       const hostile = ['../x', 'a/b', 'CON', 'x'.repeat(300), 'a\u0001b', '..\\..\\evil', '/etc/passwd'];
-      const job = await runJob(h, { ids: [...hostile, withCode()[0]!], type: 'Xml', withCode: true, folder: h.out });
+      const job = await runJob(h, { ids: [...hostile, withCode()[0]!], type: 'Xml', kind: 'withCode', folder: h.out });
       expect(job.done).toBe(8);
       const parent = path.dirname(h.out);
       expect(fs.readdirSync(parent).sort()).toEqual(['einvoice.db', 'einvoice.db-shm', 'einvoice.db-wal', 'out'].filter((f) => fs.existsSync(path.join(parent, f))).sort());
@@ -147,13 +147,13 @@ describe('downloads against the sandbox', () => {
       const ids = withCode().slice(200, 203);
       fs.mkdirSync(h.out, { recursive: true });
       fs.writeFileSync(path.join(h.out, `${ids[0]}.xml`), 'old');
-      const skip = await runJob(h, { ids, type: 'Xml', withCode: true, folder: h.out, existing: 'skip' });
+      const skip = await runJob(h, { ids, type: 'Xml', kind: 'withCode', folder: h.out, existing: 'skip' });
       expect(skip).toMatchObject({ saved: 2, skipped: 1 });
       expect(fs.readFileSync(path.join(h.out, `${ids[0]}.xml`), 'utf8')).toBe('old');
-      const both = await runJob(h, { ids, type: 'Xml', withCode: true, folder: h.out, existing: 'keepBoth' });
+      const both = await runJob(h, { ids, type: 'Xml', kind: 'withCode', folder: h.out, existing: 'keepBoth' });
       expect(both).toMatchObject({ saved: 3 });
       expect(fs.existsSync(path.join(h.out, `${ids[0]} (2).xml`))).toBe(true);
-      const over = await runJob(h, { ids, type: 'Xml', withCode: true, folder: h.out, existing: 'overwrite' });
+      const over = await runJob(h, { ids, type: 'Xml', kind: 'withCode', folder: h.out, existing: 'overwrite' });
       expect(over).toMatchObject({ saved: 3 });
       expect(Buffer.compare(fs.readFileSync(path.join(h.out, `${ids[0]}.xml`)), Buffer.from(await sandbox.catalogue.expected(ids[0]!, 'Xml')))).toBe(0);
       expect(listFiles(h.out)).toHaveLength(6);
@@ -170,7 +170,7 @@ describe('downloads against the sandbox', () => {
       h.bus.on('downloads.progress', (e) => events.push(e));
       const ids = withCode().slice(0, 400);
       const started = Date.now();
-      await runJob(h, { ids, type: 'Xml', withCode: true, folder: h.out });
+      await runJob(h, { ids, type: 'Xml', kind: 'withCode', folder: h.out });
       const secs = (Date.now() - started) / 1000;
       expect(events.length).toBeGreaterThan(1);
       expect(events.length).toBeLessThanOrEqual(Math.ceil(secs * 10) + 4);
@@ -190,7 +190,7 @@ describe('downloads against the sandbox', () => {
     try {
       sandbox.setFaults({ download: { latencyMs: 150 } });
       const ids = withCode().slice(0, 600);
-      const { job } = await h.service.create({ ids, type: 'Xml', withCode: true, folder: h.out });
+      const { job } = await h.service.create({ ids, type: 'Xml', kind: 'withCode', folder: h.out });
       h.service.start(job.id);
       await waitFor(() => h.service.view(job.id).saved >= 100);
       const paused = await h.service.pause(job.id);
@@ -227,7 +227,7 @@ describe('downloads against the sandbox', () => {
     const first = harness(sandbox);
     const ids = withCode().slice(0, 500);
     sandbox.setFaults({ download: { latencyMs: 100 } });
-    const { job } = await first.service.create({ ids, type: 'Pdf', withCode: true, folder: first.out });
+    const { job } = await first.service.create({ ids, type: 'Pdf', kind: 'withCode', folder: first.out });
     first.service.start(job.id);
     await waitFor(() => first.service.view(job.id).saved >= 100);
     await first.service.close(); // the app quits mid-job
@@ -244,7 +244,7 @@ describe('downloads against the sandbox', () => {
       expect(second.service.resumeInterrupted()).toEqual([job.id]);
       const done = await second.service.whenDone(job.id);
       expect(done).toMatchObject({ status: 'done', saved: 500 });
-      const savedIds = new Set(second.service.repo.page(job.id, 0, 500).items.filter((i) => i.status === 'saved').map((i) => i.transactionId));
+      const savedIds = new Set(second.service.repo.page(job.id, 0, 500).items.filter((i) => i.state === 'saved').map((i) => i.transactionId));
       const askedAgain = second.client.idsRequested();
       expect(askedAgain.length).toBeLessThanOrEqual(500 - savedBefore + 4 * 50);
       expect(askedAgain.length + Math.min(askedBefore.length, 500)).toBeGreaterThanOrEqual(500);
@@ -262,11 +262,11 @@ describe('downloads against the sandbox', () => {
     try {
       expect((await work.check()).busy).toBe(false);
       sandbox.setFaults({ download: { latencyMs: 200 } });
-      const { job } = await h.service.create({ ids: withCode().slice(0, 100), type: 'Xml', withCode: true, folder: h.out });
+      const { job } = await h.service.create({ ids: withCode().slice(0, 100), type: 'Xml', kind: 'withCode', folder: h.out });
       h.service.start(job.id);
       const during = await work.check();
       expect(during.busy).toBe(true);
-      expect(during.reasons[0]).toMatchObject({ source: 'downloads', message: 'A download is running' });
+      expect(during.reasons[0]).toMatchObject({ source: 'downloads', message: { en: 'A download is running' } });
       await h.service.whenDone(job.id);
       expect((await work.check()).busy).toBe(false);
     } finally {
@@ -280,7 +280,7 @@ describe('downloads against the sandbox', () => {
     try {
       sandbox.setFaults({ download: { status503: 1 } });
       const ids = withCode().slice(0, 30);
-      const job = await runJob(h, { ids, type: 'Xml', withCode: true, folder: h.out });
+      const job = await runJob(h, { ids, type: 'Xml', kind: 'withCode', folder: h.out });
       expect(job).toMatchObject({ status: 'done', failed: 30, saved: 0 });
       const exported = h.service.exportFailed(job.id);
       expect(exported.count).toBe(30);
@@ -317,11 +317,11 @@ describe('sign-in refused mid-job', () => {
     });
     try {
       const ids = withCode().slice(0, 20);
-      const first = await runJob(h, { ids, type: 'Xml', withCode: true, folder: h.out });
+      const first = await runJob(h, { ids, type: 'Xml', kind: 'withCode', folder: h.out });
       expect(first.status).toBe('paused');
       expect(first.saved).toBe(0);
       expect(first.failed).toBe(0);
-      expect(first.lastError?.message).toMatch(/expired|token/i);
+      expect(first.lastError?.en).toMatch(/expired|token/i);
       expect(reported).toEqual([h.profileId]);
       token = sandbox.devToken;
       h.service.start(first.id);

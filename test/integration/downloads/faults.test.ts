@@ -18,7 +18,7 @@ describe('downloads under injected faults', () => {
     const h = harness(sandbox);
     try {
       const ids = [...sandbox.catalogue.list('withCode').slice(0, 495), 'MISSING-1', 'MISSING-2', 'MISSING-3', 'MISSING-4', 'MISSING-5'];
-      const { job } = await h.service.create({ ids, type: 'Pdf', withCode: true, folder: h.out });
+      const { job } = await h.service.create({ ids, type: 'Pdf', kind: 'withCode', folder: h.out });
       h.service.start(job.id);
       const done = await h.service.whenDone(job.id);
       const faults = sandbox.requests({ op: 'download' }).filter((r) => r.fault);
@@ -28,15 +28,15 @@ describe('downloads under injected faults', () => {
       expect(done.saved + done.failed).toBe(500);
       const items = h.service.repo.page(job.id, 0, 1000).items;
       for (const item of items) {
-        expect(['saved', 'failed']).toContain(item.status);
-        if (item.status === 'failed') {
+        expect(['saved', 'failed']).toContain(item.state);
+        if (item.state === 'failed') {
           expect(item.errorCode).toBeTruthy();
-          expect(item.message).toBeTruthy();
+          expect(item.message?.vi).toBeTruthy();
         }
       }
-      for (const id of ['MISSING-1', 'MISSING-5']) expect(items.find((i) => i.transactionId === id)).toMatchObject({ status: 'failed', errorCode: 'InvoiceNotExist' });
+      for (const id of ['MISSING-1', 'MISSING-5']) expect(items.find((i) => i.transactionId === id)).toMatchObject({ state: 'failed', errorCode: 'InvoiceNotExist' });
       // Nothing saved twice: one file per saved item, each recorded once, byte-identical.
-      const saved = items.filter((i) => i.status === 'saved');
+      const saved = items.filter((i) => i.state === 'saved');
       expect(saved.length).toBeGreaterThanOrEqual(450);
       const files = listFiles(h.out);
       expect(files).toHaveLength(saved.length);

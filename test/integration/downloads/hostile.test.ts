@@ -103,9 +103,9 @@ describe('hostile answers', () => {
       const { view, items } = await s.run(['ZIP-ESCAPE', 'ZIP-ABS', 'ZIP-BOMB', 'ZIP-GOOD'], 'All', true);
       expect(view).toMatchObject({ saved: 1, failed: 3 });
       const byId = Object.fromEntries(items.map((i) => [i.transactionId, i]));
-      expect(byId['ZIP-ESCAPE']).toMatchObject({ status: 'failed', errorCode: 'UnsafeZipEntry' });
-      expect(byId['ZIP-ABS']).toMatchObject({ status: 'failed', errorCode: 'UnsafeZipEntry' });
-      expect(byId['ZIP-BOMB']).toMatchObject({ status: 'failed', errorCode: 'ZipTooLarge' });
+      expect(byId['ZIP-ESCAPE']).toMatchObject({ state: 'failed', errorCode: 'UnsafeZipEntry' });
+      expect(byId['ZIP-ABS']).toMatchObject({ state: 'failed', errorCode: 'UnsafeZipEntry' });
+      expect(byId['ZIP-BOMB']).toMatchObject({ state: 'failed', errorCode: 'ZipTooLarge' });
       expect(listFiles(s.out)).toEqual([path.join('ZIP-GOOD', 'GOOD.pdf'), path.join('ZIP-GOOD', 'GOOD.xml')]);
       expect(fs.existsSync(path.join(s.tmp.dir, 'escaped.txt'))).toBe(false);
       expect(fs.existsSync(path.join(s.tmp.dir, 'box', 'escaped.txt'))).toBe(false);

@@ -83,7 +83,7 @@ describe('kill -9 during a flush, with resets and 503s injected', () => {
     expect(counts.unknown).toBeGreaterThan(0);
     // The unknown ones were not re-sent: each was acknowledged at most once (checked above), and
     // they wait for the user with an explanation.
-    for (const e of all.filter((x) => x.state === 'unknown')) expect(e.lastError).toMatch(/may or may not/);
+    for (const e of all.filter((x) => x.state === 'unknown')) expect(e.lastError?.en).toMatch(/may or may not/);
     recordHardening('crash-emails', { crashSeeds: CRASH_SEEDS, crashKills: kills, crashScenarios: 1, crashLosses: 0 }); // reached only when every invariant held
     console.log(`crash test: ${kills} kills, ${recovered} in-flight entries recovered as unknown; final ${JSON.stringify(counts)}`);
   }, 900_000);

@@ -64,7 +64,7 @@ describe('email queue against the sandbox', () => {
     ]);
     expect(r.added).toHaveLength(3);
     expect(r.rejected).toMatchObject([{ index: 3, transactionId: other }]);
-    expect(r.rejected[0]!.reason).toContain('not an address');
+    expect(r.rejected[0]!.reason.en).toContain('not an address');
     emails.outbox.add('sandbox', [
       { input: { transactionId: other, receiverName: '', receiverEmail: 'bad@x', ccEmail: '', bccEmail: '', replyEmail: '', kind: 'withCode' } },
     ]);
@@ -73,9 +73,9 @@ describe('email queue against the sandbox', () => {
     expect(byTx.get(three)).toMatchObject({ state: 'sent', sendEmailStatus: 3, errorCode: null });
     expect(byTx.get(four)).toMatchObject({ state: 'requested', sendEmailStatus: 4 });
     expect(byTx.get('NO-SUCH-INVOICE-1')).toMatchObject({ state: 'failed', errorCode: 'InvoiceNotExist', retryable: false });
-    expect(byTx.get('NO-SUCH-INVOICE-1')!.lastErrorVi).toContain('Không tồn tại');
+    expect(byTx.get('NO-SUCH-INVOICE-1')!.lastError?.vi).toContain('Không tồn tại');
     expect(byTx.get(other)).toMatchObject({ state: 'failed', sendEmailStatus: 2, errorCode: 'InvalidEmail' });
-    expect(byTx.get(other)!.lastError).toContain('InvalidEmail');
+    expect(byTx.get(other)!.lastError?.en).toContain('InvalidEmail');
   });
 
   it('pauses on an auth error and resumes after a new sign-in, losing nothing', async () => {
@@ -98,8 +98,8 @@ describe('email queue against the sandbox', () => {
     const { sandbox, emails } = h;
     await h.connections.settings.update({ batchSizes: { email: 5 } });
     sandbox.setFaults({ sendemail: { status429: 0.15, retryAfterS: 0, status503: 0.15, reset: 0.15, hang: 0.1, malformed: 0.05, truncated: 0.05 } });
-    const ids = [...sandbox.catalogue.list('withCode').slice(0, 60), ...sandbox.catalogue.list('calc').slice(0, 40)];
-    const kindOf = (id: string) => (sandbox.catalogue.kindOf(id) === 'calc' ? 'cashRegister' : 'withCode') as 'cashRegister' | 'withCode';
+    const ids = [...sandbox.catalogue.list('withCode').slice(0, 60), ...sandbox.catalogue.list('cashRegister').slice(0, 40)];
+    const kindOf = (id: string) => (sandbox.catalogue.kindOf(id) === 'cashRegister' ? 'cashRegister' : 'withCode') as 'cashRegister' | 'withCode';
     emails.add(ids.map((id) => ({ transactionId: id, receiverEmail: 'a@example.com', kind: kindOf(id) })));
     await waitFor(() => {
       const c = emails.status().counts;

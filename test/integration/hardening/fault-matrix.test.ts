@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, isApiError } from '../../../main/services/api';
-import { SANDBOX_CREDENTIALS, sampleInvoiceData, startSandbox, type FaultKind, type FaultOp, type Sandbox } from '../../../main/sandbox';
+import { SANDBOX_CREDENTIALS, startSandbox, type FaultKind, type FaultOp, type Sandbox } from '../../../main/sandbox';
+import { sampleInvoiceData } from '../../support/sandbox-invoice';
 import { recordHardening } from '../../support/hardening-report';
 
 /**
- * Issue 10's fault matrix at the client: every operation × every fault the sandbox can inject,
+ * The fault matrix at the client: every operation × every fault the sandbox can inject
  * each with ONE expected outcome, decided once and written down here. "ok" means the call
  * succeeded; anything else is the ApiError kind the caller (and so the user) gets. A cell that
  * ends any other way — a different kind, a plain Error, a hang past the test's bound, a crash —
@@ -62,7 +63,7 @@ async function run(op: Op): Promise<unknown> {
     case 'preview':
       return client.preview(sampleInvoiceData() as never);
     case 'download':
-      return client.download(withCodeIds, { type: 'Pdf', withCode: true });
+      return client.download(withCodeIds, { type: 'Pdf', kind: 'withCode' });
     case 'sendemail':
       return client.sendEmail({
         SendEmailDatas: [{ TransactionID: withCodeIds[0]!, ReceiverName: 'Khách', ReceiverEmail: 'khach@example.vn' }],

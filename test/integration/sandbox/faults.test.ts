@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { sampleInvoiceData, startSandbox, type Sandbox } from '../../../main/sandbox';
+import { startSandbox, type Sandbox } from '../../../main/sandbox';
+import { sampleInvoiceData } from '../../support/sandbox-invoice';
 import { call, headers } from './helpers';
 
 let sb: Sandbox;

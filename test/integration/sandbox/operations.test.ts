@@ -1,7 +1,8 @@
 import { unzipSync } from 'fflate';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SANDBOX_CREDENTIALS, SANDBOX_DEV_TOKEN, SANDBOX_INACTIVE_APPID, sampleInvoiceData, startSandbox, type Sandbox } from '../../../main/sandbox';
+import { SANDBOX_CREDENTIALS, SANDBOX_DEV_TOKEN, SANDBOX_INACTIVE_APPID, startSandbox, type Sandbox } from '../../../main/sandbox';
+import { sampleInvoiceData } from '../../support/sandbox-invoice';
 import http from 'node:http';
 import { call, download, unwrap } from './helpers';
 
@@ -110,7 +111,7 @@ describe('templates', () => {
     expect(await list('year=1999')).toEqual([]);
   });
 
-  it('data is a JSON-encoded string by default (the spec sample) and fields pass through', async () => {
+  it('data is a JSON-encoded string by default (the published sample) and fields pass through', async () => {
     const r = await call(sb, 'GET', 'templates', { query: 'invoiceWithCode=true' });
     expect(typeof r.env.data).toBe('string');
     expect(r.env).toMatchObject({ success: true, errorCode: null, descriptionErrorCode: null, errors: [], customData: '' });
@@ -150,7 +151,7 @@ describe('Download', () => {
     expect(Buffer.from(def[0]!.data!, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
     const lower = await download(sb, [id], 'downloadDataType=pdf');
     expect(lower[0]!.data).toBe(def[0]!.data);
-    const xml = await download(sb, [sb.catalogue.list('calc')[0]!], 'INVOICECALCU=True&downloadDataType=XML');
+    const xml = await download(sb, [sb.catalogue.list('cashRegister')[0]!], 'INVOICECALCU=True&downloadDataType=XML');
     expect(xml[0]!.data).toMatch(/^<\?xml/);
   });
 
@@ -175,8 +176,8 @@ describe('Download', () => {
 
   it('per-item errors: wrong flags → InvoiceNotExist, malformed → InvalidTransactionID, deleted → InvoiceDeleted', async () => {
     const withCode = sb.catalogue.list('withCode')[0]!;
-    const calc = sb.catalogue.list('calc')[0]!;
-    const deleted = ['withCode', 'withoutCode', 'calc'].flatMap((k) => sb.catalogue.deletedIds(k as 'withCode')).find((id) => sb.catalogue.kindOf(id) === 'withCode');
+    const calc = sb.catalogue.list('cashRegister')[0]!;
+    const deleted = ['withCode', 'withoutCode', 'cashRegister'].flatMap((k) => sb.catalogue.deletedIds(k as 'withCode')).find((id) => sb.catalogue.kindOf(id) === 'withCode');
     const ids: unknown[] = [withCode, calc, 'ZZZZZZZZZZ', 'bad id!', 42, ...(deleted ? [deleted] : [])];
     const items = await download(sb, ids, 'invoiceWithCode=true&downloadDataType=Xml');
     expect(items.map((i) => i.ErrorCode)).toEqual(['', 'InvoiceNotExist', 'InvoiceNotExist', 'InvalidTransactionID', 'InvalidTransactionID', ...(deleted ? ['InvoiceDeleted'] : [])]);
@@ -235,7 +236,7 @@ describe('sendemail', () => {
 
   it('bad addresses → 2, unknown or wrong-kind ids → InvoiceNotExist; nothing recorded for them', async () => {
     const withCode = sb.catalogue.list('withCode')[0]!;
-    const calc = sb.catalogue.list('calc')[0]!;
+    const calc = sb.catalogue.list('cashRegister')[0]!;
     const r = await send({
       SendEmailDatas: [entry(withCode, 'not-an-address'), entry(withCode, 'a@x.vn,b@y.vn'), entry(withCode, ''), entry(calc), entry('NOSUCHID99'), { ...entry(withCode), CCEmail: 'cc@@x' }],
       IsInvoiceCode: true,
@@ -331,8 +332,8 @@ describe('plumbing', () => {
     expect((await call(sb, 'GET', 'templates')).status).toBe(429);
     const reqs = (await (await fetch(`${sb.origin}/__sandbox/requests?op=templates`)).json()) as { status: number }[];
     expect(reqs.map((r) => r.status)).toEqual([503, 429]);
-    const inv = (await (await fetch(`${sb.origin}/__sandbox/invoices?kind=calc&limit=5`)).json()) as { ids: string[]; flags: unknown };
-    expect(inv.ids).toEqual(sb.catalogue.list('calc').slice(0, 5));
+    const inv = (await (await fetch(`${sb.origin}/__sandbox/invoices?kind=cashRegister&limit=5`)).json()) as { ids: string[]; flags: unknown };
+    expect(inv.ids).toEqual(sb.catalogue.list('cashRegister').slice(0, 5));
     expect(inv.flags).toEqual({ invoiceWithCode: true, invoiceCalcu: true });
     const tok = (await (await fetch(`${sb.origin}/__sandbox/token`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ ttlMs: -5 }) })).json()) as { token: string };
     expect((await call(sb, 'GET', 'templates', { token: tok.token })).env).toBeDefined();
@@ -361,11 +362,11 @@ describe('plumbing', () => {
 
   it('admin warm pre-renders into the cache', async () => {
     const before = sb.stats().cachedItems;
-    const res = await fetch(`${sb.origin}/__sandbox/warm`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ kind: 'calc', limit: 3, type: 'pdf' }) });
+    const res = await fetch(`${sb.origin}/__sandbox/warm`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ kind: 'cashRegister', limit: 3, type: 'pdf' }) });
     expect(await res.json()).toEqual({ warmed: 3, type: 'Pdf' });
     expect(sb.stats().cachedItems).toBeGreaterThanOrEqual(before + 3);
     const hits = sb.stats().cacheHits;
-    await download(sb, sb.catalogue.list('calc').slice(0, 3) as string[], 'invoiceCalcu=true');
+    await download(sb, sb.catalogue.list('cashRegister').slice(0, 3) as string[], 'invoiceCalcu=true');
     expect(sb.stats().cacheHits).toBe(hits + 3);
   });
 

@@ -1,6 +1,7 @@
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SANDBOX_CREDENTIALS, sampleInvoiceData, startSandbox, type Sandbox } from '../../../main/sandbox';
+import { SANDBOX_CREDENTIALS, startSandbox, type Sandbox } from '../../../main/sandbox';
+import { sampleInvoiceData } from '../../support/sandbox-invoice';
 import { call } from './helpers';
 
 let clock = Date.parse('2026-11-21T03:00:00Z');

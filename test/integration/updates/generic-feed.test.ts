@@ -214,7 +214,7 @@ describe.runIf(process.platform === 'linux')('updating from a generic feed (EINV
 
       // A send is running: restart waits, nothing is replaced.
       let sending = true;
-      app.work.register('emails.queue', () => ({ busy: sending, message: 'Sending 1 email', messageVi: 'Đang gửi 1 email' }));
+      app.work.register('emails.queue', () => ({ busy: sending, message: { en: 'Sending 1 email', vi: 'Đang gửi 1 email' } }));
       const waiting = await app.service.handlers()['updates.restart']({}, { host: 'electron' });
       expect(waiting).toMatchObject({ status: 'waiting', reasons: [{ source: 'emails.queue' }] });
       expect(fs.readFileSync(app.oldAppImage, 'utf8')).toContain('echo old');

@@ -6,10 +6,7 @@ import {
   apiErrors,
   chunk,
   defaultTokenUrl,
-  groupEmailsByKind,
-  isLoopbackHost,
   jwtExpiry,
-  kindFromSeries,
   mapLimit,
   normaliseEmailList,
   parseRetryAfter,
@@ -17,6 +14,7 @@ import {
   redact,
   toWireEmailParameter,
 } from '../../../main/services/api';
+import { INVOICE_KINDS, downloadFlags, emailFlags, kindFromFlags } from '../../../common/model';
 import { normaliseDownload, normaliseSendEmailItems, normaliseTemplates, normaliseToken } from '../../../main/services/api/normalise';
 import { AppError } from '../../../common/errors';
 
@@ -56,13 +54,6 @@ describe('base URL', () => {
   it('the client constructor validates too', () => {
     expectApiError(() => new ApiClient({ baseUrl: 'http://10.0.0.5/api/integration/invoice' }), 'config');
     expectApiError(() => new ApiClient({ baseUrl: 'https://x.vn/a', maxBatch: 51 }), 'config');
-  });
-
-  it('isLoopbackHost', () => {
-    expect(isLoopbackHost('127.1.2.3')).toBe(true);
-    expect(isLoopbackHost('app.localhost')).toBe(false);
-    expect(isLoopbackHost('128.0.0.1')).toBe(false);
-    expect(isLoopbackHost('localhost.evil.com')).toBe(false);
   });
 
   it('default token URL replaces /invoice with /auth/token', () => {
@@ -110,30 +101,14 @@ describe('batching', () => {
     expect(chunk(ids).flat()).toEqual(ids);
   });
 
-  it('groups emails by kind with the right flags, never mixing kinds', () => {
-    const d = (id: string) => ({ TransactionID: id, ReceiverName: 'A', ReceiverEmail: 'a@x.vn' });
-    const groups = groupEmailsByKind(
-      [
-        { kind: 'withCode', data: d('1') },
-        { kind: 'withoutCode', data: d('2') },
-        { kind: 'cashRegister', data: d('3') },
-        { kind: 'withCode', data: d('4') },
-      ],
-      50,
-    );
-    expect(groups.map((g) => [g.kind, g.parameter.IsInvoiceCode, g.parameter.IsInvoiceCalculatingMachine, g.parameter.SendEmailDatas.map((x) => x.TransactionID)])).toEqual([
-      ['withCode', true, false, ['1', '4']],
-      ['withoutCode', false, false, ['2']],
-      ['cashRegister', true, true, ['3']],
+  it('maps each invoice kind to its Download and sendemail flags, and the flags back to the kind', () => {
+    expect(INVOICE_KINDS.map((k) => [k, downloadFlags(k), emailFlags(k)])).toEqual([
+      ['withCode', { invoiceWithCode: true, invoiceCalcu: false }, { IsInvoiceCode: true, IsInvoiceCalculatingMachine: false }],
+      ['withoutCode', { invoiceWithCode: false, invoiceCalcu: false }, { IsInvoiceCode: false, IsInvoiceCalculatingMachine: false }],
+      ['cashRegister', { invoiceWithCode: true, invoiceCalcu: true }, { IsInvoiceCode: true, IsInvoiceCalculatingMachine: true }],
     ]);
-    expect(groupEmailsByKind(Array.from({ length: 5 }, (_, i) => ({ kind: 'withCode' as const, data: d(String(i)) })), 2).length).toBe(3);
-  });
-
-  it('kindFromSeries', () => {
-    expect(kindFromSeries('1C25TAA')).toBe('withCode');
-    expect(kindFromSeries('1K25TAA')).toBe('withoutCode');
-    expect(kindFromSeries('2C25MAB')).toBe('cashRegister');
-    expect(kindFromSeries('hello')).toBeNull();
+    for (const k of INVOICE_KINDS) expect(kindFromFlags(downloadFlags(k).invoiceWithCode, downloadFlags(k).invoiceCalcu)).toBe(k);
+    expect(kindFromFlags(false, true)).toBe('cashRegister');
   });
 
   it('normaliseEmailList accepts , and ; and trims', () => {

@@ -200,8 +200,8 @@ describe('AuthService and AuthGate', () => {
     secrets = new MemorySecretStore(keychainUnavailable('no Secret Service on the session bus'));
     const status = await make().status();
     expect(status.storage).toBe('memory');
-    expect(status.storageMessage).toMatch(/kept in memory for this run only/);
-    expect(status.storageMessageVi).toMatch(/chỉ được giữ trong bộ nhớ/);
+    expect(status.storageMessage?.en).toMatch(/kept in memory for this run only/);
+    expect(status.storageMessage?.vi).toMatch(/chỉ được giữ trong bộ nhớ/);
   });
 });
 

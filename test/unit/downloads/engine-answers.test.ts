@@ -61,7 +61,7 @@ describe('engine and odd answers', () => {
     }));
     const { view, items, out } = await run(client, ['abc', 'DEF', 'missing', 'L']);
     expect(view).toMatchObject({ saved: 3, failed: 1 });
-    expect(items.find((i) => i.transactionId === 'missing')).toMatchObject({ status: 'failed', errorCode: 'NotReturned' });
+    expect(items.find((i) => i.transactionId === 'missing')).toMatchObject({ state: 'failed', errorCode: 'NotReturned' });
     expect([...fs.readFileSync(path.join(out, 'abc.pdf'))]).toEqual([1]);
     expect([...fs.readFileSync(path.join(out, 'DEF.pdf'))]).toEqual([2]);
     expect(fs.readFileSync(path.join(out, 'L.pdf'), 'utf8')).toBe('fetched https://viewer.example/x.pdf');
@@ -87,7 +87,7 @@ describe('engine and odd answers', () => {
     }));
     const { items, out } = await run(client, ['X', 'E'], 'Xml');
     expect(fs.readFileSync(path.join(out, 'X.xml'))).toEqual(Buffer.from('<HDon>Hóa đơn ₫</HDon>', 'utf8'));
-    expect(items[1]).toMatchObject({ status: 'failed', errorCode: 'EmptyContent' });
+    expect(items[1]).toMatchObject({ state: 'failed', errorCode: 'EmptyContent' });
   });
 });
 

@@ -28,8 +28,8 @@ describe('parseIdsText', () => {
 describe('failedItemsCsv', () => {
   it('writes code and bilingual message, quoted, formula-safe, round-trippable', () => {
     const csv = failedItemsCsv([
-      { transactionId: 'A1', errorCode: 'InvoiceNotExist', message: 'The invoice does not exist, "really"', messageVi: 'Hóa đơn không tồn tại' },
-      { transactionId: '=cmd()', errorCode: null, message: null, messageVi: null },
+      { transactionId: 'A1', errorCode: 'InvoiceNotExist', message: { en: 'The invoice does not exist, "really"', vi: 'Hóa đơn không tồn tại' } },
+      { transactionId: '=cmd()', errorCode: null, message: null },
     ]);
     expect(csv.startsWith('\uFEFF')).toBe(true);
     const rows = Papa.parse<string[]>(csv.slice(1).trim()).data;

@@ -66,7 +66,7 @@ describe('the preview window', () => {
 describe('preview window policy', () => {
   it('is sandboxed, has no preload and its own persistent partition', () => {
     const p = previewWebPreferences();
-    expect(p).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, webSecurity: true, webviewTag: false });
+    expect(p).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, nodeIntegrationInSubFrames: false, webSecurity: true, webviewTag: false, navigateOnDragDrop: false });
     expect(p).not.toHaveProperty('preload');
     expect(PREVIEW_PARTITION).toMatch(/^persist:/);
     expect(p.partition).toBe(PREVIEW_PARTITION);

@@ -144,7 +144,7 @@ describe('CSV import', () => {
     expect(r.imported).toBe(2);
     expect(r.problems).toHaveLength(1);
     expect(r.problems[0]!.row).toBe(4);
-    expect(r.problems[0]!.messageVi).toContain('25.000');
+    expect(r.problems[0]!.message.vi).toContain('25.000');
     expect(catalogues.searchItems('gao')[0]!.price).toBe('25000');
     expect(catalogues.searchItems('muoi')[0]!.price).toBe('1234567.5');
   });
@@ -156,7 +156,7 @@ describe('CSV import', () => {
     expect(catalogues.searchBuyers('an phat')[0]!.email).toBe('ke.toan@anphat.vn');
     const bad = catalogues.importCsv('buyers', 'foo,bar\n1,2\n');
     expect(bad.imported).toBe(0);
-    expect(bad.problems[0]!.message).toMatch(/no legalName column/);
+    expect(bad.problems[0]!.message.en).toMatch(/no legalName column/);
   });
 });
 

@@ -24,8 +24,8 @@ describe('parseEmailCsv', () => {
       [3, 'TX2'],
       [5, null],
     ]);
-    expect(r.bad[0]!.reason).toContain('not-an-email');
-    expect(r.bad[0]!.reasonVi).toContain('không hợp lệ');
+    expect(r.bad[0]!.reason.en).toContain('not-an-email');
+    expect(r.bad[0]!.reason.vi).toContain('không hợp lệ');
   });
 
   it('reads a semicolon file without BOM, columns in another order, a quoted line break', () => {
@@ -63,8 +63,7 @@ describe('exportEmailCsv', () => {
       retryable: false,
       attempts: 1,
       nextAttemptAt: null,
-      lastError: 'bad, address',
-      lastErrorVi: null,
+      lastError: { en: 'bad, address', vi: 'bad, address' },
       createdAt: '2026-01-01T00:00:00.000Z',
       updatedAt: '2026-01-01T00:00:00.000Z',
       doneAt: null,

@@ -61,7 +61,7 @@ describe('Outbox', () => {
     expect(first.added).toHaveLength(1);
     const again = outbox.add('sandbox', [clean('TX1')]);
     expect(again.added).toHaveLength(0);
-    expect(again.rejected[0]?.reason).toContain('already');
+    expect(again.rejected[0]?.reason.en).toContain('already');
     const claim = outbox.claim('sandbox', 10)!;
     outbox.settle(claim.token, new Map([[claim.entries[0]!.id, judgeItem(3, null)]]));
     expect(outbox.add('sandbox', [clean('TX1')]).added).toHaveLength(1);
@@ -88,7 +88,7 @@ describe('Outbox', () => {
     const c = outbox.claim('sandbox', 1)!;
     outbox.release(c.token, clock + 5000, { en: 'offline', vi: 'offline' });
     expect(outbox.due('sandbox')).toEqual({ due: true, nextAt: clock + 5000 });
-    expect(outbox.get(c.entries[0]!.id)).toMatchObject({ state: 'queued', attempts: 0, lastError: 'offline' });
+    expect(outbox.get(c.entries[0]!.id)).toMatchObject({ state: 'queued', attempts: 0, lastError: { en: 'offline' } });
     const d = outbox.claim('sandbox', 5)!;
     expect(d.entries.map((e) => e.transactionId)).toEqual(['A2']);
     outbox.markUnknown(d.token, { en: 'reset', vi: 'reset' });

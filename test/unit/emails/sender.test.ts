@@ -104,7 +104,7 @@ describe('EmailSender', () => {
     await s.flush();
     expect(calls).toBe(1);
     expect(outbox.counts('sandbox')).toMatchObject({ unknown: 2, queued: 0, sending: 0 });
-    expect(byTx().get('A1')!.lastError).toContain('may or may not');
+    expect(byTx().get('A1')!.lastError?.en).toContain('may or may not');
   });
 
   it('an item missing from the answer is unknown; a call-level code fails the missing ones', async () => {

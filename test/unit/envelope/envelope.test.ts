@@ -27,7 +27,7 @@ function error(r: EnvelopeResult) {
   return r;
 }
 
-describe('readEnvelope: spec sample shapes', () => {
+describe('readEnvelope: published sample shapes', () => {
   it('preview: data is a plain link string and stays one', () => {
     const link = 'https://testapi.meinvoice.vn/viewer/abc?x=1&y={2}';
     const r = success(readEnvelope({ success: true, errorCode: null, descriptionErrorCode: null, errors: [], data: link, customData: '' }));

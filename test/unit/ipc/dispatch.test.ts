@@ -30,12 +30,12 @@ describe('dispatch', () => {
   it('hides unexpected failures behind a plain message and reports them to the log', async () => {
     const seen: string[] = [];
     const dispatch = createDispatch(withInfo(() => {
-      throw new Error('secret internals at /home/shop/x.ts:1:1');
+      throw new Error('secret internals at /opt/einvoice/x.ts:1:1');
     }), (name, error) => seen.push(`${name}: ${(error as Error).message}`));
     const result = await dispatch('app.info', {}, ctx);
     expect(result).toMatchObject({ ok: false, error: { code: 'internal' } });
     expect(JSON.stringify(result)).not.toContain('internals');
-    expect(seen).toEqual(['app.info: secret internals at /home/shop/x.ts:1:1']);
+    expect(seen).toEqual(['app.info: secret internals at /opt/einvoice/x.ts:1:1']);
   });
 
   it('refuses to return a response that breaks its schema', async () => {

@@ -1,21 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../common/errors';
 import { checkServiceUrl, isLoopbackHost, PRESETS, ProfileService, SANDBOX_PROFILE_ID } from '../../../main/services/profiles';
-import { openDatabase, type Store } from '../../../main/services/store';
+import { freshStorePerTest } from '../../support/temp-dir';
 
-let dir: string;
-let store: Store;
-beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'einv-prof-'));
-  store = openDatabase(dir);
-});
-afterEach(() => {
-  store.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+const db = freshStorePerTest('einv-prof-');
 
 function appError(fn: () => unknown): AppError {
   try {
@@ -52,17 +40,17 @@ describe('service URLs', () => {
 
 describe('ProfileService', () => {
   it('first run: the built-in Sandbox exists and is active', () => {
-    const profiles = new ProfileService(store);
+    const profiles = new ProfileService(db.store);
     expect(profiles.list()).toEqual([
       { id: SANDBOX_PROFILE_ID, name: 'Sandbox', kind: 'sandbox', baseUrl: null, tokenUrl: null, builtin: true, active: true },
     ]);
     expect(profiles.active().kind).toBe('sandbox');
     // A second construction (next start, or the CLI) does not duplicate it.
-    expect(new ProfileService(store).list()).toHaveLength(1);
+    expect(new ProfileService(db.store).list()).toHaveLength(1);
   });
 
   it('adds presets with their public addresses and custom profiles with checked URLs', () => {
-    const profiles = new ProfileService(store);
+    const profiles = new ProfileService(db.store);
     const test = profiles.add({ name: 'Test', kind: 'test' });
     expect(test).toMatchObject({ kind: 'test', baseUrl: PRESETS.test.baseUrl, tokenUrl: PRESETS.test.tokenUrl, active: false });
     expect(PRESETS.test.baseUrl).toBe('https://testapi.meinvoice.vn/api/integration/invoice');
@@ -78,7 +66,7 @@ describe('ProfileService', () => {
   });
 
   it('edits, activates, finds by name, and removes (falling back to the Sandbox)', () => {
-    const profiles = new ProfileService(store);
+    const profiles = new ProfileService(db.store);
     const changes: string[] = [];
     profiles.onActiveChange((p) => changes.push(p.id));
     const custom = profiles.add({ name: 'Shop', kind: 'custom', baseUrl: 'https://a.example.vn/invoice' });
@@ -89,7 +77,7 @@ describe('ProfileService', () => {
     profiles.activate(custom.id);
     expect(profiles.active().id).toBe(custom.id);
     expect(profiles.find('shop').id).toBe(custom.id);
-    expect(new ProfileService(store).activeId()).toBe(custom.id); // persisted
+    expect(new ProfileService(db.store).activeId()).toBe(custom.id); // persisted
     profiles.remove(custom.id);
     expect(profiles.active().id).toBe(SANDBOX_PROFILE_ID);
     expect(changes).toEqual([custom.id, SANDBOX_PROFILE_ID]);
@@ -99,12 +87,12 @@ describe('ProfileService', () => {
   });
 
   it('removing a profile removes its per-profile rows (cascade)', () => {
-    const profiles = new ProfileService(store);
+    const profiles = new ProfileService(db.store);
     const p = profiles.add({ name: 'T', kind: 'test' });
-    store.db
+    db.store.db
       .prepare("INSERT INTO profile_auth(profile_id, method, signed_in_at) VALUES (?, 'token', '2026-01-01T00:00:00Z')")
       .run(p.id);
     profiles.remove(p.id);
-    expect(store.db.prepare('SELECT count(*) AS n FROM profile_auth').get()).toEqual({ n: 0 });
+    expect(db.store.db.prepare('SELECT count(*) AS n FROM profile_auth').get()).toEqual({ n: 0 });
   });
 });

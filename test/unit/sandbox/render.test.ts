@@ -3,7 +3,7 @@ import { extractText, getDocumentProxy } from 'unpdf';
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../../main/sandbox/data';
 import { ByteLru, InvoiceRenderer, formatAmount, loadFonts, padPdf, renderPdf } from '../../../main/sandbox/render';
-import { sampleInvoiceData } from '../../../main/sandbox/validate';
+import { sampleInvoiceData } from '../../support/sandbox-invoice';
 
 const NOW = new Date('2026-11-21T10:00:00Z');
 const cat = buildCatalogue(1, 120, NOW);
@@ -31,7 +31,7 @@ describe('PDF rendering', () => {
   });
 
   it('is byte-for-byte deterministic, also across renderers', async () => {
-    const inv = cat.get(cat.list('calc')[0] as string)!;
+    const inv = cat.get(cat.list('cashRegister')[0] as string)!;
     const a = await renderPdf(inv, fonts, { padKb: 60 });
     const b = await new InvoiceRenderer({ padKb: 60 }).render(inv, 'Pdf');
     expect(Buffer.from(a).equals(Buffer.from(b))).toBe(true);

@@ -64,6 +64,25 @@ describe('openDatabase', () => {
     }
   });
 
+  it('rewrites a download job error stored as { message, messageVi } into { en, vi } on upgrade', () => {
+    const old = openDatabase(dir, { migrations: migrations.slice(0, 6) });
+    old.db.prepare("INSERT INTO profiles(id, name, kind, builtin, created_at, updated_at) VALUES ('sandbox', 'Sandbox', 'sandbox', 1, 'x', 'x')").run();
+    const insert = old.db.prepare(
+      `INSERT INTO download_jobs(id, profile_id, fingerprint, type, with_code, calc, folder, existing, unzip, status, last_error, created_at, updated_at)
+       VALUES (?, 'sandbox', 'f', 'Pdf', 1, 0, '/tmp/x', 'skip', 0, 'paused', ?, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`,
+    );
+    insert.run('old-error', JSON.stringify({ message: 'Authentication failed', messageVi: 'Xác thực thất bại' }));
+    insert.run('no-error', null);
+    old.close();
+    const store = openDatabase(dir);
+    const rows = store.db.prepare('SELECT id, last_error FROM download_jobs ORDER BY id').all() as Array<{ id: string; last_error: string | null }>;
+    expect(rows.map((r) => [r.id, r.last_error === null ? null : JSON.parse(r.last_error)])).toEqual([
+      ['no-error', null],
+      ['old-error', { en: 'Authentication failed', vi: 'Xác thực thất bại' }],
+    ]);
+    store.close();
+  });
+
   it('keeps rows written at an earlier version through the upgrade', () => {
     const old = openDatabase(dir, { migrations: migrations.slice(0, 1) });
     old.db.prepare("INSERT INTO settings(key, value) VALUES ('language', '\"en\"')").run();

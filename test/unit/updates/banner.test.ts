@@ -23,7 +23,7 @@ describe('what the renderer shows', () => {
       percent: 99,
     });
     expect(bannerFor({ status: 'ready', version: '1.0.1' })).toEqual({ kind: 'ready', version: '1.0.1' });
-    const reasons = [{ source: 'emails.queue', message: 'Sending', messageVi: 'Đang gửi' }];
+    const reasons = [{ source: 'emails.queue', message: { en: 'Sending', vi: 'Đang gửi' } }];
     expect(bannerFor({ status: 'waiting', version: '1.0.1', reasons })).toEqual({ kind: 'waiting', version: '1.0.1', reasons });
     expect(bannerFor({ status: 'installing', version: '1.0.1' })).toEqual({ kind: 'installing', version: '1.0.1' });
     expect(reasonText(reasons[0]!, 'vi')).toBe('Đang gửi');

@@ -206,19 +206,19 @@ describe('when it may install', () => {
     await toReady(s);
     let sending = 3;
     s.work.register('emails.queue', () =>
-      sending > 0 ? { busy: true, message: `${sending} emails are being sent`, messageVi: `Đang gửi ${sending} email` } : { busy: false },
+      sending > 0 ? { busy: true, message: { en: `${sending} emails are being sent`, vi: `Đang gửi ${sending} email` } } : { busy: false },
     );
     s.work.register('downloads', async () => ({ busy: false }));
     const state = await s.controller.requestInstall();
     expect(state).toEqual({
       status: 'waiting',
       version: '1.2.0',
-      reasons: [{ source: 'emails.queue', message: '3 emails are being sent', messageVi: 'Đang gửi 3 email' }],
+      reasons: [{ source: 'emails.queue', message: { en: '3 emails are being sent', vi: 'Đang gửi 3 email' } }],
     });
     expect(s.driver.installs).toBe(0);
     sending = 1;
     await s.clock.advance(DEFAULT_POLICY.workPollMs);
-    expect(s.controller.state).toMatchObject({ status: 'waiting', reasons: [{ message: '1 emails are being sent' }] });
+    expect(s.controller.state).toMatchObject({ status: 'waiting', reasons: [{ message: { en: '1 emails are being sent' } }] });
     expect(s.driver.installs).toBe(0);
     sending = 0;
     await s.clock.advance(DEFAULT_POLICY.workPollMs);
@@ -230,7 +230,7 @@ describe('when it may install', () => {
   it('re-asks as soon as a service says its work changed, without waiting for the poll', async () => {
     const s = setup();
     await toReady(s);
-    s.work.declare('renderer:draft-7', { message: 'A draft has unsaved changes', messageVi: 'Hóa đơn nháp chưa được lưu' });
+    s.work.declare('renderer:draft-7', { en: 'A draft has unsaved changes', vi: 'Hóa đơn nháp chưa được lưu' });
     expect((await s.controller.requestInstall()).status).toBe('waiting');
     s.work.clear('renderer:draft-7');
     await settle();

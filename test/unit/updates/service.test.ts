@@ -99,11 +99,11 @@ describe('the updates service', () => {
     s.driver.answers.push({ version: '0.2.0' });
     s.attach();
     await s.clock.advance(DEFAULT_POLICY.initialDelayMs);
-    await s.h['updates.declareWork']({ key: 'draft-editor', busy: true, message: 'Unsaved draft', messageVi: 'Nháp chưa lưu' }, ctx);
+    await s.h['updates.declareWork']({ key: 'draft-editor', busy: true, message: { en: 'Unsaved draft', vi: 'Nháp chưa lưu' } }, ctx);
     expect(await s.h['updates.restart']({}, ctx)).toEqual({
       status: 'waiting',
       version: '0.2.0',
-      reasons: [{ source: 'renderer:draft-editor', message: 'Unsaved draft', messageVi: 'Nháp chưa lưu' }],
+      reasons: [{ source: 'renderer:draft-editor', message: { en: 'Unsaved draft', vi: 'Nháp chưa lưu' } }],
     });
     expect(s.driver.installs).toBe(0);
     await s.h['updates.declareWork']({ key: 'draft-editor', busy: false }, ctx);
@@ -130,7 +130,7 @@ describe('the updates service', () => {
     s.driver.answers.push({ version: '0.2.0' });
     s.attach();
     await s.clock.advance(DEFAULT_POLICY.initialDelayMs);
-    s.work.register('emails.queue', () => ({ busy: true, message: 'Sending', messageVi: 'Đang gửi' }));
+    s.work.register('emails.queue', () => ({ busy: true, message: { en: 'Sending', vi: 'Đang gửi' } }));
     expect((await s.h['updates.restart']({}, ctx)).status).toBe('waiting');
     expect(await s.h['updates.cancelRestart']({}, ctx)).toEqual({ status: 'ready', version: '0.2.0' });
   });
@@ -150,10 +150,10 @@ describe('composed into Services', () => {
       expect(refused).toMatchObject({ ok: false, error: { code: 'update_not_ready' } });
       const bad = await services.dispatch('updates.declareWork', { key: '', busy: 'yes' }, { host: 'browser' });
       expect(bad).toMatchObject({ ok: false, error: { code: 'validation' } });
-      services.work.register('emails.queue', () => ({ busy: true, message: 'Sending 2 emails', messageVi: 'Đang gửi 2 email' }));
+      services.work.register('emails.queue', () => ({ busy: true, message: { en: 'Sending 2 emails', vi: 'Đang gửi 2 email' } }));
       expect(await services.work.check()).toEqual({
         busy: true,
-        reasons: [{ source: 'emails.queue', message: 'Sending 2 emails', messageVi: 'Đang gửi 2 email' }],
+        reasons: [{ source: 'emails.queue', message: { en: 'Sending 2 emails', vi: 'Đang gửi 2 email' } }],
       });
     } finally {
       await services.close();

@@ -7,13 +7,13 @@ describe('the work-in-progress registry', () => {
     const work = new WorkInProgress();
     expect(await work.check()).toEqual({ busy: false, reasons: [] });
     work.register('drafts', () => ({ busy: false }));
-    work.register('downloads', async () => ({ busy: true, message: 'Downloading 120 invoices', messageVi: 'Đang tải 120 hóa đơn' }));
-    work.declare('renderer:draft', { message: 'Unsaved draft' });
+    work.register('downloads', async () => ({ busy: true, message: { en: 'Downloading 120 invoices', vi: 'Đang tải 120 hóa đơn' } }));
+    work.declare('renderer:draft', { en: 'Unsaved draft', vi: 'Nháp chưa lưu' });
     const check = await work.check();
     expect(check.busy).toBe(true);
     expect(check.reasons).toEqual([
-      { source: 'renderer:draft', message: 'Unsaved draft', messageVi: 'Đang có công việc chưa xong' },
-      { source: 'downloads', message: 'Downloading 120 invoices', messageVi: 'Đang tải 120 hóa đơn' },
+      { source: 'renderer:draft', message: { en: 'Unsaved draft', vi: 'Nháp chưa lưu' } },
+      { source: 'downloads', message: { en: 'Downloading 120 invoices', vi: 'Đang tải 120 hóa đơn' } },
     ]);
   });
 

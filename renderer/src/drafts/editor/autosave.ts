@@ -19,8 +19,7 @@ function declare(busy: boolean): void {
     .call('updates.declareWork', {
       key: 'drafts.unsaved',
       busy,
-      message: 'A draft has unsaved edits',
-      messageVi: 'Có hóa đơn nháp chưa lưu xong',
+      message: { en: 'A draft has unsaved edits', vi: 'Có hóa đơn nháp chưa lưu xong' },
     })
     .catch(() => {});
 }
