@@ -12,6 +12,22 @@ export const AmountInWordsOptionsSchema = z.object({
   even: z.boolean(),
 });
 
+const Digits = z.number().int().min(0).max(15).nullable();
+
+/**
+ * Decimal digits the shop issues each kind of number with (OptionUserDefined); null = as many as
+ * the figures typed on the invoice need. Every figure of the issuing form is rounded to these.
+ */
+export const DecimalDigitsSettingSchema = z.object({
+  QuantityDecimalDigits: Digits,
+  UnitPriceOCDecimalDigits: Digits,
+  AmountOCDecimalDigits: Digits,
+  AmountDecimalDigits: Digits,
+  CoefficientDecimalDigits: Digits,
+  ExchangRateDecimalDigits: Digits,
+});
+export type DecimalDigitsSetting = z.infer<typeof DecimalDigitsSettingSchema>;
+
 export const SettingsSchema = z.object({
   language: z.enum(['vi', 'en']),
   amountInWords: AmountInWordsOptionsSchema,
@@ -23,6 +39,7 @@ export const SettingsSchema = z.object({
     /** Invoices per sendemail call. */
     email: z.number().int().min(1).max(MAX_EMAIL_BATCH),
   }),
+  decimalDigits: DecimalDigitsSettingSchema,
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -31,6 +48,14 @@ export const DEFAULT_SETTINGS: Settings = {
   amountInWords: { zeroTens: 'linh', thousand: 'nghìn', useTu: false, even: true },
   downloadFolder: null,
   batchSizes: { download: 50, email: 20 },
+  decimalDigits: {
+    QuantityDecimalDigits: null,
+    UnitPriceOCDecimalDigits: null,
+    AmountOCDecimalDigits: null,
+    AmountDecimalDigits: null,
+    CoefficientDecimalDigits: null,
+    ExchangRateDecimalDigits: null,
+  },
 };
 
 export const SettingsPatchSchema = z
@@ -39,6 +64,7 @@ export const SettingsPatchSchema = z
     amountInWords: AmountInWordsOptionsSchema.partial().optional(),
     downloadFolder: SettingsSchema.shape.downloadFolder.optional(),
     batchSizes: SettingsSchema.shape.batchSizes.partial().optional(),
+    decimalDigits: DecimalDigitsSettingSchema.partial().optional(),
   })
   .strict();
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;

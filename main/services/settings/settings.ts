@@ -43,6 +43,7 @@ function mergeSettings(base: Settings, patch: SettingsPatch): Settings {
     amountInWords: { ...base.amountInWords, ...stripUndefined(patch.amountInWords ?? {}) },
     downloadFolder: patch.downloadFolder === undefined ? base.downloadFolder : patch.downloadFolder,
     batchSizes: { ...base.batchSizes, ...stripUndefined(patch.batchSizes ?? {}) },
+    decimalDigits: { ...base.decimalDigits, ...stripUndefined(patch.decimalDigits ?? {}) },
   };
 }
 

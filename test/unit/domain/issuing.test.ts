@@ -1,7 +1,8 @@
 /** The issuing form of InvoiceData: hand-computed and BigInt-reference examples. */
 import { describe, expect, it } from 'vitest';
-import { emptyDraft, emptyLine, issuingForm, serialiseDraft, draftFromInvoiceData, type DraftLine, type InvoiceDraft } from '../../../common/money';
+import { emptyDraft, emptyLine, issuingForm, issuingOptionsFromSettings, serialiseDraft, draftFromInvoiceData, type DraftLine, type InvoiceDraft } from '../../../common/money';
 import { IssuingInvoiceDataSchema, InvoiceDataSchema } from '../../../common/model';
+import { DEFAULT_SETTINGS } from '../../../common/calls/settings';
 import { convert, minor, pow10, roundDiv, scaled } from './bigint-reference';
 
 const REF = '7a1c2f3e-4b5d-4e6f-8a9b-0c1d2e3f4a5b';
@@ -134,6 +135,16 @@ describe('issuingForm', () => {
     const f = issuingForm(d, { digits });
     expect(f.data.OptionUserDefined).toEqual({ ...digits, MainCurrency: 'VND' });
     expect(f.changed).toEqual([]);
+  });
+
+  it("OptionUserDefined follows the shop's settings: a fixed setting wins, an unset one follows the draft", () => {
+    const d = usdDraft();
+    const settings = { ...DEFAULT_SETTINGS, decimalDigits: { ...DEFAULT_SETTINGS.decimalDigits, QuantityDecimalDigits: 3, AmountDecimalDigits: 2 } };
+    const f = issuingForm(d, issuingOptionsFromSettings(settings));
+    expect(f.data.OptionUserDefined.QuantityDecimalDigits).toBe(3);
+    expect(f.data.OptionUserDefined.AmountDecimalDigits).toBe(2);
+    expect(f.data.OptionUserDefined.UnitPriceOCDecimalDigits).toBe(issuingForm(d).data.OptionUserDefined.UnitPriceOCDecimalDigits);
+    expect(issuingForm(d, issuingOptionsFromSettings(DEFAULT_SETTINGS)).data).toEqual(issuingForm(d).data);
   });
 
   it('every figure is rounded to its digits before computing, and each change is listed', () => {

@@ -27,3 +27,12 @@ it('defaults to Vietnamese and merges partial updates, persisted and published',
   expect(settings.update({ downloadFolder: '/tmp/x' }).downloadFolder).toBe('/tmp/x');
   expect(settings.update({ downloadFolder: null }).downloadFolder).toBeNull();
 });
+
+it('keeps the decimal digits the shop issues with; null goes back to following the draft; out of range is refused', () => {
+  const settings = new SettingsService(db.store);
+  expect(Object.values(settings.get().decimalDigits).every((v) => v === null)).toBe(true);
+  settings.update({ decimalDigits: { QuantityDecimalDigits: 3 } });
+  expect(new SettingsService(db.store).get().decimalDigits).toEqual({ ...DEFAULT_SETTINGS.decimalDigits, QuantityDecimalDigits: 3 });
+  expect(() => settings.update({ decimalDigits: { AmountDecimalDigits: 16 } })).toThrow();
+  expect(settings.update({ decimalDigits: { QuantityDecimalDigits: null } }).decimalDigits).toEqual(DEFAULT_SETTINGS.decimalDigits);
+});
