@@ -1,5 +1,5 @@
 /**
- * Bulk download (issue 7): 2 000 Pdf invoices of about 100 KB each from the sandbox (pdfPadKb),
+ * Bulk download: 2 000 Pdf invoices of about 100 KB each from the sandbox (pdfPadKb),
  * the real engine (DownloadsService: jobs in SQLite, ApiClient, temp file + fsync + rename,
  * outcomes committed per batch) versus a plain undici baseline with the same batches (50) and
  * concurrency (4) writing the same files. Each arm runs in its own child process so its peak

@@ -5,7 +5,7 @@ import type { EmailService } from '../../services/emails';
 import { ExitCode, UsageError, type CliCommand, type CliOption, type CommandContext, type ParsedArgs } from '../registry';
 
 /** The email queue of the data folder (the same outbox as the app), with a way to send it. */
-export interface CliQueue {
+interface CliQueue {
   emails: EmailService;
   /** False when the connection is a bare --base-url (no profile sign-in). */
   profileId: string;
@@ -30,7 +30,7 @@ export async function openQueue(ctx: CommandContext, batch: number | undefined):
   return { emails: cli.services.emails, profileId: cli.profile.id };
 }
 
-export interface FlushReport {
+interface FlushReport {
   exitCode: number;
   paused: boolean;
   offline: boolean;
@@ -55,9 +55,7 @@ export async function flushAndWait(ctx: CommandContext, q: CliQueue, ids: readon
   return { exitCode: 0, paused: st.state === 'paused', offline: st.state === 'offline' || st.state === 'backoff' };
 }
 
-export const FAILED_STATES: readonly EmailState[] = ['failed', 'unknown'];
-
-export interface ItemJson {
+interface ItemJson {
   id: number | null;
   transactionId: string | null;
   state: EmailState | 'rejected';
@@ -79,7 +77,7 @@ export function itemJson(e: EmailEntry): ItemJson {
   };
 }
 
-export function rejectJson(r: EmailReject): ItemJson {
+function rejectJson(r: EmailReject): ItemJson {
   return { id: null, transactionId: r.transactionId, state: 'rejected', sendEmailStatus: null, errorCode: null, message: r.reason, messageVi: r.reasonVi, line: r.line };
 }
 

@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 
-export interface FailedRow {
+interface FailedRow {
   transactionId: string;
   errorCode: string | null;
   message: string | null;

@@ -1,190 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { SQLInputValue, StatementSync } from 'node:sqlite';
-import {
-  EMAIL_STATES,
-  type EmailAddResult,
-  type EmailCounts,
-  type EmailEntry,
-  type EmailKind,
-  type EmailReject,
-  type EmailState,
-} from '../../../common/calls/emails';
+import { EMAIL_STATES, type EmailAddResult, type EmailCounts, type EmailEntry, type EmailKind, type EmailReject, type EmailState } from '../../../common/calls/emails';
 import { AppError } from '../../../common/errors';
-import { splitEmails } from '../../../common/rules/email';
 import type { Store } from '../store';
-import type { Verdict } from './judge';
-
-/** A new entry, already checked and normalised (addresses `;`-separated). */
-export interface CleanInput {
-  transactionId: string;
-  receiverName: string;
-  receiverEmail: string;
-  ccEmail: string;
-  bccEmail: string;
-  replyEmail: string;
-  kind: EmailKind;
-}
-
-export interface RawInput {
-  transactionId?: string | null;
-  receiverName?: string | null;
-  receiverEmail?: string | null;
-  ccEmail?: string | null;
-  bccEmail?: string | null;
-  replyEmail?: string | null;
-  kind: EmailKind;
-}
-
-export type Problem = { en: string; vi: string };
-
-/** Checks and normalises one entry; returns the clean entry or the reason it is refused. */
-export function checkInput(raw: RawInput): { ok: true; value: CleanInput } | { ok: false; problem: Problem } {
-  const transactionId = (raw.transactionId ?? '').trim();
-  if (!transactionId) return { ok: false, problem: { en: 'TransactionID is empty.', vi: 'Thiếu mã tra cứu (TransactionID).' } };
-  if (transactionId.length > 200 || /\s/.test(transactionId)) {
-    return { ok: false, problem: { en: `TransactionID "${transactionId.slice(0, 60)}" is not valid.`, vi: `Mã tra cứu "${transactionId.slice(0, 60)}" không hợp lệ.` } };
-  }
-  const fields: Array<[keyof RawInput, string, string, boolean]> = [
-    ['receiverEmail', 'ReceiverEmail', 'Email người nhận', true],
-    ['ccEmail', 'CCEmail', 'Email CC', false],
-    ['bccEmail', 'BCCEmail', 'Email BCC', false],
-    ['replyEmail', 'ReplyEmail', 'Email trả lời', false],
-  ];
-  const out: Record<string, string> = {};
-  for (const [key, en, vi, required] of fields) {
-    const list = splitEmails((raw[key] as string | null | undefined) ?? '');
-    if (list.invalid.length > 0) {
-      const bad = list.invalid.map((a) => a.slice(0, 80)).join(', ');
-      return { ok: false, problem: { en: `${en}: not a valid address: ${bad}.`, vi: `${vi}: địa chỉ không hợp lệ: ${bad}.` } };
-    }
-    if (required && list.addresses.length === 0) return { ok: false, problem: { en: `${en} is empty.`, vi: `${vi} đang trống.` } };
-    out[key] = list.normalised;
-  }
-  return {
-    ok: true,
-    value: {
-      transactionId,
-      receiverName: (raw.receiverName ?? '').trim(),
-      receiverEmail: out.receiverEmail ?? '',
-      ccEmail: out.ccEmail ?? '',
-      bccEmail: out.bccEmail ?? '',
-      replyEmail: out.replyEmail ?? '',
-      kind: raw.kind,
-    },
-  };
-}
-
-interface Row {
-  id: number;
-  profile_id: string;
-  transaction_id: string;
-  receiver_name: string;
-  receiver_email: string;
-  cc_email: string;
-  bcc_email: string;
-  reply_email: string;
-  kind: EmailKind;
-  state: EmailState;
-  send_email_status: number | null;
-  error_code: string | null;
-  retryable: number;
-  attempts: number;
-  next_attempt_at: number;
-  last_error: string | null;
-  last_error_vi: string | null;
-  claim_token: string | null;
-  claimed_at: number | null;
-  created_at: number;
-  updated_at: number;
-  done_at: number | null;
-}
-
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
-
-function toEntry(r: Row): EmailEntry {
-  return {
-    id: r.id,
-    transactionId: r.transaction_id,
-    receiverName: r.receiver_name,
-    receiverEmail: r.receiver_email,
-    ccEmail: r.cc_email,
-    bccEmail: r.bcc_email,
-    replyEmail: r.reply_email,
-    kind: r.kind,
-    state: r.state,
-    sendEmailStatus: r.send_email_status,
-    errorCode: r.error_code,
-    retryable: r.retryable === 1,
-    attempts: r.attempts,
-    nextAttemptAt: r.state === 'queued' && r.next_attempt_at > 0 ? iso(r.next_attempt_at) : null,
-    lastError: r.last_error,
-    lastErrorVi: r.last_error_vi,
-    createdAt: iso(r.created_at)!,
-    updatedAt: iso(r.updated_at)!,
-    doneAt: iso(r.done_at),
-  };
-}
-
-/** One claimed entry: what goes into the sendemail body. */
-export interface ClaimedEntry {
-  id: number;
-  transactionId: string;
-  receiverName: string;
-  receiverEmail: string;
-  ccEmail: string;
-  bccEmail: string;
-  replyEmail: string;
-  attempts: number;
-}
-
-export interface Claim {
-  token: string;
-  kind: EmailKind;
-  profileId: string;
-  entries: ClaimedEntry[];
-}
-
-export interface ListQuery {
-  states?: readonly EmailState[] | undefined;
-  search?: string | undefined;
-  sort?: 'id' | 'transactionId' | 'receiverName' | 'receiverEmail' | 'state' | 'updatedAt' | 'attempts' | 'kind';
-  dir?: 'asc' | 'desc';
-  offset?: number;
-  limit?: number;
-}
-
-const SORT_COLUMNS: Record<NonNullable<ListQuery['sort']>, string> = {
-  id: 'id',
-  transactionId: 'transaction_id',
-  receiverName: 'receiver_name',
-  receiverEmail: 'receiver_email',
-  state: 'state',
-  updatedAt: 'updated_at',
-  attempts: 'attempts',
-  kind: 'kind',
-};
+import { CRASHED_WHILE_SENDING, defaultClaimAlive, groupVerdicts, type Claim, type ClaimAlive, type ClaimedEntry, type Settlement } from './claims';
+import { recipientsOf, SORT_COLUMNS, toEntry, whereOf, type ListQuery, type Row } from './entries';
+import { checkInput, type CleanInput, type Reason, type Recipients } from './input';
 
 /** States the user may send again / cancel / edit / remove. */
 const RETRYABLE_STATES: readonly EmailState[] = ['failed', 'unknown', 'cancelled'];
 const CANCELLABLE_STATES: readonly EmailState[] = ['queued', 'failed', 'unknown'];
 const EDITABLE_STATES: readonly EmailState[] = ['queued', 'failed', 'unknown', 'cancelled'];
 
-/** Is the process that holds a claim still alive? (Claims are "<pid>:<random>".) */
-export type ClaimAlive = (token: string) => boolean;
-
-export function defaultClaimAlive(token: string): boolean {
-  const pid = Number(token.split(':')[0]);
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-export interface OutboxOptions {
+interface OutboxOptions {
   now?: () => number;
   /** A claim older than this is taken as abandoned even if its pid is alive (pid reuse). Default 10 min. */
   claimLeaseMs?: number;
@@ -216,6 +44,10 @@ export class Outbox {
     let s = this.stmts.get(sql);
     if (!s) this.stmts.set(sql, (s = this.store.db.prepare(sql)));
     return s;
+  }
+
+  private row(id: number): Row | undefined {
+    return this.stmt('SELECT * FROM email_outbox WHERE id = ?').get(id) as Row | undefined;
   }
 
   // ------------------------------------------------------------------ enqueue
@@ -270,30 +102,12 @@ export class Outbox {
   // ------------------------------------------------------------------ reading
 
   get(id: number): EmailEntry | null {
-    const row = this.stmt('SELECT * FROM email_outbox WHERE id = ?').get(id) as Row | undefined;
+    const row = this.row(id);
     return row ? toEntry(row) : null;
   }
 
-  private where(profileId: string, q: Pick<ListQuery, 'states' | 'search'>): { sql: string; params: SQLInputValue[] } {
-    const parts = ['profile_id = ?'];
-    const params: SQLInputValue[] = [profileId];
-    if (q.states && q.states.length > 0 && q.states.length < EMAIL_STATES.length) {
-      parts.push(`state IN (${q.states.map(() => '?').join(', ')})`);
-      params.push(...q.states);
-    }
-    const search = q.search?.trim();
-    if (search) {
-      const like = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      parts.push(
-        "(lower(transaction_id) LIKE ? ESCAPE '\\' OR lower(receiver_name) LIKE ? ESCAPE '\\' OR lower(receiver_email) LIKE ? ESCAPE '\\' OR lower(cc_email) LIKE ? ESCAPE '\\' OR lower(coalesce(error_code, '')) LIKE ? ESCAPE '\\')",
-      );
-      params.push(like, like, like, like, like);
-    }
-    return { sql: parts.join(' AND '), params };
-  }
-
   list(profileId: string, q: ListQuery = {}): { items: EmailEntry[]; total: number } {
-    const { sql, params } = this.where(profileId, q);
+    const { sql, params } = whereOf(profileId, q);
     const column = SORT_COLUMNS[q.sort ?? 'id'];
     const dir = q.dir === 'asc' ? 'ASC' : 'DESC';
     const total = (this.store.db.prepare(`SELECT count(*) AS n FROM email_outbox WHERE ${sql}`).get(...params) as { n: number }).n;
@@ -328,15 +142,18 @@ export class Outbox {
   // ------------------------------------------------------------------ the send cycle
 
   /**
-   * Claims up to `max` due entries of ONE kind (the kind of the oldest due entry) in an immediate
-   * transaction: state `sending`, a fresh claim token, attempts + 1. Two processes never claim the
-   * same entry; one TransactionID appears at most once per claim. The claim is not yet "armed":
-   * until {@link arm} is called right before the request leaves, a crash puts it back in the queue.
+   * The sender's one transaction per batch: records the verdicts of the batch that just came
+   * back (`previous`), then claims up to `max` due entries of ONE kind (the kind of the oldest due
+   * entry) — state `sending`, a fresh claim token, attempts + 1 — and arms them (`claimed_at`): the
+   * caller sends the request right after the commit, so from then on a crash leaves them `unknown`.
+   * Two processes never claim the same entry; one TransactionID appears at most once per claim.
+   * Returns null when nothing is due (the verdicts are recorded all the same).
    */
-  claim(profileId: string, max: number): Claim | null {
+  claim(profileId: string, max: number, previous: Settlement | null = null): Claim | null {
     const at = this.now();
     const token = `${process.pid}:${randomBytes(8).toString('hex')}`;
     const claim = this.store.transaction(() => {
+      if (previous) this.writeVerdicts(previous, at);
       const first = this.stmt(
         "SELECT kind FROM email_outbox WHERE profile_id = ? AND state = 'queued' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT 1",
       ).get(profileId, at) as { kind: EmailKind } | undefined;
@@ -350,62 +167,43 @@ export class Outbox {
       for (const r of rows) {
         if (seen.has(r.transaction_id)) continue;
         seen.add(r.transaction_id);
-        entries.push({
-          id: r.id,
-          transactionId: r.transaction_id,
-          receiverName: r.receiver_name,
-          receiverEmail: r.receiver_email,
-          ccEmail: r.cc_email,
-          bccEmail: r.bcc_email,
-          replyEmail: r.reply_email,
-          attempts: r.attempts + 1,
-        });
+        entries.push({ id: r.id, transactionId: r.transaction_id, ...recipientsOf(r), attempts: r.attempts + 1 });
         if (entries.length >= max) break;
       }
       this.stmt(
-        `UPDATE email_outbox SET state = 'sending', claim_token = ?, claimed_at = NULL, attempts = attempts + 1, updated_at = ?
+        `UPDATE email_outbox SET state = 'sending', claim_token = ?, claimed_at = ?, attempts = attempts + 1, updated_at = ?
            WHERE state = 'queued' AND id IN (${entries.map(() => '?').join(', ')})`,
-      ).run(token, at, ...entries.map((e) => e.id));
+      ).run(token, at, at, ...entries.map((e) => e.id));
       return { token, kind: first.kind, profileId, entries };
     });
+    if (previous) this.ownClaims.delete(previous.token);
     if (claim) this.ownClaims.add(claim.token);
     return claim;
   }
 
-  /** The request of this claim is about to leave: from now on a crash leaves its entries `unknown`. */
-  arm(token: string): void {
-    this.stmt("UPDATE email_outbox SET claimed_at = ? WHERE claim_token = ? AND state = 'sending'").run(this.now(), token);
+  /** Records the service's verdict for each claimed entry (only rows still held by this claim). */
+  settle(settlement: Settlement): void {
+    const at = this.now();
+    this.store.transaction(() => this.writeVerdicts(settlement, at));
+    this.ownClaims.delete(settlement.token);
   }
 
-  /** Records the service's verdict for each claimed entry (only rows still held by this claim). */
-  settle(token: string, verdicts: ReadonlyMap<number, Verdict>): void {
-    const at = this.now();
-    // Most entries of a batch share one verdict: one UPDATE per distinct verdict.
-    const groups = new Map<string, { v: Verdict; ids: number[] }>();
-    for (const [id, v] of verdicts) {
-      const key = JSON.stringify([v.state, v.sendEmailStatus, v.errorCode, v.retryable, v.message?.en ?? null]);
-      const g = groups.get(key);
-      if (g) g.ids.push(id);
-      else groups.set(key, { v, ids: [id] });
+  private writeVerdicts({ token, verdicts }: Settlement, at: number): void {
+    for (const { v, ids } of groupVerdicts(verdicts)) {
+      const done = v.state === 'sent' || v.state === 'requested' || v.state === 'sendingAtService' ? at : null;
+      this.stmt(
+        `UPDATE email_outbox SET state = ?, send_email_status = ?, error_code = ?, retryable = ?, last_error = ?, last_error_vi = ?,
+           claim_token = NULL, claimed_at = NULL, updated_at = ?, done_at = ?
+         WHERE claim_token = ? AND state = 'sending' AND id IN (${ids.map(() => '?').join(', ')})`,
+      ).run(v.state, v.sendEmailStatus, v.errorCode, v.retryable ? 1 : 0, v.message?.en ?? null, v.message?.vi ?? null, at, done, token, ...ids);
     }
-    this.store.transaction(() => {
-      for (const { v, ids } of groups.values()) {
-        const done = v.state === 'sent' || v.state === 'requested' || v.state === 'sendingAtService' ? at : null;
-        this.stmt(
-          `UPDATE email_outbox SET state = ?, send_email_status = ?, error_code = ?, retryable = ?, last_error = ?, last_error_vi = ?,
-             claim_token = NULL, claimed_at = NULL, updated_at = ?, done_at = ?
-           WHERE claim_token = ? AND state = 'sending' AND id IN (${ids.map(() => '?').join(', ')})`,
-        ).run(v.state, v.sendEmailStatus, v.errorCode, v.retryable ? 1 : 0, v.message?.en ?? null, v.message?.vi ?? null, at, done, token, ...ids);
-      }
-    });
-    this.ownClaims.delete(token);
   }
 
   /**
    * The request certainly did not reach the service (connection refused, 429, 503, auth refused
    * before sending…): the claimed entries go back to `queued`, due at `nextAt`, the attempt not counted.
    */
-  release(token: string, nextAt: number, problem: Problem | null): void {
+  release(token: string, nextAt: number, problem: Reason | null): void {
     const at = this.now();
     this.stmt(
       `UPDATE email_outbox SET state = 'queued', claim_token = NULL, claimed_at = NULL, attempts = max(0, attempts - 1),
@@ -416,20 +214,19 @@ export class Outbox {
   }
 
   /** The request may have reached the service: every claimed entry waits in `unknown` for the user. */
-  markUnknown(token: string, problem: Problem): void {
-    const at = this.now();
+  markUnknown(token: string, problem: Reason): void {
     this.stmt(
       `UPDATE email_outbox SET state = 'unknown', claim_token = NULL, claimed_at = NULL, retryable = 0, last_error = ?, last_error_vi = ?, updated_at = ?
        WHERE claim_token = ? AND state = 'sending'`,
-    ).run(problem.en, problem.vi, at, token);
+    ).run(problem.en, problem.vi, this.now(), token);
     this.ownClaims.delete(token);
   }
 
   /**
    * After a crash or restart: entries left in `sending` by a process that is gone (or whose claim
-   * is older than the lease) may have been sent → `unknown`; entries claimed but whose request had
-   * not been armed (never left) go back to `queued`. Claims of live processes (the app and the CLI
-   * share the database) are left alone. Returns how many became `unknown`.
+   * is older than the lease) may have been sent → `unknown`; entries claimed but not armed (the
+   * request never left) go back to `queued`. Claims of live processes (the app and the CLI share
+   * the database) are left alone. Returns how many became `unknown`.
    */
   recover(): number {
     const rows = this.stmt(
@@ -439,10 +236,6 @@ export class Outbox {
       (r) => r.token === null || (!this.ownClaims.has(r.token) && (!this.claimAlive(r.token) || this.now() - (r.at ?? 0) > this.leaseMs)),
     );
     if (stale.length === 0) return 0;
-    const problem = {
-      en: 'The app stopped while this email was being sent: it may or may not have reached the service. Check, then retry or cancel.',
-      vi: 'Ứng dụng bị dừng khi đang gửi email này: không rõ yêu cầu đã tới dịch vụ hay chưa. Hãy kiểm tra rồi gửi lại hoặc hủy.',
-    };
     let n = 0;
     this.store.transaction(() => {
       const unknown = this.stmt(
@@ -454,7 +247,7 @@ export class Outbox {
          WHERE state = 'sending' AND claim_token IS ? AND claimed_at IS NULL`,
       );
       for (const r of stale) {
-        n += Number(unknown.run(problem.en, problem.vi, this.now(), r.token).changes);
+        n += Number(unknown.run(CRASHED_WHILE_SENDING.en, CRASHED_WHILE_SENDING.vi, this.now(), r.token).changes);
         requeue.run(this.now(), r.token);
       }
     });
@@ -502,9 +295,9 @@ export class Outbox {
   }
 
   /** Changes recipients of an entry not yet sent; addresses are checked and normalised. */
-  update(id: number, patch: Partial<Omit<RawInput, 'kind' | 'transactionId'>>): EmailEntry {
+  update(id: number, patch: Partial<Recipients>): EmailEntry {
     return this.store.transaction(() => {
-      const row = this.stmt('SELECT * FROM email_outbox WHERE id = ?').get(id) as Row | undefined;
+      const row = this.row(id);
       if (!row) throw new AppError('email_not_found', { en: `There is no queued email #${id}.`, vi: `Không có email #${id} trong hàng đợi.` });
       if (!EDITABLE_STATES.includes(row.state)) {
         throw new AppError('email_not_editable', {
@@ -512,15 +305,7 @@ export class Outbox {
           vi: `Không thể sửa email #${id} (${row.transaction_id}) nữa: trạng thái hiện tại là ${row.state}.`,
         });
       }
-      const checked = checkInput({
-        transactionId: row.transaction_id,
-        kind: row.kind,
-        receiverName: patch.receiverName ?? row.receiver_name,
-        receiverEmail: patch.receiverEmail ?? row.receiver_email,
-        ccEmail: patch.ccEmail ?? row.cc_email,
-        bccEmail: patch.bccEmail ?? row.bcc_email,
-        replyEmail: patch.replyEmail ?? row.reply_email,
-      });
+      const checked = checkInput({ transactionId: row.transaction_id, kind: row.kind, ...recipientsOf(row), ...definedOnly(patch) });
       if (!checked.ok) {
         throw new AppError('email_invalid', checked.problem, { issues: [{ path: 'recipients', message: checked.problem.en, messageVi: checked.problem.vi }] });
       }
@@ -528,7 +313,11 @@ export class Outbox {
       this.stmt(
         'UPDATE email_outbox SET receiver_name = ?, receiver_email = ?, cc_email = ?, bcc_email = ?, reply_email = ?, updated_at = ? WHERE id = ?',
       ).run(v.receiverName, v.receiverEmail, v.ccEmail, v.bccEmail, v.replyEmail, this.now(), id);
-      return toEntry(this.stmt('SELECT * FROM email_outbox WHERE id = ?').get(id) as unknown as Row);
+      return toEntry(this.row(id)!);
     });
   }
+}
+
+function definedOnly<T extends object>(patch: T): Partial<T> {
+  return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -8,19 +8,19 @@ import type { Session } from '../auth';
 import type { Store } from '../store';
 import type { WorkInProgress } from '../updates/work-in-progress';
 import { exportEmailCsv, parseEmailCsv } from './csv';
-import { checkInput, Outbox, type ClaimAlive, type CleanInput, type ListQuery } from './outbox';
-import { EmailSender, type FlushOptions } from './sender';
+import type { ClaimAlive } from './claims';
+import type { ListQuery } from './entries';
+import { checkInput, type CleanInput } from './input';
+import { Outbox } from './outbox';
+import { EmailSender, type FlushOptions, type SenderTuning } from './sender';
 
-export interface EmailServiceDeps {
+export interface EmailServiceDeps extends SenderTuning {
   store: Store;
   bus?: EventBus;
   /** The active connection profile: entries are queued under it and flushed for it. */
   activeProfileId: () => string;
   /** AuthGate: `ready()` blocks while signed out / paused; `reportAuthFailure()` pauses. */
   gate: { ready(signal?: AbortSignal): Promise<Session>; reportAuthFailure(profileId?: string): Promise<void> };
-  /** Connectivity: false while the service is unreachable. */
-  isOnline?: () => boolean;
-  checkConnectivity?: () => void;
   /** Invoices per sendemail request (default 20, e.g. from settings.batchSizes.email). */
   batchSize?: () => number;
   work?: WorkInProgress;
@@ -30,12 +30,6 @@ export interface EmailServiceDeps {
   send?: (session: Session, parameter: SendEmailParameter, signal: AbortSignal) => Promise<SendEmailOutcome>;
   /** An undici dispatcher shared by the clients (tests, benchmarks). */
   dispatcher?: Dispatcher;
-  now?: () => number;
-  random?: () => number;
-  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
-  backoffBaseMs?: number;
-  backoffMaxMs?: number;
-  stopGraceMs?: number;
   claimLeaseMs?: number;
   claimAlive?: ClaimAlive;
 }
@@ -56,12 +50,10 @@ export class EmailService {
   private started = false;
 
   constructor(private readonly deps: EmailServiceDeps) {
-    this.outbox = new Outbox(deps.store, {
-      ...(deps.now ? { now: deps.now } : {}),
-      ...(deps.claimLeaseMs !== undefined ? { claimLeaseMs: deps.claimLeaseMs } : {}),
-      ...(deps.claimAlive ? { claimAlive: deps.claimAlive } : {}),
-    });
+    this.outbox = new Outbox(deps.store, { now: deps.now, claimLeaseMs: deps.claimLeaseMs, claimAlive: deps.claimAlive });
+    const tuning: SenderTuning = deps;
     this.sender = new EmailSender<Session>({
+      ...tuning,
       outbox: this.outbox,
       activeProfileId: deps.activeProfileId,
       ready: (signal) => deps.gate.ready(signal),
@@ -69,14 +61,6 @@ export class EmailService {
       send: deps.send ?? ((session, parameter, signal) => this.clientFor(session).sendEmail(parameter, { signal, retry: false })),
       batchSize: () => deps.batchSize?.() ?? DEFAULT_EMAIL_BATCH,
       onChange: () => this.changed(),
-      ...(deps.isOnline ? { isOnline: deps.isOnline } : {}),
-      ...(deps.checkConnectivity ? { checkConnectivity: deps.checkConnectivity } : {}),
-      ...(deps.now ? { now: deps.now } : {}),
-      ...(deps.random ? { random: deps.random } : {}),
-      ...(deps.log ? { log: deps.log } : {}),
-      ...(deps.backoffBaseMs !== undefined ? { backoffBaseMs: deps.backoffBaseMs } : {}),
-      ...(deps.backoffMaxMs !== undefined ? { backoffMaxMs: deps.backoffMaxMs } : {}),
-      ...(deps.stopGraceMs !== undefined ? { stopGraceMs: deps.stopGraceMs } : {}),
     });
   }
 

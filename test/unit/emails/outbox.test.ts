@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { judgeItem } from '../../../main/services/emails/judge';
-import { checkInput, Outbox } from '../../../main/services/emails/outbox';
+import { checkInput } from '../../../main/services/emails/input';
+import { Outbox } from '../../../main/services/emails/outbox';
 import { ProfileService } from '../../../main/services/profiles';
 import { openDatabase, type Store } from '../../../main/services/store';
 import { makeTempDir } from '../../support/temp-dir';
@@ -63,7 +64,7 @@ describe('Outbox', () => {
     expect(again.added).toHaveLength(0);
     expect(again.rejected[0]?.reason).toContain('already');
     const claim = outbox.claim('sandbox', 10)!;
-    outbox.settle(claim.token, new Map([[claim.entries[0]!.id, judgeItem(3, null)]]));
+    outbox.settle({ token: claim.token, verdicts: new Map([[claim.entries[0]!.id, judgeItem(3, null)]]) });
     expect(outbox.add('sandbox', [clean('TX1')]).added).toHaveLength(1);
   });
 
@@ -99,8 +100,7 @@ describe('Outbox', () => {
 
   it('recover turns entries left in `sending` by a dead process into `unknown`', () => {
     outbox.add('sandbox', [clean('A1'), clean('A2')]);
-    const c = outbox.claim('sandbox', 5)!;
-    outbox.arm(c.token); // the request is leaving
+    const c = outbox.claim('sandbox', 5)!; // claimed and armed: the request leaves right after
     // A second Outbox over the same file = the app after a restart.
     const alive = new Outbox(store, { now: () => clock, claimAlive: () => true });
     expect(alive.recover()).toBe(0);
@@ -108,13 +108,14 @@ describe('Outbox', () => {
     expect(restarted.recover()).toBe(2);
     expect(outbox.counts('sandbox')).toMatchObject({ unknown: 2, sending: 0 });
     // A late answer of the old claim changes nothing.
-    outbox.settle(c.token, new Map(c.entries.map((e) => [e.id, judgeItem(3, null)])));
+    outbox.settle({ token: c.token, verdicts: new Map(c.entries.map((e) => [e.id, judgeItem(3, null)])) });
     expect(outbox.counts('sandbox')).toMatchObject({ unknown: 2, sent: 0 });
   });
 
-  it('recover puts a claim whose request never left back in the queue', () => {
+  it('recover puts a claim that was never armed (its request never left) back in the queue', () => {
     outbox.add('sandbox', [clean('A1'), clean('A2')]);
     outbox.claim('sandbox', 5);
+    store.db.exec("UPDATE email_outbox SET claimed_at = NULL WHERE state = 'sending'");
     const restarted = new Outbox(store, { now: () => clock, claimAlive: () => false });
     expect(restarted.recover()).toBe(0);
     expect(outbox.counts('sandbox')).toMatchObject({ queued: 2, sending: 0, unknown: 0 });
@@ -123,9 +124,28 @@ describe('Outbox', () => {
 
   it('recover takes a claim older than the lease as abandoned even when the pid lives', () => {
     outbox.add('sandbox', [clean('A1')]);
-    outbox.arm(outbox.claim('sandbox', 5)!.token);
+    outbox.claim('sandbox', 5);
     const other = new Outbox(store, { now: () => clock + 11 * 60_000, claimAlive: () => true });
     expect(other.recover()).toBe(1);
+  });
+
+  it('settling a batch and claiming the next commit together or not at all', () => {
+    outbox.add('sandbox', [clean('A1'), clean('A2')]);
+    const first = outbox.claim('sandbox', 1)!;
+    const verdicts = new Map([[first.entries[0]!.id, judgeItem(3, null)]]);
+    store.db.exec("CREATE TEMP TRIGGER refuse_claim BEFORE UPDATE OF state ON email_outbox WHEN NEW.state = 'sending' BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END");
+    expect(() => outbox.claim('sandbox', 1, { token: first.token, verdicts })).toThrow(/disk I\/O/);
+    // Rolled back: the answered batch is still held (armed) by its claim, the next one still queued.
+    expect(outbox.get(first.entries[0]!.id)).toMatchObject({ state: 'sending' });
+    expect(outbox.counts('sandbox')).toMatchObject({ sending: 1, queued: 1, sent: 0 });
+    store.db.exec('DROP TRIGGER refuse_claim');
+    const second = outbox.claim('sandbox', 1, { token: first.token, verdicts })!;
+    expect(second.entries.map((e) => e.transactionId)).toEqual(['A2']);
+    expect(outbox.get(first.entries[0]!.id)).toMatchObject({ state: 'sent', sendEmailStatus: 3 });
+    // The verdicts are written even when nothing else is due.
+    const last = new Map([[second.entries[0]!.id, judgeItem(4, null)]]);
+    expect(outbox.claim('sandbox', 1, { token: second.token, verdicts: last })).toBeNull();
+    expect(outbox.counts('sandbox')).toMatchObject({ sent: 1, requested: 1, sending: 0 });
   });
 
   it('retry, cancel, remove and update respect the states', () => {
@@ -138,7 +158,7 @@ describe('Outbox', () => {
     expect(c.entries.map((e) => e.id).sort()).toEqual([a1, a3].sort());
     expect(outbox.remove([a1])).toEqual({ changed: 0, skipped: 1 }); // being sent
     expect(() => outbox.update(a1, { receiverEmail: 'z@x.vn' })).toThrow(/no longer be changed/);
-    outbox.settle(c.token, new Map([[a1, judgeItem(2, 'InvalidEmail')], [a3, judgeItem(3, null)]]));
+    outbox.settle({ token: c.token, verdicts: new Map([[a1, judgeItem(2, 'InvalidEmail')], [a3, judgeItem(3, null)]]) });
     const edited = outbox.update(a1, { receiverEmail: 'z@x.vn, y@x.vn' });
     expect(edited.receiverEmail).toBe('z@x.vn;y@x.vn');
     expect(() => outbox.update(a1, { receiverEmail: 'nope' })).toThrow(/not a valid address/);
@@ -150,7 +170,7 @@ describe('Outbox', () => {
   it('lists with filter, search and sort', () => {
     outbox.add('sandbox', [clean('B-2', 'bob@x.vn'), clean('A-1', 'ann@x.vn'), clean('C-3', 'cat@x.vn')]);
     const c = outbox.claim('sandbox', 1)!;
-    outbox.settle(c.token, new Map([[c.entries[0]!.id, judgeItem(2, 'InvalidEmail')]]));
+    outbox.settle({ token: c.token, verdicts: new Map([[c.entries[0]!.id, judgeItem(2, 'InvalidEmail')]]) });
     expect(outbox.list('sandbox', { states: ['failed'] }).items.map((e) => e.transactionId)).toEqual(['B-2']);
     expect(outbox.list('sandbox', { search: 'ANN' }).items.map((e) => e.transactionId)).toEqual(['A-1']);
     expect(outbox.list('sandbox', { search: 'invalidemail' }).total).toBe(1);
