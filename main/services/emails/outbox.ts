@@ -1,16 +1,30 @@
 import { randomBytes } from 'node:crypto';
-import type { SQLInputValue, StatementSync } from 'node:sqlite';
-import { EMAIL_STATES, type EmailAddResult, type EmailCounts, type EmailEntry, type EmailKind, type EmailReject, type EmailState } from '../../../common/calls/emails';
+import type { StatementSync } from 'node:sqlite';
+import {
+  EMAIL_STATES,
+  type EmailAddResult,
+  type EmailAttempt,
+  type EmailCounts,
+  type EmailEntry,
+  type EmailKind,
+  type EmailLeft,
+  type EmailSkip,
+  type EmailState,
+} from '../../../common/calls/emails';
 import { AppError } from '../../../common/errors';
 import type { Store } from '../store';
 import { CRASHED_WHILE_SENDING, defaultClaimAlive, groupVerdicts, type Claim, type ClaimAlive, type ClaimedEntry, type Settlement } from './claims';
 import { recipientsOf, SORT_COLUMNS, toEntry, whereOf, type ListQuery, type Row } from './entries';
+import { cancelledAfterMaybeSent, HISTORY_SQL, leftOf, NOT_SENT, reasonFor, RESENDABLE, skipOf, toAttempt } from './history';
 import { checkInput, type CleanInput, type Reason, type Recipients } from './input';
 
-/** States the user may send again / cancel / edit / remove. */
-const RETRYABLE_STATES: readonly EmailState[] = ['failed', 'unknown', 'cancelled'];
+/** States the user may cancel / edit. */
 const CANCELLABLE_STATES: readonly EmailState[] = ['queued', 'failed', 'unknown'];
 const EDITABLE_STATES: readonly EmailState[] = ['queued', 'failed', 'unknown', 'cancelled'];
+
+/** An entry going back to the queue: due now, its last outcome (kept in its history) cleared. */
+const REQUEUE_SET =
+  "state = 'queued', next_attempt_at = 0, send_email_status = NULL, error_code = NULL, retryable = 0, last_error = NULL, last_error_vi = NULL, done_at = NULL";
 
 interface OutboxOptions {
   now?: () => number;
@@ -53,50 +67,61 @@ export class Outbox {
   // ------------------------------------------------------------------ enqueue
 
   /**
-   * Adds clean entries in one transaction. An entry whose TransactionID is already waiting
-   * (queued or being sent) for this profile is refused, so importing a file twice does not
-   * email customers twice.
+   * Adds clean entries in one transaction, one entry per invoice: an invoice without an entry
+   * gets one; one whose entry failed or was cancelled is queued again with the new recipients;
+   * one already waiting, sent, handed to the service or with an unknown outcome is skipped with
+   * the reason — unless `resend` (the user chose "send again"), which queues those too. An entry
+   * queued again keeps its earlier outcome in its history.
    */
-  add(profileId: string, inputs: ReadonlyArray<{ input: CleanInput; line?: number | null; index?: number | null }>): EmailAddResult {
+  add(
+    profileId: string,
+    inputs: ReadonlyArray<{ input: CleanInput; line?: number | null; index?: number | null }>,
+    options: { resend?: boolean } = {},
+  ): EmailAddResult {
     const added: number[] = [];
-    const rejected: EmailReject[] = [];
+    const skipped: EmailSkip[] = [];
     const at = this.now();
+    const again = options.resend ? RESENDABLE : NOT_SENT;
     this.store.transaction(() => {
-      const waiting = this.stmt(
-        "SELECT 1 FROM email_outbox WHERE profile_id = ? AND transaction_id = ? AND state IN ('queued', 'sending') LIMIT 1",
-      );
+      const latest = this.stmt('SELECT * FROM email_outbox WHERE profile_id = ? AND transaction_id = ? ORDER BY id DESC LIMIT 1');
       const insert = this.stmt(
         `INSERT INTO email_outbox (profile_id, transaction_id, receiver_name, receiver_email, cc_email, bcc_email, reply_email, kind,
            state, next_attempt_at, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?)`,
       );
+      const requeue = this.stmt(
+        `UPDATE email_outbox SET receiver_name = ?, receiver_email = ?, cc_email = ?, bcc_email = ?, reply_email = ?, kind = ?, ${REQUEUE_SET}, updated_at = ?
+         WHERE id = ?`,
+      );
       for (const { input, line = null, index = null } of inputs) {
-        if (waiting.get(profileId, input.transactionId)) {
-          rejected.push({
-            line,
-            index,
-            transactionId: input.transactionId,
-            reason: `TransactionID ${input.transactionId} is already in the queue.`,
-            reasonVi: `Mã tra cứu ${input.transactionId} đã có trong hàng đợi.`,
-          });
-          continue;
+        const row = latest.get(profileId, input.transactionId) as Row | undefined;
+        if (!row) {
+          const r = insert.run(profileId, input.transactionId, input.receiverName, input.receiverEmail, input.ccEmail, input.bccEmail, input.replyEmail, input.kind, at, at);
+          added.push(Number(r.lastInsertRowid));
+        } else if (again.includes(row.state) && (options.resend || !this.cancelledAfterMaybeSent(row))) {
+          this.stmt(HISTORY_SQL.archive).run(row.id);
+          requeue.run(input.receiverName, input.receiverEmail, input.ccEmail, input.bccEmail, input.replyEmail, input.kind, at, row.id);
+          added.push(row.id);
+        } else {
+          skipped.push(skipOf(row, line, index));
         }
-        const r = insert.run(
-          profileId,
-          input.transactionId,
-          input.receiverName,
-          input.receiverEmail,
-          input.ccEmail,
-          input.bccEmail,
-          input.replyEmail,
-          input.kind,
-          at,
-          at,
-        );
-        added.push(Number(r.lastInsertRowid));
       }
     });
-    return { added, rejected };
+    return { added, rejected: [], skipped };
+  }
+
+  private cancelledAfterMaybeSent(row: Row): boolean {
+    if (row.state !== 'cancelled') return false;
+    const last = this.stmt(HISTORY_SQL.latest).get(row.id) as { state: EmailState } | undefined;
+    return cancelledAfterMaybeSent(last?.state);
+  }
+
+  /** The entry with its earlier outcomes, oldest first. */
+  history(id: number): { entry: EmailEntry; attempts: EmailAttempt[] } | null {
+    const row = this.row(id);
+    if (!row) return null;
+    const attempts = this.stmt(HISTORY_SQL.list).all(id) as unknown as Parameters<typeof toAttempt>[0][];
+    return { entry: toEntry(row), attempts: attempts.map(toAttempt) };
   }
 
   // ------------------------------------------------------------------ reading
@@ -256,24 +281,51 @@ export class Outbox {
 
   // ------------------------------------------------------------------ user actions
 
-  private bulk(ids: readonly number[], allowed: readonly EmailState[], set: string, extra: SQLInputValue[] = []): { changed: number; skipped: number } {
+  private bulk(ids: readonly number[], allowed: readonly EmailState[], set: string): { changed: number; skipped: number } {
     let changed = 0;
     const at = this.now();
     const unique = [...new Set(ids)];
     this.store.transaction(() => {
       const s = this.stmt(`UPDATE email_outbox SET ${set}, updated_at = ? WHERE id = ? AND state IN (${allowed.map((a) => `'${a}'`).join(', ')})`);
-      for (const id of unique) changed += Number(s.run(...extra, at, id).changes);
+      for (const id of unique) changed += Number(s.run(at, id).changes);
     });
     return { changed, skipped: unique.length - changed };
   }
 
-  /** failed / unknown / cancelled → queued, due now (the user decided to send again). */
-  retry(ids: readonly number[]): { changed: number; skipped: number } {
-    return this.bulk(ids, RETRYABLE_STATES, "state = 'queued', next_attempt_at = 0, last_error = NULL, last_error_vi = NULL, retryable = 0");
+  /**
+   * Queues entries again, due now, their current outcome kept in their history. `retry` takes only
+   * what was certainly not sent; `resend` is the user's confirmed "send again". Entries left as
+   * they were are listed with the reason.
+   */
+  requeue(ids: readonly number[], mode: 'retry' | 'resend' | 'retryUnknown'): { changed: number; skipped: number; left: EmailLeft[] } {
+    const allowed: readonly EmailState[] = mode === 'resend' ? RESENDABLE : mode === 'retryUnknown' ? [...NOT_SENT, 'unknown'] : NOT_SENT;
+    const left: EmailLeft[] = [];
+    let changed = 0;
+    const at = this.now();
+    const unique = [...new Set(ids)];
+    this.store.transaction(() => {
+      const requeue = this.stmt(`UPDATE email_outbox SET ${REQUEUE_SET}, updated_at = ? WHERE id = ?`);
+      for (const id of unique) {
+        const row = this.row(id);
+        if (!row) left.push(leftOf(id, row, { en: `There is no email #${id}.`, vi: `Không có email #${id}.` }));
+        else if (!allowed.includes(row.state) || (mode !== 'resend' && this.cancelledAfterMaybeSent(row))) {
+          left.push(leftOf(id, row, reasonFor(row, mode === 'resend' ? 'add' : 'retry')));
+        } else {
+          this.stmt(HISTORY_SQL.archive).run(id);
+          changed += Number(requeue.run(at, id).changes);
+        }
+      }
+    });
+    return { changed, skipped: unique.length - changed, left };
   }
 
+  /** Not to be sent: a failed or unknown outcome is kept in the entry's history. */
   cancel(ids: readonly number[]): { changed: number; skipped: number } {
-    return this.bulk(ids, CANCELLABLE_STATES, "state = 'cancelled'");
+    return this.store.transaction(() => {
+      const archive = this.stmt(HISTORY_SQL.archive.replace('WHERE id = ?', "WHERE id = ? AND state IN ('failed', 'unknown')"));
+      for (const id of new Set(ids)) archive.run(id);
+      return this.bulk(ids, CANCELLABLE_STATES, "state = 'cancelled'");
+    });
   }
 
   remove(ids: readonly number[]): { changed: number; skipped: number } {

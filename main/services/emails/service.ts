@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { AppError } from '../../../common/errors';
 import type { EmailAddResult, EmailInput, EmailKind, EmailQueueStatus, EmailReject, EmailState } from '../../../common/calls/emails';
 import type { EventBus } from '../../../common/ipc/bus';
 import type { ContractHandlers } from '../../../common/ipc/dispatch';
@@ -141,8 +142,11 @@ export class EmailService {
     return { counts, total, sender: this.sender.senderStatus() };
   }
 
-  /** Enqueues entries (by hand, the CLI); bad ones are reported by index, the good ones added. */
-  add(inputs: ReadonlyArray<EmailInput & { kind?: EmailKind }>): EmailAddResult {
+  /**
+   * Enqueues entries (by hand, the CLI); bad ones are reported by index, invoices already sent
+   * or waiting are skipped row by row (see Outbox.add); `resend` is the CLI's `--resend`.
+   */
+  add(inputs: ReadonlyArray<EmailInput & { kind?: EmailKind }>, options: { resend?: boolean } = {}): EmailAddResult {
     const good: Array<{ input: CleanInput; index: number }> = [];
     const rejected: EmailReject[] = [];
     inputs.forEach((raw, index) => {
@@ -150,23 +154,24 @@ export class EmailService {
       if (checked.ok) good.push({ input: checked.value, index });
       else rejected.push({ line: null, index, transactionId: raw.transactionId?.trim() || null, reason: checked.problem.en, reasonVi: checked.problem.vi });
     });
-    const result = this.outbox.add(this.deps.activeProfileId(), good);
+    const result = this.outbox.add(this.deps.activeProfileId(), good, options);
     result.rejected.push(...rejected);
     result.rejected.sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
     if (result.added.length > 0) this.afterEnqueue();
     return result;
   }
 
-  /** Imports a CSV: good rows are queued, bad rows listed by line with the reason. */
-  importCsv(text: string, kind: EmailKind): EmailAddResult & { rows: number } {
+  /** Imports a CSV: good rows are queued, bad rows listed by line with the reason, invoices already sent or waiting skipped by line. */
+  importCsv(text: string, kind: EmailKind, options: { resend?: boolean } = {}): EmailAddResult & { rows: number } {
     const parsed = parseEmailCsv(text, kind);
     const result = this.outbox.add(
       this.deps.activeProfileId(),
       parsed.good.map((g) => ({ input: g.input, line: g.line })),
+      options,
     );
     const rejected = [...parsed.bad, ...result.rejected].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
     if (result.added.length > 0) this.afterEnqueue();
-    return { added: result.added, rejected, rows: parsed.rows };
+    return { added: result.added, rejected, skipped: result.skipped, rows: parsed.rows };
   }
 
   exportCsv(query: Pick<ListQuery, 'states' | 'search'>): { csv: string; fileName: string; count: number } {
@@ -180,10 +185,26 @@ export class EmailService {
     return { ...this.outbox.list(profileId, query), counts: this.outbox.counts(profileId) };
   }
 
-  retry(ids: readonly number[]) {
-    const r = this.outbox.retry(ids);
+  /** Failed and cancelled entries back to the queue; with `unknown` (the CLI's `--unknown`) also those whose outcome is unknown. */
+  retry(ids: readonly number[], options: { unknown?: boolean } = {}) {
+    return this.requeue(ids, options.unknown ? 'retryUnknown' : 'retry');
+  }
+
+  /** The user's confirmed "send again": also entries already sent, handed to the service or unknown. */
+  resend(ids: readonly number[]) {
+    return this.requeue(ids, 'resend');
+  }
+
+  private requeue(ids: readonly number[], mode: Parameters<Outbox['requeue']>[1]) {
+    const r = this.outbox.requeue(ids, mode);
     if (r.changed > 0) this.afterEnqueue();
     return r;
+  }
+
+  history(id: number) {
+    const h = this.outbox.history(id);
+    if (!h) throw new AppError('email_not_found', { en: `There is no email #${id}.`, vi: `Không có email #${id}.` });
+    return h;
   }
 
   /** Ids in the given states (CLI `queue retry`). */
@@ -227,6 +248,8 @@ export class EmailService {
     | 'emails.importCsv'
     | 'emails.exportCsv'
     | 'emails.retry'
+    | 'emails.resend'
+    | 'emails.history'
     | 'emails.cancel'
     | 'emails.remove'
     | 'emails.update'
@@ -239,6 +262,8 @@ export class EmailService {
       'emails.importCsv': (req) => this.importCsv(req.text, req.kind),
       'emails.exportCsv': (req) => this.exportCsv(req),
       'emails.retry': (req) => this.retry(req.ids),
+      'emails.resend': (req) => this.resend(req.ids),
+      'emails.history': (req) => this.history(req.id),
       'emails.cancel': (req) => this.cancel(req.ids),
       'emails.remove': (req) => this.remove(req.ids),
       'emails.update': (req) => {

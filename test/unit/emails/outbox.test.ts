@@ -57,15 +57,69 @@ describe('judgeItem (each invoice by its own status and code)', () => {
 });
 
 describe('Outbox', () => {
-  it('refuses a TransactionID already waiting, but accepts it again once sent', () => {
-    const first = outbox.add('sandbox', [clean('TX1')]);
-    expect(first.added).toHaveLength(1);
-    const again = outbox.add('sandbox', [clean('TX1')]);
-    expect(again.added).toHaveLength(0);
-    expect(again.rejected[0]?.reason).toContain('already');
+  it('keeps one entry per invoice: adding it again while waiting, sent, handed to the service or unknown is skipped with the reason', () => {
+    clock = Date.UTC(2026, 10, 23, 3, 0); // 23/11 in Vietnam
+    const first = outbox.add('sandbox', [clean('TX1', 'an@x.vn'), clean('TX2'), clean('TX3'), clean('TX4')]);
+    expect(first.added).toHaveLength(4);
+    const waiting = outbox.add('sandbox', [clean('TX1')]);
+    expect(waiting).toMatchObject({ added: [], rejected: [], skipped: [{ transactionId: 'TX1', state: 'queued', entryId: first.added[0] }] });
+    expect(waiting.skipped[0]!.reasonVi).toContain('đã có trong hàng đợi: bỏ qua');
     const claim = outbox.claim('sandbox', 10)!;
-    outbox.settle({ token: claim.token, verdicts: new Map([[claim.entries[0]!.id, judgeItem(3, null)]]) });
-    expect(outbox.add('sandbox', [clean('TX1')]).added).toHaveLength(1);
+    const [e1, e2, e3, e4] = claim.entries.map((e) => e.id) as [number, number, number, number];
+    outbox.settle({ token: claim.token, verdicts: new Map([[e1, judgeItem(3, null)], [e2, judgeItem(4, null)], [e3, judgeItem(null, null)], [e4, judgeItem(2, 'InvalidEmail')]]) });
+    clock += 86_400_000;
+    const again = outbox.add('sandbox', [clean('TX1', 'moi@x.vn'), clean('TX2'), clean('TX3'), clean('TX4', 'fixed@x.vn')].map((x, i) => ({ ...x, line: i + 2 })));
+    // Only the failed one is queued again (same entry, new address); the others are reported row by row.
+    expect(again.added).toEqual([e4]);
+    expect(outbox.get(e4)).toMatchObject({ state: 'queued', receiverEmail: 'fixed@x.vn', errorCode: null });
+    expect(again.skipped.map((x) => [x.line, x.transactionId, x.state])).toEqual([
+      [2, 'TX1', 'sent'],
+      [3, 'TX2', 'requested'],
+      [4, 'TX3', 'unknown'],
+    ]);
+    expect(again.skipped[0]).toMatchObject({ entryId: e1, receiverEmail: 'an@x.vn', reason: 'TX1: already sent on 23/11 to an@x.vn: skipped', reasonVi: 'TX1: đã gửi ngày 23/11 tới an@x.vn: bỏ qua' });
+    expect(outbox.list('sandbox').total).toBe(4);
+    expect(outbox.counts('sandbox')).toMatchObject({ sent: 1, requested: 1, unknown: 1, queued: 1 });
+  });
+
+  it('sends an invoice again only on an explicit resend, keeping each earlier outcome in the history', () => {
+    const { added } = outbox.add('sandbox', [clean('TX1', 'an@x.vn')]);
+    const id = added[0]!;
+    const c1 = outbox.claim('sandbox', 5)!;
+    outbox.settle({ token: c1.token, verdicts: new Map([[id, judgeItem(3, null)]]) });
+    expect(outbox.requeue([id], 'retry')).toMatchObject({ changed: 0, skipped: 1, left: [{ id, state: 'sent' }] });
+    expect(outbox.requeue([id], 'retry').left[0]!.reasonVi).toContain('chọn “Gửi lại”');
+    // The CLI's --resend on add, with a new address: the same entry goes again.
+    const resent = outbox.add('sandbox', [clean('TX1', 'moi@x.vn')], { resend: true });
+    expect(resent).toMatchObject({ added: [id], skipped: [] });
+    expect(outbox.requeue([id], 'resend')).toMatchObject({ changed: 0, left: [{ id, state: 'queued' }] }); // already waiting
+    const c2 = outbox.claim('sandbox', 5)!;
+    expect(c2.entries).toMatchObject([{ id, receiverEmail: 'moi@x.vn', attempts: 2 }]);
+    outbox.markUnknown(c2.token, { en: 'reset', vi: 'ngắt kết nối' });
+    expect(outbox.requeue([id], 'retry').changed).toBe(0); // unknown: not by a plain retry
+    expect(outbox.requeue([id], 'retryUnknown').changed).toBe(1);
+    const c3 = outbox.claim('sandbox', 5)!;
+    outbox.settle({ token: c3.token, verdicts: new Map([[id, judgeItem(4, null)]]) });
+    expect(outbox.requeue([id], 'resend')).toMatchObject({ changed: 1, left: [] });
+    const h = outbox.history(id)!;
+    expect(h.entry.state).toBe('queued');
+    expect(h.attempts.map((a) => [a.state, a.receiverEmail])).toEqual([
+      ['sent', 'an@x.vn'],
+      ['unknown', 'moi@x.vn'],
+      ['requested', 'moi@x.vn'],
+    ]);
+    expect(outbox.list('sandbox').total).toBe(1);
+  });
+
+  it('a cancelled entry whose earlier send may have arrived goes back only on resend', () => {
+    const { added } = outbox.add('sandbox', [clean('TX1')]);
+    const id = added[0]!;
+    outbox.markUnknown(outbox.claim('sandbox', 5)!.token, { en: 'reset', vi: 'reset' });
+    expect(outbox.cancel([id]).changed).toBe(1);
+    expect(outbox.requeue([id], 'retry')).toMatchObject({ changed: 0, left: [{ id, state: 'cancelled' }] });
+    expect(outbox.add('sandbox', [clean('TX1')]).skipped).toMatchObject([{ entryId: id, state: 'cancelled' }]);
+    expect(outbox.requeue([id], 'resend').changed).toBe(1);
+    expect(outbox.history(id)!.attempts.map((a) => a.state)).toEqual(['unknown', 'cancelled']);
   });
 
   it('claims one kind per batch, at most N, never the same TransactionID twice', () => {
@@ -151,9 +205,9 @@ describe('Outbox', () => {
   it('retry, cancel, remove and update respect the states', () => {
     const { added } = outbox.add('sandbox', [clean('A1'), clean('A2'), clean('A3')]);
     const [a1, a2, a3] = added as [number, number, number];
-    expect(outbox.retry([a1])).toEqual({ changed: 0, skipped: 1 }); // queued: nothing to retry
+    expect(outbox.requeue([a1], 'retry')).toMatchObject({ changed: 0, skipped: 1 }); // queued: nothing to retry
     expect(outbox.cancel([a1, a2])).toEqual({ changed: 2, skipped: 0 });
-    expect(outbox.retry([a1])).toEqual({ changed: 1, skipped: 0 });
+    expect(outbox.requeue([a1], 'retry')).toMatchObject({ changed: 1, skipped: 0 });
     const c = outbox.claim('sandbox', 5)!;
     expect(c.entries.map((e) => e.id).sort()).toEqual([a1, a3].sort());
     expect(outbox.remove([a1])).toEqual({ changed: 0, skipped: 1 }); // being sent
@@ -163,7 +217,7 @@ describe('Outbox', () => {
     expect(edited.receiverEmail).toBe('z@x.vn;y@x.vn');
     expect(() => outbox.update(a1, { receiverEmail: 'nope' })).toThrow(/not a valid address/);
     expect(() => outbox.update(a3, { receiverEmail: 'z@x.vn' })).toThrow(/no longer be changed/);
-    expect(outbox.retry([a1, a3])).toEqual({ changed: 1, skipped: 1 });
+    expect(outbox.requeue([a1, a3], 'retry')).toMatchObject({ changed: 1, skipped: 1 });
     expect(outbox.remove([a2, a3])).toEqual({ changed: 2, skipped: 0 });
   });
 
