@@ -86,9 +86,29 @@ export const EmailRejectSchema = z.object({
 });
 export type EmailReject = z.infer<typeof EmailRejectSchema>;
 
+/**
+ * A row not queued because its invoice already has an entry that was sent, handed to the
+ * service, has an unknown outcome, or is waiting: one history per invoice. `entryId` is that
+ * entry; `emails.resend` with it sends the invoice again (after the user confirms).
+ */
+export const EmailSkipSchema = z.object({
+  line: z.number().int().nullable(),
+  index: z.number().int().nullable(),
+  transactionId: z.string(),
+  entryId: z.number().int(),
+  state: EmailStateSchema,
+  /** When the service acknowledged it (or the entry last changed), ISO. */
+  at: z.string(),
+  receiverEmail: z.string(),
+  reason: BilingualSchema,
+});
+export type EmailSkip = z.infer<typeof EmailSkipSchema>;
+
 export const EmailAddResultSchema = z.object({
+  /** Entries queued by this call: new ones, and entries of invoices not sent before (failed, cancelled) queued again. */
   added: z.array(z.number().int()),
   rejected: z.array(EmailRejectSchema),
+  skipped: z.array(EmailSkipSchema),
 });
 export type EmailAddResult = z.infer<typeof EmailAddResultSchema>;
 
@@ -107,7 +127,26 @@ export const EmailListRequestSchema = z
   .strict();
 
 const idsRequest = z.object({ ids: z.array(z.number().int()).min(1).max(100_000) }).strict();
+/** Why an entry was left as it was by retry / resend. */
+export const EmailLeftSchema = z.object({ id: z.number().int(), transactionId: z.string().nullable(), state: EmailStateSchema.nullable(), reason: BilingualSchema });
+export type EmailLeft = z.infer<typeof EmailLeftSchema>;
 const changedResponse = z.object({ changed: z.number().int(), skipped: z.number().int() });
+const requeuedResponse = changedResponse.extend({ left: z.array(EmailLeftSchema) });
+
+/** One earlier outcome of an entry, kept when the entry was queued again. */
+export const EmailAttemptSchema = z.object({
+  state: EmailStateSchema,
+  sendEmailStatus: z.number().int().nullable(),
+  errorCode: z.string().nullable(),
+  receiverEmail: z.string(),
+  ccEmail: z.string(),
+  bccEmail: z.string(),
+  message: z.string().nullable(),
+  messageVi: z.string().nullable(),
+  /** When that outcome was recorded, ISO. */
+  at: z.string(),
+});
+export type EmailAttempt = z.infer<typeof EmailAttemptSchema>;
 
 export const emailsCalls = {
   'emails.list': call(
@@ -125,8 +164,16 @@ export const emailsCalls = {
     z.object({ states: z.array(EmailStateSchema).max(EMAIL_STATES.length).optional(), search: text(200).optional() }).strict(),
     z.object({ csv: z.string(), fileName: z.string(), count: z.number().int() }),
   ),
-  /** Back to the queue: failed, unknown and cancelled entries (the user decided). */
-  'emails.retry': call(idsRequest, changedResponse),
+  /** Back to the queue: failed and cancelled entries (never sent). Others are `left`, each with the reason. */
+  'emails.retry': call(idsRequest, requeuedResponse),
+  /**
+   * "Send again", after the user confirmed: entries already sent, handed to the service, with an
+   * unknown outcome, failed or cancelled go back to the queue; the earlier outcome stays in the
+   * entry's history. Entries waiting or being sent are `left`, with the reason.
+   */
+  'emails.resend': call(idsRequest, requeuedResponse),
+  /** An entry with its earlier outcomes, oldest first. */
+  'emails.history': call(z.object({ id: z.number().int() }).strict(), z.object({ entry: EmailEntrySchema, attempts: z.array(EmailAttemptSchema) })),
   /** Not sent after all: queued, failed and unknown entries. */
   'emails.cancel': call(idsRequest, changedResponse),
   /** Deletes entries (never one being sent right now). */

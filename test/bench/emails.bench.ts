@@ -1,16 +1,18 @@
 /**
  * Email queue at scale:
  * 1. enqueue 10 000 entries from one CSV (parse + check + one transaction) — printed;
- * 2. flush them against the sandbox through the real EmailService (claim in a transaction,
- *    ApiClient.sendEmail, per-item judging, settle in a transaction) versus raw undici requests
- *    with the same batches (same bodies, same keep-alive Agent options, sequential, envelope and
- *    JSON-in-string parsed) — the arms alternate over several rounds and the medians are
- *    compared; acceptance: ours / raw throughput ≥ 0.9;
+ * 2. flush them against the sandbox through the real EmailService (per batch one transaction that
+ *    settles the previous batch and claims and arms the next, ApiClient.sendEmail, per-item judging)
+ *    versus raw undici requests with the same batches (same bodies, same keep-alive Agent options,
+ *    sequential, envelope and JSON-in-string parsed) — the arms alternate over several rounds and
+ *    the medians are compared, with the service answering in 20 ms and on zero-latency loopback;
+ *    acceptance: ours / raw throughput ≥ 0.9 in both; the time spent in the per-batch transaction
+ *    is printed;
  * 3. the queue table's scroll frame time in Chromium with those 10 000 entries (browser host,
  *    requestAnimationFrame deltas while the table scrolls), next to an idle rAF baseline.
  * The sandbox runs in its own process so it does not share the measured event loop (on a busy
- * machine the sender's database work, done while a request is in flight, still competes with the
- * sandbox for CPU). `EMAILS_COUNT=N` runs a smaller version.
+ * machine the sender's database work still competes with the sandbox for CPU).
+ * `EMAILS_COUNT=N` runs a smaller version; `EMAILS_SCREEN=0` leaves out the Chromium part.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSandboxProcess, type SandboxProcess } from '../support/sandbox-process';
@@ -28,6 +30,7 @@ import { ProfileService } from '../../main/services/profiles';
 import { openDatabase, type Store } from '../../main/services/store';
 
 const COUNT = Number(process.env.EMAILS_COUNT ?? 10_000);
+const SCREEN = process.env.EMAILS_SCREEN !== '0';
 const BATCH = 50;
 const ROUNDS = 5;
 /** Service latency of the main comparison (ms per sendemail answer). */
@@ -167,7 +170,21 @@ it('enqueues 10 000 from CSV, flushes vs raw undici (ratio ≥ 0.9), and scrolls
   const realistic = await compare(ROUNDS);
   // B: loopback with no added latency: the database work per batch is all that differs.
   await setLatency(0);
+  const outbox = emails.outbox;
+  const claim = outbox.claim.bind(outbox);
+  let bookkeepingMs = 0;
+  let transactions = 0;
+  outbox.claim = (...args) => {
+    const start = performance.now();
+    try {
+      return claim(...args);
+    } finally {
+      bookkeepingMs += performance.now() - start;
+      transactions++;
+    }
+  };
   const loopback = await compare(ROUNDS);
+  outbox.claim = claim;
   const ours = realistic.ours;
   const raw = realistic.raw;
 
@@ -186,6 +203,24 @@ it('enqueues 10 000 from CSV, flushes vs raw undici (ratio ≥ 0.9), and scrolls
   const ratio = oursRate / rawRate;
   const lbOurs = median(loopback.ours);
   const lbRaw = median(loopback.raw);
+
+  const flushLines = [
+    `emails bench (${COUNT} entries, batch ${BATCH}, ${ROUNDS} alternating rounds, sandbox in its own process)`,
+    `  enqueue from CSV: ${enqueueMs.toFixed(0)} ms (${Math.round(COUNT / (enqueueMs / 1000))} entries/s)`,
+    `  A) service latency ${LATENCY_MS} ms per sendemail:`,
+    `     flush, EmailService: median ${oursMs.toFixed(0)} ms = ${oursRate.toFixed(0)} entries/s  [${ours.map((x) => x.toFixed(0)).join(', ')}]`,
+    `     flush, raw undici:   median ${rawMs.toFixed(0)} ms = ${rawRate.toFixed(0)} entries/s  [${raw.map((x) => x.toFixed(0)).join(', ')}]`,
+    `     throughput ratio ours/raw: ${ratio.toFixed(3)} (acceptance ≥ 0.9)`,
+    `  B) loopback, no added latency (SQLite work per batch vs a sub-ms round trip):`,
+    `     flush, EmailService: median ${lbOurs.toFixed(0)} ms = ${(COUNT / (lbOurs / 1000)).toFixed(0)} entries/s  [${loopback.ours.map((x) => x.toFixed(0)).join(', ')}]`,
+    `     flush, raw undici:   median ${lbRaw.toFixed(0)} ms = ${(COUNT / (lbRaw / 1000)).toFixed(0)} entries/s  [${loopback.raw.map((x) => x.toFixed(0)).join(', ')}]`,
+    `     throughput ratio ours/raw: ${loopback.ratio.toFixed(3)} (acceptance ≥ 0.9); overhead ${((lbOurs - lbRaw) / (COUNT / BATCH)).toFixed(2)} ms per batch of ${BATCH}`,
+    `     bookkeeping (settle + claim + arm in one transaction): ${((bookkeepingMs / transactions) * 1000).toFixed(0)} µs per batch over ${transactions} transactions`,
+  ];
+  console.log(flushLines.join('\n'));
+  expect(ratio).toBeGreaterThanOrEqual(0.9);
+  expect(loopback.ratio).toBeGreaterThanOrEqual(0.9);
+  if (!SCREEN) return;
 
   // 3. Scroll frame time in Chromium with 10 000 entries.
   const host = await startHostProcess({ dataDir, env: { EINVOICE_SANDBOX_URL: sb.origin }, stderr: 'inherit' });
@@ -238,15 +273,6 @@ it('enqueues 10 000 from CSV, flushes vs raw undici (ratio ≥ 0.9), and scrolls
   }
 
   const lines = [
-    `emails bench (${COUNT} entries, batch ${BATCH}, ${ROUNDS} alternating rounds, sandbox in its own process)`,
-    `  enqueue from CSV: ${enqueueMs.toFixed(0)} ms (${Math.round(COUNT / (enqueueMs / 1000))} entries/s)`,
-    `  A) service latency ${LATENCY_MS} ms per sendemail:`,
-    `     flush, EmailService: median ${oursMs.toFixed(0)} ms = ${oursRate.toFixed(0)} entries/s  [${ours.map((x) => x.toFixed(0)).join(', ')}]`,
-    `     flush, raw undici:   median ${rawMs.toFixed(0)} ms = ${rawRate.toFixed(0)} entries/s  [${raw.map((x) => x.toFixed(0)).join(', ')}]`,
-    `     throughput ratio ours/raw: ${ratio.toFixed(3)} (acceptance ≥ 0.9)`,
-    `  B) loopback, no added latency (stress; SQLite work per batch vs a sub-ms round trip):`,
-    `     flush, EmailService: median ${lbOurs.toFixed(0)} ms = ${(COUNT / (lbOurs / 1000)).toFixed(0)} entries/s; raw undici: median ${lbRaw.toFixed(0)} ms = ${(COUNT / (lbRaw / 1000)).toFixed(0)} entries/s`,
-    `     throughput ratio ours/raw: ${loopback.ratio.toFixed(3)}; overhead ${((lbOurs - lbRaw) / (COUNT / BATCH)).toFixed(2)} ms per batch of ${BATCH}`,
     `  queue screen: ${COUNT} rows listed in ${frames.loadMs.toFixed(0)} ms; ${frames.rendered} row elements in the DOM (virtualised)`,
     `  scroll frame time at 80 px/frame: median ${median(frames.gentle).toFixed(1)} ms, p95 ${pct(frames.gentle, 95).toFixed(1)} ms, max ${Math.max(...frames.gentle).toFixed(1)} ms over ${frames.gentle.length} frames`,
     `  scroll frame time at 400 px/frame: median ${median(frames.scroll).toFixed(1)} ms, p95 ${pct(frames.scroll, 95).toFixed(1)} ms, max ${Math.max(...frames.scroll).toFixed(1)} ms over ${frames.scroll.length} frames` +
@@ -254,6 +280,5 @@ it('enqueues 10 000 from CSV, flushes vs raw undici (ratio ≥ 0.9), and scrolls
     `  frames over 33 ms while scrolling: ${frames.scroll.filter((x) => x > 33.4).length}`,
   ];
   console.log(lines.join('\n'));
-  expect(ratio).toBeGreaterThanOrEqual(0.9);
   expect(frames.rendered).toBeLessThan(200);
 }, 600_000);

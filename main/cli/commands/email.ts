@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { EmailEntry, EmailReject, EmailState } from '../../../common/calls/emails';
+import type { EmailEntry, EmailReject, EmailSkip, EmailState } from '../../../common/calls/emails';
 import { flag, invoiceKindOf, KIND_OPTIONS, text } from '../options';
 import type { EmailService } from '../../services/emails';
 import { ExitCode, UsageError, type CliCommand, type CliOption, type CommandContext, type ParsedArgs } from '../registry';
 
 /** The email queue of the data folder (the same outbox as the app), with a way to send it. */
-export interface CliQueue {
+interface CliQueue {
   emails: EmailService;
   /** False when the connection is a bare --base-url (no profile sign-in). */
   profileId: string;
@@ -31,7 +31,7 @@ export async function openQueue(ctx: CommandContext, batch: number | undefined):
   return { emails: cli.services.emails, profileId: cli.profile.id };
 }
 
-export interface FlushReport {
+interface FlushReport {
   exitCode: number;
   paused: boolean;
   offline: boolean;
@@ -56,12 +56,10 @@ export async function flushAndWait(ctx: CommandContext, q: CliQueue, ids: readon
   return { exitCode: 0, paused: st.state === 'paused', offline: st.state === 'offline' || st.state === 'backoff' };
 }
 
-export const FAILED_STATES: readonly EmailState[] = ['failed', 'unknown'];
-
-export interface ItemJson {
+interface ItemJson {
   id: number | null;
   transactionId: string | null;
-  state: EmailState | 'rejected';
+  state: EmailState | 'rejected' | 'skipped';
   sendEmailStatus: number | null;
   errorCode: string | null;
   message?: string;
@@ -80,8 +78,13 @@ export function itemJson(e: EmailEntry): ItemJson {
   };
 }
 
-export function rejectJson(r: EmailReject): ItemJson {
+function rejectJson(r: EmailReject): ItemJson {
   return { id: null, transactionId: r.transactionId, state: 'rejected', sendEmailStatus: null, errorCode: null, message: r.reason.en, messageVi: r.reason.vi, line: r.line };
+}
+
+/** A row not queued because its invoice was already sent or is waiting (`--resend` sends it again). */
+function skipJson(r: EmailSkip): ItemJson {
+  return { id: r.entryId, transactionId: r.transactionId, state: 'skipped', sendEmailStatus: null, errorCode: null, message: r.reason.en, messageVi: r.reason.vi, line: r.line };
 }
 
 const STATE_VI: Record<ItemJson['state'], string> = {
@@ -94,6 +97,7 @@ const STATE_VI: Record<ItemJson['state'], string> = {
   unknown: 'không rõ',
   cancelled: 'đã hủy',
   rejected: 'bị từ chối',
+  skipped: 'bỏ qua',
 };
 
 export function itemsText(items: readonly ItemJson[]): string {
@@ -103,13 +107,13 @@ export function itemsText(items: readonly ItemJson[]): string {
       const where = i.line ? `line ${i.line}: ` : i.id !== null ? `#${i.id} ` : '';
       const status = i.sendEmailStatus !== null ? ` (SendEmailStatus ${i.sendEmailStatus})` : '';
       const err = i.errorCode ? ` [${i.errorCode}]` : '';
-      const msg = i.message && (i.state === 'failed' || i.state === 'unknown' || i.state === 'rejected') ? ` — ${i.messageVi} / ${i.message}` : '';
+      const msg = i.message && (i.state === 'failed' || i.state === 'unknown' || i.state === 'rejected' || i.state === 'skipped') ? ` — ${i.messageVi} / ${i.message}` : '';
       return `${where}${i.transactionId ?? '?'}: ${STATE_VI[i.state]} / ${i.state}${status}${err}${msg}`;
     })
     .join('\n');
 }
 
-/** Exit code: 1 when any entry failed (or was refused), 3 when sign-in is needed, 4 when still waiting for the service, else 0. */
+/** Exit code: 1 when any entry failed (or was refused), 3 when sign-in is needed, 4 when still waiting for the service, else 0 (skipped rows included). */
 export function exitFor(items: readonly ItemJson[], report: FlushReport): number {
   if (items.some((i) => i.state === 'failed' || i.state === 'unknown' || i.state === 'rejected')) return ExitCode.SomeFailed;
   const waiting = items.some((i) => i.state === 'queued');
@@ -145,12 +149,13 @@ export const SEND_OPTIONS: Record<string, CliOption> = {
 /**
  * `einvoice email --csv FILE [--with-code | --calc]` and
  * `einvoice email --id ID --to "a@x;b@y" [--name N] [--cc …] [--bcc …] [--reply …]`:
- * queue, send, print each invoice's outcome.
+ * queue, send, print each invoice's outcome. An invoice already sent, handed to the service,
+ * with an unknown outcome or waiting is skipped with the reason, unless `--resend`.
  */
 export const emailCommand: CliCommand = {
   name: 'email',
   summary: { en: 'Queue and send invoice emails; prints each invoice’s outcome', vi: 'Xếp hàng và gửi email hóa đơn; in kết quả từng hóa đơn' },
-  synopsis: '(--csv FILE | --id ID --to "a@x;b@y" [--name N] [--cc …] [--bcc …] [--reply …]) [--with-code | --calc]',
+  synopsis: '(--csv FILE | --id ID --to "a@x;b@y" [--name N] [--cc …] [--bcc …] [--reply …]) [--with-code | --calc] [--resend]',
   options: {
     csv: text('FILE', 'CSV with TransactionID, ReceiverName, ReceiverEmail, CCEmail, BCCEmail, ReplyEmail'),
     id: text('ID', 'TransactionID of one invoice'),
@@ -160,6 +165,7 @@ export const emailCommand: CliCommand = {
     bcc: text('ADDRS', 'BCC address(es)'),
     reply: text('ADDR', 'reply-to address'),
     ...KIND_OPTIONS,
+    resend: flag('send again invoices already sent, handed to the service or with an unknown outcome'),
     ...SEND_OPTIONS,
   },
   async run(ctx, { values }) {
@@ -187,24 +193,25 @@ export const emailCommand: CliCommand = {
     }
 
     const q = await openQueue(ctx, batch);
-    const result =
-      text !== undefined
-        ? q.emails.importCsv(text, kind)
-        : q.emails.add([
-            {
-              transactionId: id!,
-              receiverEmail: values.to as string,
-              kind,
-              ...(typeof values.name === 'string' ? { receiverName: values.name } : {}),
-              ...(typeof values.cc === 'string' ? { ccEmail: values.cc } : {}),
-              ...(typeof values.bcc === 'string' ? { bccEmail: values.bcc } : {}),
-              ...(typeof values.reply === 'string' ? { replyEmail: values.reply } : {}),
-            },
-          ]);
-    ctx.progress({ en: `${result.added.length} queued, ${result.rejected.length} refused.`, vi: `Đã xếp hàng ${result.added.length}, từ chối ${result.rejected.length}.` });
+    const options = { resend: values.resend === true };
+    const one = {
+      transactionId: id!,
+      receiverEmail: values.to as string,
+      kind,
+      ...(typeof values.name === 'string' ? { receiverName: values.name } : {}),
+      ...(typeof values.cc === 'string' ? { ccEmail: values.cc } : {}),
+      ...(typeof values.bcc === 'string' ? { bccEmail: values.bcc } : {}),
+      ...(typeof values.reply === 'string' ? { replyEmail: values.reply } : {}),
+    };
+    const result = text !== undefined ? q.emails.importCsv(text, kind, options) : q.emails.add([one], options);
+    ctx.progress({
+      en: `${result.added.length} queued, ${result.skipped.length} skipped (already sent or waiting), ${result.rejected.length} refused.`,
+      vi: `Đã xếp hàng ${result.added.length}, bỏ qua ${result.skipped.length} (đã gửi hoặc đang chờ), từ chối ${result.rejected.length}.`,
+    });
     const report = values['no-send'] === true ? { exitCode: 0, paused: false, offline: false } : await flushAndWait(ctx, q, result.added, waitMs);
     const items = [
       ...result.added.map((n) => q.emails.outbox.get(n)).filter((e): e is EmailEntry => e !== null).map(itemJson),
+      ...result.skipped.map(skipJson),
       ...result.rejected.map(rejectJson),
     ];
     const exitCode = values['no-send'] === true ? (result.rejected.length > 0 ? ExitCode.SomeFailed : ExitCode.Ok) : exitFor(items, report);

@@ -28,7 +28,7 @@ export const queueCommand: CliCommand = {
   options: {
     state: { type: 'string', arg: 'S,…', help: `list only these states (${EMAIL_STATES.join(', ')})` },
     ids: { type: 'string', arg: 'N,…', help: 'retry these entries (default: every failed one)' },
-    unknown: { type: 'boolean', help: 'retry also the entries whose outcome is unknown (check first: they may have been sent)' },
+    unknown: { type: 'boolean', help: 'retry also the entries whose outcome is unknown (check first: they may have been sent); without it they are left alone' },
     ...SEND_OPTIONS,
   },
   async run(ctx, { values, positionals }) {
@@ -48,9 +48,11 @@ export const queueCommand: CliCommand = {
     }
     let ids: number[];
     if (action === 'retry') {
-      ids = parseIds(values.ids) ?? emails.idsIn(values.unknown === true ? ['failed', 'unknown'] : ['failed']);
-      const r = emails.retry(ids);
+      const unknown = values.unknown === true;
+      ids = parseIds(values.ids) ?? emails.idsIn(unknown ? ['failed', 'unknown'] : ['failed']);
+      const r = emails.retry(ids, { unknown });
       ctx.progress({ en: `${r.changed} back in the queue, ${r.skipped} left as they were.`, vi: `${r.changed} email được xếp lại hàng đợi, ${r.skipped} giữ nguyên.` });
+      for (const l of r.left) ctx.progress({ en: `#${l.id} ${l.transactionId ?? ''}: ${l.reason.en}`, vi: `#${l.id} ${l.transactionId ?? ''}: ${l.reason.vi}` });
       ids = ids.filter((id) => emails.outbox.get(id)?.state === 'queued');
     } else {
       ids = emails.idsIn(['queued']);

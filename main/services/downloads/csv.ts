@@ -1,7 +1,7 @@
 import Papa from 'papaparse';
 import type { Bilingual } from '../../../common/model';
 
-export interface FailedRow {
+interface FailedRow {
   transactionId: string;
   errorCode: string | null;
   message: Bilingual | null;

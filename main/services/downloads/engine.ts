@@ -1,26 +1,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describeErrorCode, isAuthCode } from '../../../common/envelope';
-import type { Bilingual, DownloadDataType } from '../../../common/model';
+import type { DownloadDataType } from '../../../common/model';
 import type { DownloadOptions, FetchedBytes } from '../api/client';
-import { apiErrors, isApiError, TRANSIENT_KINDS, type ApiError } from '../api/errors';
+import { apiErrors, isApiError, type ApiError } from '../api/errors';
 import type { DownloadResult } from '../api/normalise';
+import { exists, placeFile, removeWithPrefix, sizeOf, syncFolder, writeFileFully } from './files';
 import { fileNameFor, numbered, resolveInside, TEMP_PREFIX } from './names';
-import type { ItemOutcome, ItemRow, JobCounts, JobRow, JobsRepository } from './repository';
+import { apiFailure, AuthStop, failure, message, sleep, transient } from './outcomes';
+import { ProgressMeter, type EngineProgress } from './progress';
+import type { ItemOutcome, ItemRow, JobRow, JobsRepository } from './repository';
 import { DEFAULT_ZIP_LIMITS, readZipSafely, writeEntries, ZipRefused, type ZipLimits } from './zip';
 
 /** The part of the service client the engine uses (ApiClient satisfies it). */
 export interface DownloadClient {
   download(ids: readonly string[], opts?: DownloadOptions): Promise<DownloadResult>;
   fetchBytes(link: string, opts?: { signal?: AbortSignal }): Promise<FetchedBytes>;
-}
-
-export interface EngineProgress {
-  counts: JobCounts;
-  /** Bytes per second over the recent window. */
-  rate: number;
-  itemsPerSecond: number;
-  etaSeconds: number | null;
 }
 
 export interface EngineOptions {
@@ -50,60 +45,13 @@ export type EngineOutcome =
   /** The service refused the sign-in: the job waits for a new token. */
   | { kind: 'auth'; error: ApiError };
 
+const MAX_BATCH = 50;
+
 interface Ready {
   item: ItemRow;
   temp: string;
   bytes: number;
   isDir: boolean;
-}
-
-class AuthStop extends Error {
-  constructor(readonly error: ApiError) {
-    super(error.message);
-  }
-}
-
-const MAX_BATCH = 50;
-
-/** Worth another round: the kinds the client retries (a broken answer included), but not a 404/501. */
-function transient(error: ApiError): boolean {
-  if (!TRANSIENT_KINDS.has(error.kind)) return false;
-  return !(error.kind === 'unavailable' && (error.httpStatus === 404 || error.httpStatus === 501));
-}
-
-function message(en: string, vi: string): Bilingual {
-  return { en, vi };
-}
-
-function failure(item: ItemRow, errorCode: string, text: Bilingual, attempt = true): ItemOutcome {
-  return { seq: item.seq, status: 'failed', errorCode, message: text, attempt };
-}
-
-function apiFailure(item: ItemRow, error: ApiError): ItemOutcome {
-  const code = error.serviceCode ?? `api.${error.kind}`;
-  return failure(item, code, message(error.message, error.messageVi));
-}
-
-async function exists(p: string): Promise<boolean> {
-  try {
-    await fs.promises.lstat(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 /**
@@ -121,10 +69,7 @@ export class DownloadEngine {
   private readonly used = new Set<string>();
   /** Names present in the folder (listed at start, plus what this run placed); lower case, since Windows and macOS folders ignore case. */
   private readonly existing = new Set<string>();
-  private counts!: JobCounts;
-  private readonly samples: Array<{ t: number; bytes: number; done: number }> = [];
-  private lastEmit = 0;
-  private emitTimer: NodeJS.Timeout | undefined;
+  private meter!: ProgressMeter;
   private running: Promise<EngineOutcome> | undefined;
 
   constructor(options: EngineOptions) {
@@ -177,8 +122,7 @@ export class DownloadEngine {
     for (const name of repo.usedNames(this.job.id)) this.used.add(name.toLowerCase());
     // One listing of the folder up front; names this job creates are tracked in `used`.
     for (const name of await fs.promises.readdir(this.folder)) this.existing.add(name.toLowerCase());
-    this.counts = repo.counts(this.job.id);
-    this.sample();
+    this.meter = new ProgressMeter(repo.recount(this.job.id), this.opts.onProgress, this.opts.progressIntervalMs);
 
     const queue: ItemRow[][] = [];
     const pending = repo.itemsWithStatus(this.job.id, 'pending');
@@ -227,7 +171,7 @@ export class DownloadEngine {
       while (saving.size > 0) await Promise.race(saving);
     } finally {
       await this.removeTemps();
-      this.emit(true);
+      this.meter.emit(true);
     }
     if (authError) return { kind: 'auth', error: authError };
     if (this.signal.aborted) return { kind: 'stopped' };
@@ -256,20 +200,17 @@ export class DownloadEngine {
         outcomes.push({ seq: item.seq, status: 'pending' });
       }
     }
-    if (this.opts.durable) await this.syncFolder();
+    if (this.opts.durable) await syncFolder(this.folder);
     this.opts.repo.record(this.job.id, outcomes);
   }
 
   /** Deletes every temporary name of this job in the folder (crash leftovers, aborted writes). */
-  private async removeTemps(): Promise<void> {
-    const prefix = `${TEMP_PREFIX}${this.job.id.slice(0, 8)}-`;
-    let names: string[];
-    try {
-      names = await fs.promises.readdir(this.folder);
-    } catch {
-      return;
-    }
-    await Promise.all(names.filter((n) => n.startsWith(prefix)).map((n) => fs.promises.rm(path.join(this.folder, n), { recursive: true, force: true })));
+  private removeTemps(): Promise<void> {
+    return removeWithPrefix(this.folder, `${TEMP_PREFIX}${this.job.id.slice(0, 8)}-`);
+  }
+
+  private place(temp: string, final: string, isDir: boolean, seq: number): Promise<void> {
+    return placeFile(temp, final, isDir, this.tempPath(seq, '.old'));
   }
 
   private async callWithRetries<T>(fn: () => Promise<T>): Promise<T> {
@@ -372,7 +313,7 @@ export class DownloadEngine {
       contents.map(async ({ item, bytes }): Promise<Ready | ItemOutcome> => {
         const temp = this.tempPath(item.seq);
         if (!this.unzip) {
-          await this.writeFile(temp, bytes);
+          await writeFileFully(temp, bytes, this.opts.durable);
           return { item, temp, bytes: bytes.length, isDir: false };
         }
         let entries;
@@ -422,123 +363,24 @@ export class DownloadEngine {
       );
       await Promise.all(placing.map((p) => this.place(p.temp, p.final, p.isDir, p.item.seq)));
       for (const p of placing) this.existing.add(p.name.toLowerCase());
-      if (this.opts.durable) await this.syncFolder();
+      if (this.opts.durable) await syncFolder(this.folder);
     }
     this.commit([...outcomes, ...placing.map((p): ItemOutcome => ({ seq: p.item.seq, status: 'saved', file: p.name, bytes: p.bytes, attempt: true }))]);
-  }
-
-  private async writeFile(file: string, bytes: Uint8Array): Promise<void> {
-    const handle = await fs.promises.open(file, 'w');
-    try {
-      let offset = 0;
-      while (offset < bytes.length) {
-        const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
-        offset += bytesWritten;
-      }
-      if (this.opts.durable) await handle.datasync();
-    } finally {
-      await handle.close();
-    }
-  }
-
-  /** Renames a finished temp file/folder to its final name (replacing an existing one). */
-  private async place(temp: string, final: string, isDir: boolean, seq: number): Promise<void> {
-    if (!isDir) {
-      await fs.promises.rename(temp, final);
-      return;
-    }
-    if (await exists(final)) {
-      const old = this.tempPath(seq, '.old');
-      await fs.promises.rm(old, { recursive: true, force: true });
-      await fs.promises.rename(final, old);
-      await fs.promises.rename(temp, final);
-      await fs.promises.rm(old, { recursive: true, force: true });
-      return;
-    }
-    await fs.promises.rename(temp, final);
-  }
-
-  private async syncFolder(): Promise<void> {
-    if (process.platform === 'win32') return;
-    try {
-      const handle = await fs.promises.open(this.folder, 'r');
-      try {
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-    } catch {
-      // Some file systems refuse to fsync a directory; the files themselves were synced.
-    }
   }
 
   private commit(outcomes: ItemOutcome[]): void {
     if (outcomes.length === 0) return;
     this.opts.repo.record(this.job.id, outcomes);
+    const counts = this.meter.counts;
     for (const o of outcomes) {
-      this.counts.pending--;
+      counts.pending--;
       if (o.status === 'saved') {
-        this.counts.saved++;
-        this.counts.bytes += o.bytes ?? 0;
-      } else if (o.status === 'skipped') this.counts.skipped++;
-      else if (o.status === 'failed') this.counts.failed++;
+        counts.saved++;
+        counts.bytes += o.bytes ?? 0;
+      } else if (o.status === 'skipped') counts.skipped++;
+      else if (o.status === 'failed') counts.failed++;
     }
-    this.sample();
-    this.emit(false);
-  }
-
-  private sample(): void {
-    const t = performance.now();
-    this.samples.push({ t, bytes: this.counts.bytes, done: this.counts.saved + this.counts.skipped + this.counts.failed });
-    while (this.samples.length > 2 && t - this.samples[0]!.t > 5_000) this.samples.shift();
-  }
-
-  /** The current counts, rate and time left. */
-  progress(): EngineProgress {
-    const first = this.samples[0];
-    const last = this.samples[this.samples.length - 1];
-    let rate = 0;
-    let itemsPerSecond = 0;
-    if (first && last && last.t - first.t > 50) {
-      const secs = (last.t - first.t) / 1000;
-      rate = Math.max(0, (last.bytes - first.bytes) / secs);
-      itemsPerSecond = Math.max(0, (last.done - first.done) / secs);
-    }
-    const left = this.counts.pending + this.counts.placing;
-    const etaSeconds = left === 0 ? 0 : itemsPerSecond > 0 ? left / itemsPerSecond : null;
-    return { counts: { ...this.counts }, rate, itemsPerSecond, etaSeconds };
-  }
-
-  private emit(force: boolean): void {
-    const cb = this.opts.onProgress;
-    if (!cb) return;
-    const now = performance.now();
-    if (force || now - this.lastEmit >= this.opts.progressIntervalMs) {
-      if (this.emitTimer) clearTimeout(this.emitTimer);
-      this.emitTimer = undefined;
-      this.lastEmit = now;
-      cb(this.progress());
-      return;
-    }
-    // Throttled: make sure the latest counts still go out shortly.
-    this.emitTimer ??= setTimeout(() => {
-      this.emitTimer = undefined;
-      this.lastEmit = performance.now();
-      cb(this.progress());
-    }, this.opts.progressIntervalMs - (now - this.lastEmit));
-  }
-}
-
-async function sizeOf(p: string): Promise<number> {
-  try {
-    const st = await fs.promises.stat(p);
-    if (!st.isDirectory()) return st.size;
-    let total = 0;
-    for (const entry of await fs.promises.readdir(p, { recursive: true, withFileTypes: true })) {
-      if (entry.isFile()) total += (await fs.promises.stat(path.join(entry.parentPath, entry.name))).size;
-    }
-    return total;
-  } catch {
-    return 0;
+    this.meter.sample();
+    this.meter.emit(false);
   }
 }

@@ -11,7 +11,7 @@ const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f/\\:*?"<>|]/g;
 /** Invisible/bidi formatting characters that would make a name lie about itself. */
 const FORMATTING = /[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
 /** Room left for a `~hash`, ` (12)` and the extension within common 255-byte limits. */
-export const MAX_STEM_BYTES = 120;
+const MAX_STEM_BYTES = 120;
 
 /** The prefix of every temporary name the engine creates inside a target folder. */
 export const TEMP_PREFIX = '.einvoice-part-';
@@ -80,7 +80,7 @@ export function numbered(name: string, n: number, isDir = false): string {
   return dot > 0 ? `${name.slice(0, dot)} (${n})${name.slice(dot)}` : `${name} (${n})`;
 }
 
-export function outsideFolder(folder: string, name: string): AppError {
+function outsideFolder(folder: string, name: string): AppError {
   return new AppError('download_unsafe_name', {
     en: `Refused to write "${name}": it would land outside the folder ${folder}.`,
     vi: `Từ chối ghi "${name}": tệp sẽ nằm ngoài thư mục ${folder}.`,

@@ -19,6 +19,8 @@ export interface JobRow extends JobSettings {
   lastError: Bilingual | null;
   createdAt: string;
   updatedAt: string;
+  /** The progress counters kept on the job row. */
+  counts: JobCounts;
 }
 
 export interface JobCounts {
@@ -66,6 +68,13 @@ interface RawJob {
   last_error: string | null;
   created_at: string;
   updated_at: string;
+  n_total: number;
+  n_pending: number;
+  n_placing: number;
+  n_saved: number;
+  n_skipped: number;
+  n_failed: number;
+  n_bytes: number;
 }
 
 function toJob(r: RawJob): JobRow {
@@ -82,6 +91,15 @@ function toJob(r: RawJob): JobRow {
     lastError: r.last_error ? (JSON.parse(r.last_error) as Bilingual) : null,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    counts: {
+      total: Number(r.n_total),
+      pending: Number(r.n_pending),
+      placing: Number(r.n_placing),
+      saved: Number(r.n_saved),
+      skipped: Number(r.n_skipped),
+      failed: Number(r.n_failed),
+      bytes: Number(r.n_bytes),
+    },
   };
 }
 
@@ -154,17 +172,29 @@ export class JobsRepository {
     return Number(this.db.prepare('DELETE FROM download_jobs WHERE id = ?').run(id).changes) > 0;
   }
 
+  /** The job's progress counters as kept on its row (no counting). */
   counts(id: string): JobCounts {
-    const rows = this.db
-      .prepare('SELECT status, count(*) AS n, coalesce(sum(bytes), 0) AS b FROM download_items WHERE job_id = ? GROUP BY status')
-      .all(id) as Array<{ status: ItemState; n: number; b: number }>;
-    const c: JobCounts = { total: 0, pending: 0, placing: 0, saved: 0, skipped: 0, failed: 0, bytes: 0 };
-    for (const r of rows) {
-      c[r.status] = Number(r.n);
-      c.total += Number(r.n);
-      c.bytes += Number(r.b);
-    }
-    return c;
+    const job = this.get(id);
+    return job ? job.counts : { total: 0, pending: 0, placing: 0, saved: 0, skipped: 0, failed: 0, bytes: 0 };
+  }
+
+  /** Counts the job's items and writes the result on its row (when a job is opened or resumed). */
+  recount(id: string): JobCounts {
+    return this.store.transaction((db) => {
+      const rows = db
+        .prepare('SELECT status, count(*) AS n, coalesce(sum(bytes), 0) AS b FROM download_items WHERE job_id = ? GROUP BY status')
+        .all(id) as Array<{ status: ItemState; n: number; b: number }>;
+      const c: JobCounts = { total: 0, pending: 0, placing: 0, saved: 0, skipped: 0, failed: 0, bytes: 0 };
+      for (const r of rows) {
+        c[r.status] = Number(r.n);
+        c.total += Number(r.n);
+        c.bytes += Number(r.b);
+      }
+      db.prepare(
+        'UPDATE download_jobs SET n_total = ?, n_pending = ?, n_placing = ?, n_saved = ?, n_skipped = ?, n_failed = ?, n_bytes = ? WHERE id = ?',
+      ).run(c.total, c.pending, c.placing, c.saved, c.skipped, c.failed, c.bytes, id);
+      return c;
+    });
   }
 
   /** Items in a state, in order (the engine reads `pending` and `placing` ones). */

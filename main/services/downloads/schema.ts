@@ -42,3 +42,29 @@ export function createDownloadsTables(db: DatabaseSync): void {
     CREATE INDEX download_items_status ON download_items(job_id, status, seq);
   `);
 }
+
+const ITEM_STATES = ['pending', 'placing', 'saved', 'skipped', 'failed'] as const;
+
+/**
+ * Progress counters on the job row (`n_<state>`, `n_total`, `n_bytes`), so a progress tick reads
+ * one row instead of counting the job's items. Triggers keep them in the same transaction as every
+ * item insert and state change; the engine recounts once when a job is opened or resumed.
+ */
+export function addDownloadCounters(db: DatabaseSync): void {
+  const counted = (change: (state: string) => string) => ITEM_STATES.map((s) => `n_${s} = n_${s} ${change(s)}`).join(', ');
+  db.exec(`
+    ${[...ITEM_STATES, 'total', 'bytes'].map((c) => `ALTER TABLE download_jobs ADD COLUMN n_${c} INTEGER NOT NULL DEFAULT 0;`).join('\n    ')}
+    UPDATE download_jobs SET
+      ${ITEM_STATES.map((s) => `n_${s} = (SELECT count(*) FROM download_items WHERE job_id = download_jobs.id AND status = '${s}')`).join(',\n      ')},
+      n_total = (SELECT count(*) FROM download_items WHERE job_id = download_jobs.id),
+      n_bytes = (SELECT coalesce(sum(bytes), 0) FROM download_items WHERE job_id = download_jobs.id);
+    CREATE TRIGGER download_items_count_insert AFTER INSERT ON download_items BEGIN
+      UPDATE download_jobs SET ${counted((s) => `+ (NEW.status = '${s}')`)}, n_total = n_total + 1, n_bytes = n_bytes + NEW.bytes
+      WHERE id = NEW.job_id;
+    END;
+    CREATE TRIGGER download_items_count_update AFTER UPDATE OF status, bytes ON download_items BEGIN
+      UPDATE download_jobs SET ${counted((s) => `+ (NEW.status = '${s}') - (OLD.status = '${s}')`)}, n_bytes = n_bytes + NEW.bytes - OLD.bytes
+      WHERE id = NEW.job_id;
+    END;
+  `);
+}

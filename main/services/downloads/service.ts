@@ -1,12 +1,12 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import type { DownloadJob, ExistingPolicy } from '../../../common/calls/downloads';
+import type { DownloadJob, ExistingPolicy, JobStatus } from '../../../common/calls/downloads';
 import { AppError } from '../../../common/errors';
 import type { EventBus } from '../../../common/ipc/bus';
 import type { ContractHandlers } from '../../../common/ipc/dispatch';
 import { DEFAULT_INVOICE_KIND, type Bilingual, type DownloadDataType, type InvoiceKind } from '../../../common/model';
 import { failedItemsCsv } from './csv';
-import { DownloadEngine, type DownloadClient, type EngineOptions, type EngineProgress } from './engine';
+import { prepareFolder } from './folder';
+import { DownloadEngine, type DownloadClient, type EngineOptions } from './engine';
+import type { EngineProgress } from './progress';
 import { dedupeIds, parseIdsText, type ParsedIds } from './ids';
 import { JobsRepository, jobFingerprint, type JobRow, type JobSettings } from './repository';
 import type { Store } from '../store';
@@ -24,7 +24,7 @@ export interface DialogsPort {
   openFolder?(folder: string): Promise<boolean>;
 }
 
-export interface WorkRegistry {
+interface WorkRegistry {
   register(source: string, probe: () => { busy: boolean; message?: Bilingual }): () => void;
   changed?(): void;
 }
@@ -62,13 +62,6 @@ interface Running {
   stopAs: 'paused' | 'cancelled' | null;
   progress: EngineProgress | null;
   abort: () => void;
-}
-
-function badFolder(folder: string, why: Bilingual): AppError {
-  return new AppError('download_folder', {
-    en: `The folder "${folder}" cannot be used: ${why.en}`,
-    vi: `Không dùng được thư mục "${folder}": ${why.vi}`,
-  });
 }
 
 function notFound(id: string): AppError {
@@ -109,25 +102,6 @@ export class DownloadsService {
     return { ids: merged.ids, duplicates: merged.duplicates + fromText.duplicates, blanks: merged.blanks + fromText.blanks };
   }
 
-  /** Checks and creates the target folder; returns its absolute path. */
-  async prepareFolder(folder: string): Promise<string> {
-    const trimmed = folder.trim();
-    if (!path.isAbsolute(trimmed)) {
-      throw badFolder(folder, { en: 'type a full path (for example C:\\Invoices or /home/me/invoices).', vi: 'hãy nhập đường dẫn đầy đủ (ví dụ C:\\HoaDon hoặc /home/toi/hoadon).' });
-    }
-    const abs = path.resolve(trimmed);
-    try {
-      await fs.promises.mkdir(abs, { recursive: true });
-      const st = await fs.promises.stat(abs);
-      if (!st.isDirectory()) throw new Error('not a folder');
-      await fs.promises.access(abs, fs.constants.W_OK);
-    } catch (error) {
-      const detail = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
-      throw badFolder(folder, { en: `it is not a writable folder (${detail}).`, vi: `đây không phải thư mục ghi được (${detail}).` });
-    }
-    return abs;
-  }
-
   async create(input: CreateJobInput, profileId = this.deps.activeProfileId()): Promise<{ job: JobRow; parsed: ParsedIds }> {
     const parsed = this.parse(input);
     if (parsed.ids.length === 0) {
@@ -141,7 +115,7 @@ export class DownloadsService {
     return {
       type: input.type,
       kind: input.kind ?? DEFAULT_INVOICE_KIND,
-      folder: await this.prepareFolder(input.folder),
+      folder: await prepareFolder(input.folder),
       existing: input.existing ?? 'skip',
       unzip: input.type === 'All' && (input.unzip ?? false),
     };
@@ -171,7 +145,7 @@ export class DownloadsService {
 
   view(id: string): DownloadJob {
     const job = this.job(id);
-    const c = this.repo.counts(id);
+    const c = job.counts;
     const live = this.running.get(id)?.progress ?? null;
     const done = c.saved + c.skipped + c.failed;
     return {
@@ -302,22 +276,21 @@ export class DownloadsService {
     return this.view(id);
   }
 
-  async pause(id: string): Promise<DownloadJob> {
-    const job = this.job(id);
-    if (this.running.has(id)) {
-      this.stop(id, 'paused');
-      await this.running.get(id)?.done;
-    } else if (job.status === 'running' || job.status === 'ready') this.repo.setStatus(id, 'paused');
-    this.publish(id);
-    return this.view(id);
+  pause(id: string): Promise<DownloadJob> {
+    return this.halt(id, 'paused', ['running', 'ready']);
   }
 
-  async cancel(id: string): Promise<DownloadJob> {
+  cancel(id: string): Promise<DownloadJob> {
+    return this.halt(id, 'cancelled', ['ready', 'running', 'paused', 'cancelled']);
+  }
+
+  /** Stops a running job as `as` (waiting for it to let go); a job not running in this process just gets the status, if in `from`. */
+  private async halt(id: string, as: 'paused' | 'cancelled', from: readonly JobStatus[]): Promise<DownloadJob> {
     const job = this.job(id);
     if (this.running.has(id)) {
-      this.stop(id, 'cancelled');
+      this.stop(id, as);
       await this.running.get(id)?.done;
-    } else if (job.status !== 'done') this.repo.setStatus(id, 'cancelled');
+    } else if (from.includes(job.status)) this.repo.setStatus(id, as);
     this.publish(id);
     return this.view(id);
   }

@@ -3,7 +3,7 @@ import { clients as defaultClients, type ClientFactory } from '../api';
 import type { SignedInSession } from '../auth';
 import type { DownloadSession } from './service';
 
-export interface GateLike {
+interface GateLike {
   ready(signal?: AbortSignal): Promise<SignedInSession>;
 }
 

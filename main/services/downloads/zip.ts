@@ -12,7 +12,7 @@ export interface ZipLimits {
 
 export const DEFAULT_ZIP_LIMITS: ZipLimits = { maxTotalBytes: 100 * 1024 * 1024, maxEntries: 1_000 };
 
-export type ZipProblem = 'UnsafeZipEntry' | 'ZipTooLarge' | 'ZipUnreadable';
+type ZipProblem = 'UnsafeZipEntry' | 'ZipTooLarge' | 'ZipUnreadable';
 
 export class ZipRefused extends Error {
   constructor(
@@ -27,7 +27,7 @@ export class ZipRefused extends Error {
   }
 }
 
-export interface ZipEntry {
+interface ZipEntry {
   /** Safe path components, relative to the extraction folder. */
   parts: string[];
   data: Uint8Array;

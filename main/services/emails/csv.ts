@@ -1,7 +1,7 @@
 import Papa from 'papaparse';
 import type { EmailEntry, EmailReject } from '../../../common/calls/emails';
 import type { InvoiceKind } from '../../../common/model';
-import { checkInput, type CleanInput } from './outbox';
+import { checkInput, type CleanInput } from './input';
 
 /** The import columns, in their default order (used when a file has no header line). */
 export const CSV_COLUMNS = ['TransactionID', 'ReceiverName', 'ReceiverEmail', 'CCEmail', 'BCCEmail', 'ReplyEmail'] as const;

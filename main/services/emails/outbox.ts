@@ -1,187 +1,32 @@
 import { randomBytes } from 'node:crypto';
-import type { SQLInputValue, StatementSync } from 'node:sqlite';
+import type { StatementSync } from 'node:sqlite';
 import {
   EMAIL_STATES,
   type EmailAddResult,
+  type EmailAttempt,
   type EmailCounts,
   type EmailEntry,
-  type EmailReject,
+  type EmailLeft,
+  type EmailSkip,
   type EmailState,
 } from '../../../common/calls/emails';
 import type { Bilingual, InvoiceKind } from '../../../common/model';
 import { AppError } from '../../../common/errors';
-import { splitEmails } from '../../../common/rules/email';
 import type { Store } from '../store';
-import type { Verdict } from './judge';
+import { CRASHED_WHILE_SENDING, defaultClaimAlive, groupVerdicts, type Claim, type ClaimAlive, type ClaimedEntry, type Settlement } from './claims';
+import { recipientsOf, SORT_COLUMNS, toEntry, whereOf, type ListQuery, type Row } from './entries';
+import { cancelledAfterMaybeSent, HISTORY_SQL, leftOf, NOT_SENT, reasonFor, RESENDABLE, skipOf, toAttempt } from './history';
+import { checkInput, type CleanInput, type Recipients } from './input';
 
-/** A new entry, already checked and normalised (addresses `;`-separated). */
-export interface CleanInput {
-  transactionId: string;
-  receiverName: string;
-  receiverEmail: string;
-  ccEmail: string;
-  bccEmail: string;
-  replyEmail: string;
-  kind: InvoiceKind;
-}
-
-export interface RawInput {
-  transactionId?: string | null;
-  receiverName?: string | null;
-  receiverEmail?: string | null;
-  ccEmail?: string | null;
-  bccEmail?: string | null;
-  replyEmail?: string | null;
-  kind: InvoiceKind;
-}
-
-/** Checks and normalises one entry; returns the clean entry or the reason it is refused. */
-export function checkInput(raw: RawInput): { ok: true; value: CleanInput } | { ok: false; problem: Bilingual } {
-  const transactionId = (raw.transactionId ?? '').trim();
-  if (!transactionId) return { ok: false, problem: { en: 'TransactionID is empty.', vi: 'Thiếu mã tra cứu (TransactionID).' } };
-  if (transactionId.length > 200 || /\s/.test(transactionId)) {
-    return { ok: false, problem: { en: `TransactionID "${transactionId.slice(0, 60)}" is not valid.`, vi: `Mã tra cứu "${transactionId.slice(0, 60)}" không hợp lệ.` } };
-  }
-  const fields: Array<[keyof RawInput, string, string, boolean]> = [
-    ['receiverEmail', 'ReceiverEmail', 'Email người nhận', true],
-    ['ccEmail', 'CCEmail', 'Email CC', false],
-    ['bccEmail', 'BCCEmail', 'Email BCC', false],
-    ['replyEmail', 'ReplyEmail', 'Email trả lời', false],
-  ];
-  const out: Record<string, string> = {};
-  for (const [key, en, vi, required] of fields) {
-    const list = splitEmails((raw[key] as string | null | undefined) ?? '');
-    if (list.invalid.length > 0) {
-      const bad = list.invalid.map((a) => a.slice(0, 80)).join(', ');
-      return { ok: false, problem: { en: `${en}: not a valid address: ${bad}.`, vi: `${vi}: địa chỉ không hợp lệ: ${bad}.` } };
-    }
-    if (required && list.addresses.length === 0) return { ok: false, problem: { en: `${en} is empty.`, vi: `${vi} đang trống.` } };
-    out[key] = list.normalised;
-  }
-  return {
-    ok: true,
-    value: {
-      transactionId,
-      receiverName: (raw.receiverName ?? '').trim(),
-      receiverEmail: out.receiverEmail ?? '',
-      ccEmail: out.ccEmail ?? '',
-      bccEmail: out.bccEmail ?? '',
-      replyEmail: out.replyEmail ?? '',
-      kind: raw.kind,
-    },
-  };
-}
-
-interface Row {
-  id: number;
-  profile_id: string;
-  transaction_id: string;
-  receiver_name: string;
-  receiver_email: string;
-  cc_email: string;
-  bcc_email: string;
-  reply_email: string;
-  kind: InvoiceKind;
-  state: EmailState;
-  send_email_status: number | null;
-  error_code: string | null;
-  retryable: number;
-  attempts: number;
-  next_attempt_at: number;
-  last_error: string | null;
-  last_error_vi: string | null;
-  claim_token: string | null;
-  claimed_at: number | null;
-  created_at: number;
-  updated_at: number;
-  done_at: number | null;
-}
-
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
-
-function toEntry(r: Row): EmailEntry {
-  return {
-    id: r.id,
-    transactionId: r.transaction_id,
-    receiverName: r.receiver_name,
-    receiverEmail: r.receiver_email,
-    ccEmail: r.cc_email,
-    bccEmail: r.bcc_email,
-    replyEmail: r.reply_email,
-    kind: r.kind,
-    state: r.state,
-    sendEmailStatus: r.send_email_status,
-    errorCode: r.error_code,
-    retryable: r.retryable === 1,
-    attempts: r.attempts,
-    nextAttemptAt: r.state === 'queued' && r.next_attempt_at > 0 ? iso(r.next_attempt_at) : null,
-    lastError: r.last_error === null ? null : { en: r.last_error, vi: r.last_error_vi ?? r.last_error },
-    createdAt: iso(r.created_at)!,
-    updatedAt: iso(r.updated_at)!,
-    doneAt: iso(r.done_at),
-  };
-}
-
-/** One claimed entry: what goes into the sendemail body. */
-export interface ClaimedEntry {
-  id: number;
-  transactionId: string;
-  receiverName: string;
-  receiverEmail: string;
-  ccEmail: string;
-  bccEmail: string;
-  replyEmail: string;
-  attempts: number;
-}
-
-export interface Claim {
-  token: string;
-  kind: InvoiceKind;
-  profileId: string;
-  entries: ClaimedEntry[];
-}
-
-export interface ListQuery {
-  states?: readonly EmailState[] | undefined;
-  search?: string | undefined;
-  sort?: 'id' | 'transactionId' | 'receiverName' | 'receiverEmail' | 'state' | 'updatedAt' | 'attempts' | 'kind';
-  dir?: 'asc' | 'desc';
-  offset?: number;
-  limit?: number;
-}
-
-const SORT_COLUMNS: Record<NonNullable<ListQuery['sort']>, string> = {
-  id: 'id',
-  transactionId: 'transaction_id',
-  receiverName: 'receiver_name',
-  receiverEmail: 'receiver_email',
-  state: 'state',
-  updatedAt: 'updated_at',
-  attempts: 'attempts',
-  kind: 'kind',
-};
-
-/** States the user may send again / cancel / edit / remove. */
-const RETRYABLE_STATES: readonly EmailState[] = ['failed', 'unknown', 'cancelled'];
+/** States the user may cancel / edit. */
 const CANCELLABLE_STATES: readonly EmailState[] = ['queued', 'failed', 'unknown'];
 const EDITABLE_STATES: readonly EmailState[] = ['queued', 'failed', 'unknown', 'cancelled'];
 
-/** Is the process that holds a claim still alive? (Claims are "<pid>:<random>".) */
-export type ClaimAlive = (token: string) => boolean;
+/** An entry going back to the queue: due now, its last outcome (kept in its history) cleared. */
+const REQUEUE_SET =
+  "state = 'queued', next_attempt_at = 0, send_email_status = NULL, error_code = NULL, retryable = 0, last_error = NULL, last_error_vi = NULL, done_at = NULL";
 
-export function defaultClaimAlive(token: string): boolean {
-  const pid = Number(token.split(':')[0]);
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-export interface OutboxOptions {
+interface OutboxOptions {
   now?: () => number;
   /** A claim older than this is taken as abandoned even if its pid is alive (pid reuse). Default 10 min. */
   claimLeaseMs?: number;
@@ -215,81 +60,79 @@ export class Outbox {
     return s;
   }
 
+  private row(id: number): Row | undefined {
+    return this.stmt('SELECT * FROM email_outbox WHERE id = ?').get(id) as Row | undefined;
+  }
+
   // ------------------------------------------------------------------ enqueue
 
   /**
-   * Adds clean entries in one transaction. An entry whose TransactionID is already waiting
-   * (queued or being sent) for this profile is refused, so importing a file twice does not
-   * email customers twice.
+   * Adds clean entries in one transaction, one entry per invoice: an invoice without an entry
+   * gets one; one whose entry failed or was cancelled is queued again with the new recipients;
+   * one already waiting, sent, handed to the service or with an unknown outcome is skipped with
+   * the reason — unless `resend` (the user chose "send again"), which queues those too. An entry
+   * queued again keeps its earlier outcome in its history.
    */
-  add(profileId: string, inputs: ReadonlyArray<{ input: CleanInput; line?: number | null; index?: number | null }>): EmailAddResult {
+  add(
+    profileId: string,
+    inputs: ReadonlyArray<{ input: CleanInput; line?: number | null; index?: number | null }>,
+    options: { resend?: boolean } = {},
+  ): EmailAddResult {
     const added: number[] = [];
-    const rejected: EmailReject[] = [];
+    const skipped: EmailSkip[] = [];
     const at = this.now();
+    const again = options.resend ? RESENDABLE : NOT_SENT;
     this.store.transaction(() => {
-      const waiting = this.stmt(
-        "SELECT 1 FROM email_outbox WHERE profile_id = ? AND transaction_id = ? AND state IN ('queued', 'sending') LIMIT 1",
-      );
+      const latest = this.stmt('SELECT * FROM email_outbox WHERE profile_id = ? AND transaction_id = ? ORDER BY id DESC LIMIT 1');
       const insert = this.stmt(
         `INSERT INTO email_outbox (profile_id, transaction_id, receiver_name, receiver_email, cc_email, bcc_email, reply_email, kind,
            state, next_attempt_at, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?)`,
       );
+      const requeue = this.stmt(
+        `UPDATE email_outbox SET receiver_name = ?, receiver_email = ?, cc_email = ?, bcc_email = ?, reply_email = ?, kind = ?, ${REQUEUE_SET}, updated_at = ?
+         WHERE id = ?`,
+      );
       for (const { input, line = null, index = null } of inputs) {
-        if (waiting.get(profileId, input.transactionId)) {
-          rejected.push({
-            line,
-            index,
-            transactionId: input.transactionId,
-            reason: { en: `TransactionID ${input.transactionId} is already in the queue.`, vi: `Mã tra cứu ${input.transactionId} đã có trong hàng đợi.` },
-          });
-          continue;
+        const row = latest.get(profileId, input.transactionId) as Row | undefined;
+        if (!row) {
+          const r = insert.run(profileId, input.transactionId, input.receiverName, input.receiverEmail, input.ccEmail, input.bccEmail, input.replyEmail, input.kind, at, at);
+          added.push(Number(r.lastInsertRowid));
+        } else if (again.includes(row.state) && (options.resend || !this.cancelledAfterMaybeSent(row))) {
+          this.stmt(HISTORY_SQL.archive).run(row.id);
+          requeue.run(input.receiverName, input.receiverEmail, input.ccEmail, input.bccEmail, input.replyEmail, input.kind, at, row.id);
+          added.push(row.id);
+        } else {
+          skipped.push(skipOf(row, line, index));
         }
-        const r = insert.run(
-          profileId,
-          input.transactionId,
-          input.receiverName,
-          input.receiverEmail,
-          input.ccEmail,
-          input.bccEmail,
-          input.replyEmail,
-          input.kind,
-          at,
-          at,
-        );
-        added.push(Number(r.lastInsertRowid));
       }
     });
-    return { added, rejected };
+    return { added, rejected: [], skipped };
+  }
+
+  private cancelledAfterMaybeSent(row: Row): boolean {
+    if (row.state !== 'cancelled') return false;
+    const last = this.stmt(HISTORY_SQL.latest).get(row.id) as { state: EmailState } | undefined;
+    return cancelledAfterMaybeSent(last?.state);
+  }
+
+  /** The entry with its earlier outcomes, oldest first. */
+  history(id: number): { entry: EmailEntry; attempts: EmailAttempt[] } | null {
+    const row = this.row(id);
+    if (!row) return null;
+    const attempts = this.stmt(HISTORY_SQL.list).all(id) as unknown as Parameters<typeof toAttempt>[0][];
+    return { entry: toEntry(row), attempts: attempts.map(toAttempt) };
   }
 
   // ------------------------------------------------------------------ reading
 
   get(id: number): EmailEntry | null {
-    const row = this.stmt('SELECT * FROM email_outbox WHERE id = ?').get(id) as Row | undefined;
+    const row = this.row(id);
     return row ? toEntry(row) : null;
   }
 
-  private where(profileId: string, q: Pick<ListQuery, 'states' | 'search'>): { sql: string; params: SQLInputValue[] } {
-    const parts = ['profile_id = ?'];
-    const params: SQLInputValue[] = [profileId];
-    if (q.states && q.states.length > 0 && q.states.length < EMAIL_STATES.length) {
-      parts.push(`state IN (${q.states.map(() => '?').join(', ')})`);
-      params.push(...q.states);
-    }
-    const search = q.search?.trim();
-    if (search) {
-      const like = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      parts.push(
-        "(lower(transaction_id) LIKE ? ESCAPE '\\' OR lower(receiver_name) LIKE ? ESCAPE '\\' OR lower(receiver_email) LIKE ? ESCAPE '\\' OR lower(cc_email) LIKE ? ESCAPE '\\' OR lower(coalesce(error_code, '')) LIKE ? ESCAPE '\\')",
-      );
-      params.push(like, like, like, like, like);
-    }
-    return { sql: parts.join(' AND '), params };
-  }
-
   list(profileId: string, q: ListQuery = {}): { items: EmailEntry[]; total: number } {
-    const { sql, params } = this.where(profileId, q);
+    const { sql, params } = whereOf(profileId, q);
     const column = SORT_COLUMNS[q.sort ?? 'id'];
     const dir = q.dir === 'asc' ? 'ASC' : 'DESC';
     const total = (this.store.db.prepare(`SELECT count(*) AS n FROM email_outbox WHERE ${sql}`).get(...params) as { n: number }).n;
@@ -324,15 +167,18 @@ export class Outbox {
   // ------------------------------------------------------------------ the send cycle
 
   /**
-   * Claims up to `max` due entries of ONE kind (the kind of the oldest due entry) in an immediate
-   * transaction: state `sending`, a fresh claim token, attempts + 1. Two processes never claim the
-   * same entry; one TransactionID appears at most once per claim. The claim is not yet "armed":
-   * until {@link arm} is called right before the request leaves, a crash puts it back in the queue.
+   * The sender's one transaction per batch: records the verdicts of the batch that just came
+   * back (`previous`), then claims up to `max` due entries of ONE kind (the kind of the oldest due
+   * entry) — state `sending`, a fresh claim token, attempts + 1 — and arms them (`claimed_at`): the
+   * caller sends the request right after the commit, so from then on a crash leaves them `unknown`.
+   * Two processes never claim the same entry; one TransactionID appears at most once per claim.
+   * Returns null when nothing is due (the verdicts are recorded all the same).
    */
-  claim(profileId: string, max: number): Claim | null {
+  claim(profileId: string, max: number, previous: Settlement | null = null): Claim | null {
     const at = this.now();
     const token = `${process.pid}:${randomBytes(8).toString('hex')}`;
     const claim = this.store.transaction(() => {
+      if (previous) this.writeVerdicts(previous, at);
       const first = this.stmt(
         "SELECT kind FROM email_outbox WHERE profile_id = ? AND state = 'queued' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT 1",
       ).get(profileId, at) as { kind: InvoiceKind } | undefined;
@@ -346,55 +192,36 @@ export class Outbox {
       for (const r of rows) {
         if (seen.has(r.transaction_id)) continue;
         seen.add(r.transaction_id);
-        entries.push({
-          id: r.id,
-          transactionId: r.transaction_id,
-          receiverName: r.receiver_name,
-          receiverEmail: r.receiver_email,
-          ccEmail: r.cc_email,
-          bccEmail: r.bcc_email,
-          replyEmail: r.reply_email,
-          attempts: r.attempts + 1,
-        });
+        entries.push({ id: r.id, transactionId: r.transaction_id, ...recipientsOf(r), attempts: r.attempts + 1 });
         if (entries.length >= max) break;
       }
       this.stmt(
-        `UPDATE email_outbox SET state = 'sending', claim_token = ?, claimed_at = NULL, attempts = attempts + 1, updated_at = ?
+        `UPDATE email_outbox SET state = 'sending', claim_token = ?, claimed_at = ?, attempts = attempts + 1, updated_at = ?
            WHERE state = 'queued' AND id IN (${entries.map(() => '?').join(', ')})`,
-      ).run(token, at, ...entries.map((e) => e.id));
+      ).run(token, at, at, ...entries.map((e) => e.id));
       return { token, kind: first.kind, profileId, entries };
     });
+    if (previous) this.ownClaims.delete(previous.token);
     if (claim) this.ownClaims.add(claim.token);
     return claim;
   }
 
-  /** The request of this claim is about to leave: from now on a crash leaves its entries `unknown`. */
-  arm(token: string): void {
-    this.stmt("UPDATE email_outbox SET claimed_at = ? WHERE claim_token = ? AND state = 'sending'").run(this.now(), token);
+  /** Records the service's verdict for each claimed entry (only rows still held by this claim). */
+  settle(settlement: Settlement): void {
+    const at = this.now();
+    this.store.transaction(() => this.writeVerdicts(settlement, at));
+    this.ownClaims.delete(settlement.token);
   }
 
-  /** Records the service's verdict for each claimed entry (only rows still held by this claim). */
-  settle(token: string, verdicts: ReadonlyMap<number, Verdict>): void {
-    const at = this.now();
-    // Most entries of a batch share one verdict: one UPDATE per distinct verdict.
-    const groups = new Map<string, { v: Verdict; ids: number[] }>();
-    for (const [id, v] of verdicts) {
-      const key = JSON.stringify([v.state, v.sendEmailStatus, v.errorCode, v.retryable, v.message?.en ?? null]);
-      const g = groups.get(key);
-      if (g) g.ids.push(id);
-      else groups.set(key, { v, ids: [id] });
+  private writeVerdicts({ token, verdicts }: Settlement, at: number): void {
+    for (const { v, ids } of groupVerdicts(verdicts)) {
+      const done = v.state === 'sent' || v.state === 'requested' || v.state === 'sendingAtService' ? at : null;
+      this.stmt(
+        `UPDATE email_outbox SET state = ?, send_email_status = ?, error_code = ?, retryable = ?, last_error = ?, last_error_vi = ?,
+           claim_token = NULL, claimed_at = NULL, updated_at = ?, done_at = ?
+         WHERE claim_token = ? AND state = 'sending' AND id IN (${ids.map(() => '?').join(', ')})`,
+      ).run(v.state, v.sendEmailStatus, v.errorCode, v.retryable ? 1 : 0, v.message?.en ?? null, v.message?.vi ?? null, at, done, token, ...ids);
     }
-    this.store.transaction(() => {
-      for (const { v, ids } of groups.values()) {
-        const done = v.state === 'sent' || v.state === 'requested' || v.state === 'sendingAtService' ? at : null;
-        this.stmt(
-          `UPDATE email_outbox SET state = ?, send_email_status = ?, error_code = ?, retryable = ?, last_error = ?, last_error_vi = ?,
-             claim_token = NULL, claimed_at = NULL, updated_at = ?, done_at = ?
-           WHERE claim_token = ? AND state = 'sending' AND id IN (${ids.map(() => '?').join(', ')})`,
-        ).run(v.state, v.sendEmailStatus, v.errorCode, v.retryable ? 1 : 0, v.message?.en ?? null, v.message?.vi ?? null, at, done, token, ...ids);
-      }
-    });
-    this.ownClaims.delete(token);
   }
 
   /**
@@ -413,19 +240,18 @@ export class Outbox {
 
   /** The request may have reached the service: every claimed entry waits in `unknown` for the user. */
   markUnknown(token: string, problem: Bilingual): void {
-    const at = this.now();
     this.stmt(
       `UPDATE email_outbox SET state = 'unknown', claim_token = NULL, claimed_at = NULL, retryable = 0, last_error = ?, last_error_vi = ?, updated_at = ?
        WHERE claim_token = ? AND state = 'sending'`,
-    ).run(problem.en, problem.vi, at, token);
+    ).run(problem.en, problem.vi, this.now(), token);
     this.ownClaims.delete(token);
   }
 
   /**
    * After a crash or restart: entries left in `sending` by a process that is gone (or whose claim
-   * is older than the lease) may have been sent → `unknown`; entries claimed but whose request had
-   * not been armed (never left) go back to `queued`. Claims of live processes (the app and the CLI
-   * share the database) are left alone. Returns how many became `unknown`.
+   * is older than the lease) may have been sent → `unknown`; entries claimed but not armed (the
+   * request never left) go back to `queued`. Claims of live processes (the app and the CLI share
+   * the database) are left alone. Returns how many became `unknown`.
    */
   recover(): number {
     const rows = this.stmt(
@@ -435,10 +261,6 @@ export class Outbox {
       (r) => r.token === null || (!this.ownClaims.has(r.token) && (!this.claimAlive(r.token) || this.now() - (r.at ?? 0) > this.leaseMs)),
     );
     if (stale.length === 0) return 0;
-    const problem = {
-      en: 'The app stopped while this email was being sent: it may or may not have reached the service. Check, then retry or cancel.',
-      vi: 'Ứng dụng bị dừng khi đang gửi email này: không rõ yêu cầu đã tới dịch vụ hay chưa. Hãy kiểm tra rồi gửi lại hoặc hủy.',
-    };
     let n = 0;
     this.store.transaction(() => {
       const unknown = this.stmt(
@@ -450,7 +272,7 @@ export class Outbox {
          WHERE state = 'sending' AND claim_token IS ? AND claimed_at IS NULL`,
       );
       for (const r of stale) {
-        n += Number(unknown.run(problem.en, problem.vi, this.now(), r.token).changes);
+        n += Number(unknown.run(CRASHED_WHILE_SENDING.en, CRASHED_WHILE_SENDING.vi, this.now(), r.token).changes);
         requeue.run(this.now(), r.token);
       }
     });
@@ -459,24 +281,51 @@ export class Outbox {
 
   // ------------------------------------------------------------------ user actions
 
-  private bulk(ids: readonly number[], allowed: readonly EmailState[], set: string, extra: SQLInputValue[] = []): { changed: number; skipped: number } {
+  private bulk(ids: readonly number[], allowed: readonly EmailState[], set: string): { changed: number; skipped: number } {
     let changed = 0;
     const at = this.now();
     const unique = [...new Set(ids)];
     this.store.transaction(() => {
       const s = this.stmt(`UPDATE email_outbox SET ${set}, updated_at = ? WHERE id = ? AND state IN (${allowed.map((a) => `'${a}'`).join(', ')})`);
-      for (const id of unique) changed += Number(s.run(...extra, at, id).changes);
+      for (const id of unique) changed += Number(s.run(at, id).changes);
     });
     return { changed, skipped: unique.length - changed };
   }
 
-  /** failed / unknown / cancelled → queued, due now (the user decided to send again). */
-  retry(ids: readonly number[]): { changed: number; skipped: number } {
-    return this.bulk(ids, RETRYABLE_STATES, "state = 'queued', next_attempt_at = 0, last_error = NULL, last_error_vi = NULL, retryable = 0");
+  /**
+   * Queues entries again, due now, their current outcome kept in their history. `retry` takes only
+   * what was certainly not sent; `resend` is the user's confirmed "send again". Entries left as
+   * they were are listed with the reason.
+   */
+  requeue(ids: readonly number[], mode: 'retry' | 'resend' | 'retryUnknown'): { changed: number; skipped: number; left: EmailLeft[] } {
+    const allowed: readonly EmailState[] = mode === 'resend' ? RESENDABLE : mode === 'retryUnknown' ? [...NOT_SENT, 'unknown'] : NOT_SENT;
+    const left: EmailLeft[] = [];
+    let changed = 0;
+    const at = this.now();
+    const unique = [...new Set(ids)];
+    this.store.transaction(() => {
+      const requeue = this.stmt(`UPDATE email_outbox SET ${REQUEUE_SET}, updated_at = ? WHERE id = ?`);
+      for (const id of unique) {
+        const row = this.row(id);
+        if (!row) left.push(leftOf(id, row, { en: `There is no email #${id}.`, vi: `Không có email #${id}.` }));
+        else if (!allowed.includes(row.state) || (mode !== 'resend' && this.cancelledAfterMaybeSent(row))) {
+          left.push(leftOf(id, row, reasonFor(row, mode === 'resend' ? 'add' : 'retry')));
+        } else {
+          this.stmt(HISTORY_SQL.archive).run(id);
+          changed += Number(requeue.run(at, id).changes);
+        }
+      }
+    });
+    return { changed, skipped: unique.length - changed, left };
   }
 
+  /** Not to be sent: a failed or unknown outcome is kept in the entry's history. */
   cancel(ids: readonly number[]): { changed: number; skipped: number } {
-    return this.bulk(ids, CANCELLABLE_STATES, "state = 'cancelled'");
+    return this.store.transaction(() => {
+      const archive = this.stmt(HISTORY_SQL.archive.replace('WHERE id = ?', "WHERE id = ? AND state IN ('failed', 'unknown')"));
+      for (const id of new Set(ids)) archive.run(id);
+      return this.bulk(ids, CANCELLABLE_STATES, "state = 'cancelled'");
+    });
   }
 
   remove(ids: readonly number[]): { changed: number; skipped: number } {
@@ -498,9 +347,9 @@ export class Outbox {
   }
 
   /** Changes recipients of an entry not yet sent; addresses are checked and normalised. */
-  update(id: number, patch: Partial<Omit<RawInput, 'kind' | 'transactionId'>>): EmailEntry {
+  update(id: number, patch: Partial<Recipients>): EmailEntry {
     return this.store.transaction(() => {
-      const row = this.stmt('SELECT * FROM email_outbox WHERE id = ?').get(id) as Row | undefined;
+      const row = this.row(id);
       if (!row) throw new AppError('email_not_found', { en: `There is no queued email #${id}.`, vi: `Không có email #${id} trong hàng đợi.` });
       if (!EDITABLE_STATES.includes(row.state)) {
         throw new AppError('email_not_editable', {
@@ -508,15 +357,7 @@ export class Outbox {
           vi: `Không thể sửa email #${id} (${row.transaction_id}) nữa: trạng thái hiện tại là ${row.state}.`,
         });
       }
-      const checked = checkInput({
-        transactionId: row.transaction_id,
-        kind: row.kind,
-        receiverName: patch.receiverName ?? row.receiver_name,
-        receiverEmail: patch.receiverEmail ?? row.receiver_email,
-        ccEmail: patch.ccEmail ?? row.cc_email,
-        bccEmail: patch.bccEmail ?? row.bcc_email,
-        replyEmail: patch.replyEmail ?? row.reply_email,
-      });
+      const checked = checkInput({ transactionId: row.transaction_id, kind: row.kind, ...recipientsOf(row), ...definedOnly(patch) });
       if (!checked.ok) {
         throw new AppError('email_invalid', checked.problem, { issues: [{ path: 'recipients', message: checked.problem.en, messageVi: checked.problem.vi }] });
       }
@@ -524,7 +365,11 @@ export class Outbox {
       this.stmt(
         'UPDATE email_outbox SET receiver_name = ?, receiver_email = ?, cc_email = ?, bcc_email = ?, reply_email = ?, updated_at = ? WHERE id = ?',
       ).run(v.receiverName, v.receiverEmail, v.ccEmail, v.bccEmail, v.replyEmail, this.now(), id);
-      return toEntry(this.stmt('SELECT * FROM email_outbox WHERE id = ?').get(id) as unknown as Row);
+      return toEntry(this.row(id)!);
     });
   }
+}
+
+function definedOnly<T extends object>(patch: T): Partial<T> {
+  return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -41,3 +41,27 @@ export function createEmailsTables(db: DatabaseSync): void {
     CREATE INDEX email_outbox_claim ON email_outbox(claim_token) WHERE claim_token IS NOT NULL;
   `);
 }
+
+/**
+ * `email_attempts`: the earlier outcomes of an outbox entry, one row each time the entry was
+ * queued again (send again, retry, cancelled). The entry itself holds the current attempt, so the
+ * outbox keeps one entry — and one history — per invoice.
+ */
+export function createEmailAttempts(db: DatabaseSync): void {
+  db.exec(`
+    CREATE TABLE email_attempts (
+      id                INTEGER PRIMARY KEY,
+      entry_id          INTEGER NOT NULL REFERENCES email_outbox(id) ON DELETE CASCADE,
+      state             TEXT NOT NULL,
+      send_email_status INTEGER,
+      error_code        TEXT,
+      receiver_email    TEXT NOT NULL,
+      cc_email          TEXT NOT NULL DEFAULT '',
+      bcc_email         TEXT NOT NULL DEFAULT '',
+      message           TEXT,
+      message_vi        TEXT,
+      at                INTEGER NOT NULL
+    ) STRICT;
+    CREATE INDEX email_attempts_entry ON email_attempts(entry_id, id);
+  `);
+}

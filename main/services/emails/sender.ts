@@ -1,15 +1,33 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { EmailSenderStatus } from '../../../common/calls/emails';
-import { emailFlags, type Bilingual, type SendEmailParameter } from '../../../common/model';
+import type { Bilingual, SendEmailParameter } from '../../../common/model';
 import { isApiError, type SendEmailOutcome } from '../api';
-import { describeCode, isRetryableCode, judgeItem, type Verdict } from './judge';
-import type { Claim, Outbox } from './outbox';
+import { requestFor, type Claim, type Settlement } from './claims';
+import { judgeOutcome, refused } from './judge';
+import type { Outbox } from './outbox';
 
 /** What the sender needs from a sign-in: the profile it belongs to. */
 export interface SenderSession {
   profile: { id: string };
 }
 
-export interface SenderDeps<S extends SenderSession> {
+/** How the sender paces itself and what it may ask of its host; the email service passes these through. */
+export interface SenderTuning {
+  /** False while the connectivity check says the service is unreachable (then the sender waits for `app.online`). */
+  isOnline?: () => boolean;
+  /** Asks the connectivity check to look again (after a connection failure). */
+  checkConnectivity?: () => void;
+  now?: () => number;
+  random?: () => number;
+  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+  /** Backoff after transient errors: first delay and cap (ms). */
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  /** How long `stop()` lets a request in flight finish before aborting it (its entries then become `unknown`). */
+  stopGraceMs?: number;
+}
+
+export interface SenderDeps<S extends SenderSession> extends SenderTuning {
   outbox: Outbox;
   /** The active profile (entries are flushed for it). */
   activeProfileId: () => string;
@@ -21,20 +39,8 @@ export interface SenderDeps<S extends SenderSession> {
   send: (session: S, parameter: SendEmailParameter, signal: AbortSignal) => Promise<SendEmailOutcome>;
   /** Invoices per sendemail request. */
   batchSize: () => number;
-  /** False while the connectivity check says the service is unreachable (then the sender waits for `app.online`). */
-  isOnline?: () => boolean;
-  /** Asks the connectivity check to look again (after a connection failure). */
-  checkConnectivity?: () => void;
   /** The queue or the sender's state changed. */
   onChange?: () => void;
-  now?: () => number;
-  random?: () => number;
-  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
-  /** Backoff after transient errors: first delay and cap (ms). */
-  backoffBaseMs?: number;
-  backoffMaxMs?: number;
-  /** How long `stop()` lets a request in flight finish before aborting it (its entries then become `unknown`). */
-  stopGraceMs?: number;
 }
 
 export interface FlushOptions {
@@ -63,7 +69,6 @@ export class EmailSender<S extends SenderSession> {
   private stopped = false;
   private readonly abort = new AbortController();
   private timer: NodeJS.Timeout | undefined;
-  private timerAt: number | null = null;
   private failures = 0;
   /** Shrinks when the service says a batch is too large. */
   private batchCap = Number.POSITIVE_INFINITY;
@@ -131,12 +136,10 @@ export class EmailSender<S extends SenderSession> {
   private schedule(at: number | null): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    this.timerAt = at;
     if (at === null || this.stopped) return;
     this.timer = setTimeout(
       () => {
         this.timer = undefined;
-        this.timerAt = null;
         void this.kick();
       },
       Math.max(0, at - this.now()),
@@ -198,152 +201,95 @@ export class EmailSender<S extends SenderSession> {
   }
 
   /**
-   * The send loop. One request is in flight at a time; while it is, the previous batch's verdicts
-   * are written and the next batch is claimed (not armed), so the database work overlaps the
-   * network wait instead of adding to it.
+   * The send loop, one request in flight at a time. Per batch ONE transaction records the verdicts
+   * of the answer just received and claims and arms the next batch (Outbox.claim); the request
+   * leaves right after it commits.
    */
   private async drain(options: FlushOptions): Promise<void> {
     const { outbox } = this.deps;
     outbox.recover();
     let session: S | null = null;
-    let current: Claim | null = null;
-    let next: Claim | null = null;
-    let settleLater: (() => void) | null = null;
-    const flushSettle = () => {
-      const f = settleLater;
-      settleLater = null;
-      f?.();
+    /** The last answer's verdicts, written in the same transaction as the next claim. */
+    let settled: Settlement | null = null;
+    const writeSettled = () => {
+      if (settled) outbox.settle(settled);
+      settled = null;
     };
     try {
       for (;;) {
         if (this.stopped) return;
-        if (!current) {
-          flushSettle();
-          const profileId = this.deps.activeProfileId();
-          const { due, nextAt } = outbox.due(profileId);
-          if (!due) {
-            this.schedule(nextAt);
-            const waiting = nextAt !== null;
-            if (this.status.state !== 'offline' || !waiting) {
-              this.setStatus({ state: waiting ? 'backoff' : 'idle', nextAttemptAt: waiting ? new Date(nextAt).toISOString() : null });
-            }
-            return;
-          }
-          if (this.deps.isOnline && !this.deps.isOnline()) {
-            // Wait for `app.online` (the service kicks us) — and try again later anyway.
-            this.setStatus({ state: 'offline' });
-            this.schedule(this.now() + Math.max(5_000, this.backoffDelay()));
-            return;
-          }
-          if (!session || session.profile.id !== profileId) {
-            session = await this.sessionFor(profileId, options);
-            if (!session) {
-              if (this.stopped || this.status.state === 'offline' || this.status.state === 'paused') return;
-              continue; // the active profile changed meanwhile
-            }
-          }
-          current = outbox.claim(profileId, this.effectiveBatch());
-          if (!current || current.entries.length === 0) {
-            current = null;
-            continue;
+        const profileId = this.deps.activeProfileId();
+        const fresh = !session || session.profile.id !== profileId;
+        if (fresh) {
+          writeSettled();
+          if (this.nothingDue(profileId)) return;
+        }
+        if (this.deps.isOnline && !this.deps.isOnline()) {
+          // Wait for `app.online` (the service kicks us) — and try again later anyway.
+          writeSettled();
+          this.setStatus({ state: 'offline' });
+          this.schedule(this.now() + Math.max(5_000, this.backoffDelay()));
+          return;
+        }
+        if (fresh) {
+          session = await this.sessionFor(profileId, options);
+          if (!session) {
+            if (this.stopped || this.status.state === 'offline' || this.status.state === 'paused') return;
+            continue; // the active profile changed meanwhile
           }
         }
+        const claim = outbox.claim(profileId, this.effectiveBatch(), settled);
+        settled = null;
+        if (!claim) {
+          if (this.nothingDue(profileId)) return;
+          continue;
+        }
         if (this.status.state !== 'flushing') this.setStatus({ state: 'flushing' });
-        const claim: Claim = current;
-        const sending = this.sendClaim(claim, session!);
-        // Let the request leave (undici writes it a couple of event-loop turns later), then do
-        // the database work while it is in flight.
-        for (let i = 0; i < 2; i++) await new Promise<void>((resolve) => setImmediate(resolve));
-        flushSettle();
-        if (!this.stopped && this.deps.activeProfileId() === claim.profileId) next = outbox.claim(claim.profileId, this.effectiveBatch());
-        const result = await sending;
+        const result = await this.sendClaim(claim, session!);
         if (result.ok) {
-          settleLater = () => this.settleOutcome(claim, result.outcome);
-          current = next;
-          next = null;
+          settled = { token: claim.token, verdicts: judgeOutcome(claim.entries, result.outcome) };
+          this.failures = 0;
+          if (this.status.lastError !== null) this.status = { ...this.status, lastError: null };
           this.deps.onChange?.();
           continue;
         }
-        // A failure: the prefetched batch never left; put it back first.
         const after = await this.onFailure(claim, session!, result.error);
-        if (next) {
-          outbox.release(next.token, after.retryAt ?? 0, null);
-          next = null;
-        }
-        current = null;
         this.deps.onChange?.();
         if (after.resetSession) session = null;
         if (after.stop) return;
+        // A failure that comes back at once must not starve timers and signals of their turn.
+        await nextTurn();
       }
     } finally {
-      flushSettle();
-      // Claims that never left (stopping, an exception): back to the queue.
-      for (const c of [current, next]) if (c && !this.armed.has(c.token)) outbox.release(c.token, 0, null);
+      writeSettled();
     }
   }
 
-  private readonly armed = new Set<string>();
+  /** When nothing is due now: schedules the next due entry, shows idle or back-off, and says true. */
+  private nothingDue(profileId: string): boolean {
+    const { due, nextAt } = this.deps.outbox.due(profileId);
+    if (due) return false;
+    this.schedule(nextAt);
+    const waiting = nextAt !== null;
+    if (this.status.state !== 'offline' || !waiting) {
+      this.setStatus({ state: waiting ? 'backoff' : 'idle', nextAttemptAt: waiting ? new Date(nextAt).toISOString() : null });
+    }
+    return true;
+  }
 
   private async sendClaim(claim: Claim, session: S): Promise<{ ok: true; outcome: SendEmailOutcome } | { ok: false; error: unknown }> {
-    const parameter: SendEmailParameter = {
-      SendEmailDatas: claim.entries.map((e) => ({
-        TransactionID: e.transactionId,
-        ReceiverName: e.receiverName,
-        ReceiverEmail: e.receiverEmail,
-        CCEmail: e.ccEmail === '' ? null : e.ccEmail,
-        BCCEmail: e.bccEmail === '' ? null : e.bccEmail,
-        ReplyEmail: e.replyEmail,
-      })),
-      ...emailFlags(claim.kind),
-    };
-    this.deps.outbox.arm(claim.token);
-    this.armed.add(claim.token);
     this.inFlight = claim.entries.length;
     try {
-      return { ok: true, outcome: await this.deps.send(session, parameter, this.abort.signal) };
+      return { ok: true, outcome: await this.deps.send(session, requestFor(claim), this.abort.signal) };
     } catch (error) {
       return { ok: false, error };
     } finally {
       this.inFlight = 0;
-      this.armed.delete(claim.token);
     }
   }
 
-  private settleOutcome(claim: Claim, outcome: SendEmailOutcome): void {
-    const byTx = new Map<string, SendEmailOutcome['items'][number]>();
-    for (const item of outcome.items) if (!byTx.has(item.transactionId)) byTx.set(item.transactionId, item);
-    const verdicts = new Map<number, Verdict>();
-    for (const e of claim.entries) {
-      const item = byTx.get(e.transactionId);
-      if (item) verdicts.set(e.id, judgeItem(item.status, item.errorCode));
-      else if (outcome.callErrorCode) {
-        verdicts.set(e.id, {
-          state: 'failed',
-          sendEmailStatus: null,
-          errorCode: outcome.callErrorCode,
-          retryable: isRetryableCode(outcome.callErrorCode),
-          message: describeCode(outcome.callErrorCode),
-        });
-      } else {
-        verdicts.set(e.id, {
-          state: 'unknown',
-          sendEmailStatus: null,
-          errorCode: null,
-          retryable: false,
-          message: {
-            en: "The service's answer did not mention this invoice; check it before sending again.",
-            vi: 'Câu trả lời của dịch vụ không nhắc tới hóa đơn này; hãy kiểm tra trước khi gửi lại.',
-          },
-        });
-      }
-    }
-    this.deps.outbox.settle(claim.token, verdicts);
-    this.failures = 0;
-    if (this.status.lastError !== null) this.status = { ...this.status, lastError: null };
-  }
-
-  /** Records a failed request; says whether to go on, when the prefetched batch may go, and whether to ask for a new session. */
-  private async onFailure(claim: Claim, session: S, error: unknown): Promise<{ stop: boolean; retryAt?: number; resetSession?: boolean }> {
+  /** Records a failed request; says whether to go on and whether to ask for a new session. */
+  private async onFailure(claim: Claim, session: S, error: unknown): Promise<{ stop: boolean; resetSession?: boolean }> {
     const { outbox } = this.deps;
     const p = message(error);
     if (!isApiError(error)) {
@@ -376,7 +322,7 @@ export class EmailSender<S extends SenderSession> {
         this.setStatus({ state: 'offline', lastError: p, nextAttemptAt: new Date(at).toISOString() });
         this.deps.checkConnectivity?.();
         this.schedule(at);
-        return { stop: true, retryAt: at, resetSession: true };
+        return { stop: true, resetSession: true };
       }
       case 'rate_limited':
       case 'unavailable': {
@@ -384,7 +330,8 @@ export class EmailSender<S extends SenderSession> {
         const at = this.now() + Math.max(error.retryAfterMs ?? 0, this.backoffDelay());
         outbox.release(claim.token, at, p);
         this.setStatus({ state: 'backoff', lastError: p, nextAttemptAt: new Date(at).toISOString() });
-        return { stop: false, retryAt: at };
+        this.schedule(at);
+        return { stop: true };
       }
       case 'rejected': {
         const code = error.serviceCode;
@@ -394,11 +341,7 @@ export class EmailSender<S extends SenderSession> {
           this.deps.log?.('warn', `email sender: the service refused ${claim.entries.length} invoices per request; using ${this.batchCap}`);
           return { stop: false };
         }
-        const verdicts = new Map<number, Verdict>();
-        for (const e of claim.entries) {
-          verdicts.set(e.id, { state: 'failed', sendEmailStatus: null, errorCode: code, retryable: code ? isRetryableCode(code) : true, message: p });
-        }
-        outbox.settle(claim.token, verdicts);
+        outbox.settle({ token: claim.token, verdicts: new Map(claim.entries.map((e) => [e.id, refused(code, p)])) });
         return { stop: false };
       }
       case 'config':
@@ -408,7 +351,7 @@ export class EmailSender<S extends SenderSession> {
         outbox.release(claim.token, at, p);
         this.setStatus({ state: 'paused', lastError: p });
         this.schedule(at);
-        return { stop: true, retryAt: at, resetSession: true };
+        return { stop: true, resetSession: true };
       }
     }
   }
@@ -424,10 +367,5 @@ export class EmailSender<S extends SenderSession> {
     }
     this.abort.abort();
     if (running) await running.catch(() => {});
-  }
-
-  /** For tests and status: when the next timed attempt is. */
-  get nextTimerAt(): number | null {
-    return this.timerAt;
   }
 }

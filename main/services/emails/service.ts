@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { AppError } from '../../../common/errors';
 import type { EmailAddResult, EmailInput, EmailQueueStatus, EmailReject, EmailState } from '../../../common/calls/emails';
 import type { InvoiceKind } from '../../../common/model';
 import type { EventBus } from '../../../common/ipc/bus';
@@ -9,19 +10,19 @@ import type { SignedInSession } from '../auth';
 import type { Store } from '../store';
 import type { WorkInProgress } from '../updates/work-in-progress';
 import { exportEmailCsv, parseEmailCsv } from './csv';
-import { checkInput, Outbox, type ClaimAlive, type CleanInput, type ListQuery } from './outbox';
-import { EmailSender, type FlushOptions } from './sender';
+import type { ClaimAlive } from './claims';
+import type { ListQuery } from './entries';
+import { checkInput, type CleanInput } from './input';
+import { Outbox } from './outbox';
+import { EmailSender, type FlushOptions, type SenderTuning } from './sender';
 
-export interface EmailServiceDeps {
+export interface EmailServiceDeps extends SenderTuning {
   store: Store;
   bus?: EventBus;
   /** The active connection profile: entries are queued under it and flushed for it. */
   activeProfileId: () => string;
   /** AuthGate: `ready()` blocks while signed out / paused; `reportAuthFailure()` pauses. */
   gate: { ready(signal?: AbortSignal): Promise<SignedInSession>; reportAuthFailure(profileId?: string): Promise<void> };
-  /** Connectivity: false while the service is unreachable. */
-  isOnline?: () => boolean;
-  checkConnectivity?: () => void;
   /** Invoices per sendemail request (default 20, e.g. from settings.batchSizes.email). */
   batchSize?: () => number;
   work?: WorkInProgress;
@@ -31,12 +32,6 @@ export interface EmailServiceDeps {
   send?: (session: SignedInSession, parameter: SendEmailParameter, signal: AbortSignal) => Promise<SendEmailOutcome>;
   /** An undici dispatcher shared by the clients (tests, benchmarks). */
   dispatcher?: Dispatcher;
-  now?: () => number;
-  random?: () => number;
-  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
-  backoffBaseMs?: number;
-  backoffMaxMs?: number;
-  stopGraceMs?: number;
   claimLeaseMs?: number;
   claimAlive?: ClaimAlive;
 }
@@ -57,12 +52,10 @@ export class EmailService {
   private started = false;
 
   constructor(private readonly deps: EmailServiceDeps) {
-    this.outbox = new Outbox(deps.store, {
-      ...(deps.now ? { now: deps.now } : {}),
-      ...(deps.claimLeaseMs !== undefined ? { claimLeaseMs: deps.claimLeaseMs } : {}),
-      ...(deps.claimAlive ? { claimAlive: deps.claimAlive } : {}),
-    });
+    this.outbox = new Outbox(deps.store, { now: deps.now, claimLeaseMs: deps.claimLeaseMs, claimAlive: deps.claimAlive });
+    const tuning: SenderTuning = deps;
     this.sender = new EmailSender<SignedInSession>({
+      ...tuning,
       outbox: this.outbox,
       activeProfileId: deps.activeProfileId,
       ready: (signal) => deps.gate.ready(signal),
@@ -70,14 +63,6 @@ export class EmailService {
       send: deps.send ?? ((session, parameter, signal) => this.clientFor(session).sendEmail(parameter, { signal, retry: false })),
       batchSize: () => deps.batchSize?.() ?? DEFAULT_EMAIL_BATCH,
       onChange: () => this.changed(),
-      ...(deps.isOnline ? { isOnline: deps.isOnline } : {}),
-      ...(deps.checkConnectivity ? { checkConnectivity: deps.checkConnectivity } : {}),
-      ...(deps.now ? { now: deps.now } : {}),
-      ...(deps.random ? { random: deps.random } : {}),
-      ...(deps.log ? { log: deps.log } : {}),
-      ...(deps.backoffBaseMs !== undefined ? { backoffBaseMs: deps.backoffBaseMs } : {}),
-      ...(deps.backoffMaxMs !== undefined ? { backoffMaxMs: deps.backoffMaxMs } : {}),
-      ...(deps.stopGraceMs !== undefined ? { stopGraceMs: deps.stopGraceMs } : {}),
     });
   }
 
@@ -158,8 +143,11 @@ export class EmailService {
     return { counts, total, sender: this.sender.senderStatus() };
   }
 
-  /** Enqueues entries (by hand, the CLI); bad ones are reported by index, the good ones added. */
-  add(inputs: ReadonlyArray<EmailInput & { kind?: InvoiceKind }>): EmailAddResult {
+  /**
+   * Enqueues entries (by hand, the CLI); bad ones are reported by index, invoices already sent
+   * or waiting are skipped row by row (see Outbox.add); `resend` is the CLI's `--resend`.
+   */
+  add(inputs: ReadonlyArray<EmailInput & { kind?: InvoiceKind }>, options: { resend?: boolean } = {}): EmailAddResult {
     const good: Array<{ input: CleanInput; index: number }> = [];
     const rejected: EmailReject[] = [];
     inputs.forEach((raw, index) => {
@@ -167,23 +155,24 @@ export class EmailService {
       if (checked.ok) good.push({ input: checked.value, index });
       else rejected.push({ line: null, index, transactionId: raw.transactionId?.trim() || null, reason: checked.problem });
     });
-    const result = this.outbox.add(this.deps.activeProfileId(), good);
+    const result = this.outbox.add(this.deps.activeProfileId(), good, options);
     result.rejected.push(...rejected);
     result.rejected.sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
     if (result.added.length > 0) this.afterEnqueue();
     return result;
   }
 
-  /** Imports a CSV: good rows are queued, bad rows listed by line with the reason. */
-  importCsv(text: string, kind: InvoiceKind): EmailAddResult & { rows: number } {
+  /** Imports a CSV: good rows are queued, bad rows listed by line with the reason, invoices already sent or waiting skipped by line. */
+  importCsv(text: string, kind: InvoiceKind, options: { resend?: boolean } = {}): EmailAddResult & { rows: number } {
     const parsed = parseEmailCsv(text, kind);
     const result = this.outbox.add(
       this.deps.activeProfileId(),
       parsed.good.map((g) => ({ input: g.input, line: g.line })),
+      options,
     );
     const rejected = [...parsed.bad, ...result.rejected].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
     if (result.added.length > 0) this.afterEnqueue();
-    return { added: result.added, rejected, rows: parsed.rows };
+    return { added: result.added, rejected, skipped: result.skipped, rows: parsed.rows };
   }
 
   exportCsv(query: Pick<ListQuery, 'states' | 'search'>): { csv: string; fileName: string; count: number } {
@@ -197,10 +186,26 @@ export class EmailService {
     return { ...this.outbox.list(profileId, query), counts: this.outbox.counts(profileId) };
   }
 
-  retry(ids: readonly number[]) {
-    const r = this.outbox.retry(ids);
+  /** Failed and cancelled entries back to the queue; with `unknown` (the CLI's `--unknown`) also those whose outcome is unknown. */
+  retry(ids: readonly number[], options: { unknown?: boolean } = {}) {
+    return this.requeue(ids, options.unknown ? 'retryUnknown' : 'retry');
+  }
+
+  /** The user's confirmed "send again": also entries already sent, handed to the service or unknown. */
+  resend(ids: readonly number[]) {
+    return this.requeue(ids, 'resend');
+  }
+
+  private requeue(ids: readonly number[], mode: Parameters<Outbox['requeue']>[1]) {
+    const r = this.outbox.requeue(ids, mode);
     if (r.changed > 0) this.afterEnqueue();
     return r;
+  }
+
+  history(id: number) {
+    const h = this.outbox.history(id);
+    if (!h) throw new AppError('email_not_found', { en: `There is no email #${id}.`, vi: `Không có email #${id}.` });
+    return h;
   }
 
   /** Ids in the given states (CLI `queue retry`). */
@@ -244,6 +249,8 @@ export class EmailService {
     | 'emails.importCsv'
     | 'emails.exportCsv'
     | 'emails.retry'
+    | 'emails.resend'
+    | 'emails.history'
     | 'emails.cancel'
     | 'emails.remove'
     | 'emails.update'
@@ -256,6 +263,8 @@ export class EmailService {
       'emails.importCsv': (req) => this.importCsv(req.text, req.kind),
       'emails.exportCsv': (req) => this.exportCsv(req),
       'emails.retry': (req) => this.retry(req.ids),
+      'emails.resend': (req) => this.resend(req.ids),
+      'emails.history': (req) => this.history(req.id),
       'emails.cancel': (req) => this.cancel(req.ids),
       'emails.remove': (req) => this.remove(req.ids),
       'emails.update': (req) => {

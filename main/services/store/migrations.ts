@@ -1,7 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite';
-import { createDownloadsTables } from '../downloads/schema';
+import { addDownloadCounters, createDownloadsTables } from '../downloads/schema';
 import { createDraftsTables } from '../drafts/schema';
-import { createEmailsTables } from '../emails/schema';
+import { createEmailAttempts, createEmailsTables } from '../emails/schema';
 import { createTemplatesTables } from '../templates/schema';
 
 /**
@@ -76,8 +76,10 @@ export const migrations: Migration[] = [
   { version: 4, name: 'template cache', up: (db) => createTemplatesTables(db) },
   { version: 5, name: 'download jobs', up: (db) => createDownloadsTables(db) },
   { version: 6, name: 'email outbox', up: (db) => createEmailsTables(db) },
+  { version: 7, name: 'download progress counters on the job row', up: (db) => addDownloadCounters(db) },
+  { version: 8, name: 'email send history per invoice', up: (db) => createEmailAttempts(db) },
   {
-    version: 7,
+    version: 9,
     name: 'download job errors as { en, vi } texts',
     up(db) {
       db.exec(`

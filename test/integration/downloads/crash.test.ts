@@ -7,7 +7,8 @@ import { TEMP_PREFIX } from '../../../main/services/downloads';
 import { CRASH_SEEDS, seededRandom } from '../../support/crash';
 import { recordHardening } from '../../support/hardening-report';
 import { makeTempDir } from '../../support/temp-dir';
-import { listFiles } from './helpers';
+import { openDatabase } from '../../../main/services/store';
+import { countItems, listFiles } from './helpers';
 
 const CLI = path.resolve(__dirname, '../../../out/main/cli.cjs');
 
@@ -68,6 +69,20 @@ describe('crash safety of the download command', () => {
         expect(files.filter((f) => / \(\d+\)\./.test(f))).toEqual([]); // nothing saved twice
       };
 
+      /** The progress counters on each job row equal a recount of its items, whatever moment the kill hit. */
+      const countersMatch = () => {
+        const store = openDatabase(path.join(tmp.dir, 'data'));
+        try {
+          const jobs = store.db.prepare('SELECT id FROM download_jobs').all() as Array<{ id: string }>;
+          for (const { id } of jobs) {
+            const row = store.db.prepare('SELECT n_total AS total, n_pending AS pending, n_placing AS placing, n_saved AS saved, n_skipped AS skipped, n_failed AS failed, n_bytes AS bytes FROM download_jobs WHERE id = ?').get(id);
+            expect({ ...row }).toEqual(countItems(store, id));
+          }
+        } finally {
+          store.close();
+        }
+      };
+
       // Slow the service a little so the kills land mid-job (while files are being written).
       sandbox.setFaults({ download: { latencyMs: 300, jitterMs: 300 } });
       let kills = 0;
@@ -95,10 +110,12 @@ describe('crash safety of the download command', () => {
         }
         kills++;
         progress.push(checkFolder(job).finals.length);
+        countersMatch();
       }
       sandbox.setFaults({});
       checkComplete(job, await runCli(argsFor(job), env).done);
       completedJobs++;
+      countersMatch(); // after the resumed runs too
       console.log(`crash test: ${kills} kills over ${completedJobs} jobs; files saved at each kill: ${progress.join(', ')}`);
       expect(kills).toBeGreaterThanOrEqual(Math.ceil(CRASH_SEEDS * 0.6));
       // The kills really happened mid-job: some files existed after a kill, not all of them.

@@ -6,7 +6,7 @@ import { startSandbox, type Sandbox } from '../../../main/sandbox';
 import type { DownloadJob } from '../../../common/calls/downloads';
 import { TEMP_PREFIX } from '../../../main/services/downloads';
 import { WorkInProgress } from '../../../main/services/updates/work-in-progress';
-import { harness, listFiles } from './helpers';
+import { countItems, harness, listFiles } from './helpers';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -94,7 +94,7 @@ describe('downloads against the sandbox', () => {
     }
   });
 
-  it('handles every DOMAIN.md answer variant and the single-link form', async () => {
+  it('handles every answer variant of docs/service.md#download and the single-link form', async () => {
     const variants = [
       { casing: 'pascal' },
       { dataEncoding: 'object' },
@@ -290,6 +290,38 @@ describe('downloads against the sandbox', () => {
       const again = await h.service.whenDone(job.id);
       expect(again).toMatchObject({ status: 'done', failed: 0, saved: 30 });
     } finally {
+      await h.close();
+    }
+  }, 60_000);
+
+  it('keeps the progress counters on the job row equal to a recount of its items through saved, skipped, failed, cancelled and retried items', async () => {
+    const h = harness(sandbox);
+    try {
+      const ids = [...withCode().slice(0, 240), 'NOPE-1', 'NOPE-2'];
+      fs.mkdirSync(h.out, { recursive: true });
+      fs.writeFileSync(path.join(h.out, `${ids[3]}.xml`), 'already here');
+      sandbox.setFaults({ download: { latencyMs: 400 } });
+      const { job } = await h.service.create({ ids, type: 'Xml', kind: 'withCode', folder: h.out }, h.profileId);
+      const rowEqualsRecount = () => expect(h.service.repo.get(job.id)!.counts).toEqual(countItems(h.store, job.id));
+      rowEqualsRecount();
+      expect(h.service.repo.get(job.id)!.counts).toMatchObject({ total: 242, pending: 242 });
+      h.service.start(job.id);
+      await waitFor(() => h.service.view(job.id).saved >= 20);
+      const cancelled = await h.service.cancel(job.id);
+      expect(cancelled.status).toBe('cancelled');
+      expect(cancelled.done).toBeLessThan(242);
+      rowEqualsRecount();
+      sandbox.setFaults({});
+      h.service.retryFailed(job.id); // starts the cancelled job again: the rest and the failed ones
+      const done = await h.service.whenDone(job.id);
+      expect(done).toMatchObject({ status: 'done', total: 242, failed: 2, skipped: 1, saved: 239 });
+      rowEqualsRecount();
+      h.service.retryFailed(job.id);
+      await h.service.whenDone(job.id);
+      rowEqualsRecount();
+      expect(h.service.view(job.id)).toMatchObject({ failed: 2, saved: 239, bytes: countItems(h.store, job.id).bytes });
+    } finally {
+      sandbox.setFaults({});
       await h.close();
     }
   }, 60_000);

@@ -1,6 +1,9 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../../main/sandbox';
+import { makeTempDir } from '../../support/temp-dir';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const cli = path.join(root, 'out', 'main', 'cli.cjs');
@@ -43,4 +46,38 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv, cwd: string
   const r = await done;
   clearTimeout(timer);
   return r;
+}
+
+/**
+ * A sandbox and a data folder shared by the tests of one file that run the built CLI: started
+ * before them, closed after them. `env()` signs the CLI in with the sandbox's token, `api()` points
+ * it at the sandbox.
+ */
+export function cliSandbox(prefix: string, options: SandboxOptions) {
+  let sb: Sandbox | undefined;
+  let tmp: { dir: string; cleanup: () => void } | undefined;
+  beforeAll(async () => {
+    buildOnce();
+    tmp = makeTempDir(prefix);
+    sb = await startSandbox({ port: 0, ...options });
+  }, 300_000);
+  afterAll(async () => {
+    await sb?.close();
+    tmp?.cleanup();
+  });
+  return {
+    get sb(): Sandbox {
+      return sb!;
+    },
+    get dir(): string {
+      return tmp!.dir;
+    },
+    env: () => cliEnv(`${tmp!.dir}/data`, { EINVOICE_TOKEN: sb!.devToken }),
+    api: () => ['--base-url', sb!.baseUrl],
+  };
+}
+
+/** The `items` of a `--json` answer of `einvoice email` / `queue`. */
+export function jsonItems<T>(stdout: string): T[] {
+  return (JSON.parse(stdout.trim()) as { items: T[] }).items;
 }

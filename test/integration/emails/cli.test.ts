@@ -1,11 +1,6 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../../main/sandbox';
-import { makeTempDir } from '../../support/temp-dir';
-import { buildOnce, cliEnv, runCli } from './cli-support';
-
-let sb: Sandbox;
-let tmp: { dir: string; cleanup: () => void };
+import { describe, expect, it } from 'vitest';
+import { cliSandbox, jsonItems, runCli } from './cli-support';
 
 interface Item {
   id: number | null;
@@ -16,64 +11,55 @@ interface Item {
   line?: number | null;
 }
 
-beforeAll(async () => {
-  buildOnce();
-  tmp = makeTempDir('einvoice-emails-cli-');
-  sb = await startSandbox({ port: 0, seed: 5, invoiceCount: 300, quirks: { emailEnvelopeFailure: true } });
-}, 300_000);
-afterAll(async () => {
-  await sb?.close();
-  tmp?.cleanup();
-});
-
-const env = () => cliEnv(`${tmp.dir}/data`, { EINVOICE_TOKEN: sb.devToken });
-const api = () => ['--base-url', sb.baseUrl];
-const items = (stdout: string) => (JSON.parse(stdout.trim()) as { items: Item[] }).items;
+const ctx = cliSandbox('einvoice-emails-cli-', { seed: 5, invoiceCount: 300, quirks: { emailEnvelopeFailure: true } });
+const env = ctx.env;
+const api = ctx.api;
+const items = (stdout: string) => jsonItems<Item>(stdout);
 
 describe('einvoice email / queue', () => {
   it('email --csv --with-code: good rows sent, bad rows refused with their line, exit 1', async () => {
-    const ids = sb.catalogue.list('withCode').slice(0, 3);
+    const ids = ctx.sb.catalogue.list('withCode').slice(0, 3);
     const csv = `\uFEFFTransactionID;ReceiverName;ReceiverEmail;CCEmail\n${ids[0]};Ann;"a@example.com,b@example.com";\n${ids[1]};Bad;nope;\n${ids[2]};Cat;c@example.com;cc@example.com\n`;
-    fs.writeFileSync(`${tmp.dir}/in.csv`, csv);
-    const r = await runCli(['email', '--csv', 'in.csv', '--with-code', '--json', ...api()], env(), tmp.dir);
+    fs.writeFileSync(`${ctx.dir}/in.csv`, csv);
+    const r = await runCli(['email', '--csv', 'in.csv', '--with-code', '--json', ...api()], env(), ctx.dir);
     expect(r.code, r.stderr).toBe(1);
     const out = items(r.stdout);
     expect(out).toHaveLength(3);
     const good = out.filter((i) => i.state !== 'rejected');
     expect(good.map((i) => i.transactionId)).toEqual([ids[0], ids[2]]);
     for (const g of good) {
-      expect(g.state).toBe(sb.catalogue.expectedEmailStatus(g.transactionId!) === 3 ? 'sent' : 'requested');
+      expect(g.state).toBe(ctx.sb.catalogue.expectedEmailStatus(g.transactionId!) === 3 ? 'sent' : 'requested');
       expect(g.errorCode).toBeNull();
     }
     expect(out.find((i) => i.state === 'rejected')).toMatchObject({ transactionId: ids[1], line: 3 });
-    expect(sb.sentEmails().find((e) => e.TransactionID === ids[0])?.to).toEqual(['a@example.com', 'b@example.com']);
+    expect(ctx.sb.sentEmails().find((e) => e.TransactionID === ids[0])?.to).toEqual(['a@example.com', 'b@example.com']);
   });
 
   it('email --id --to: one invoice, exit 0; a missing invoice fails with its code, exit 1', async () => {
-    const id = sb.catalogue.list('withoutCode')[0]!;
-    const r = await runCli(['email', '--id', id, '--to', 'x@example.com;y@example.com', '--name', 'Xuân', '--cc', 'z@example.com', '--json', ...api()], env(), tmp.dir);
+    const id = ctx.sb.catalogue.list('withoutCode')[0]!;
+    const r = await runCli(['email', '--id', id, '--to', 'x@example.com;y@example.com', '--name', 'Xuân', '--cc', 'z@example.com', '--json', ...api()], env(), ctx.dir);
     expect(r.code, r.stderr).toBe(0);
     expect(items(r.stdout)).toMatchObject([{ transactionId: id, state: expect.stringMatching(/^(sent|requested)$/), errorCode: null }]);
-    const missing = await runCli(['email', '--id', 'NOPE-404', '--to', 'x@example.com', '--json', ...api()], env(), tmp.dir);
+    const missing = await runCli(['email', '--id', 'NOPE-404', '--to', 'x@example.com', '--json', ...api()], env(), ctx.dir);
     expect(missing.code).toBe(1);
     expect(items(missing.stdout)).toMatchObject([{ transactionId: 'NOPE-404', state: 'failed', sendEmailStatus: 0, errorCode: 'InvoiceNotExist' }]);
   });
 
   it('queue list / retry; offline entries stay queued (exit 4) and queue flush sends them later', async () => {
-    const list = await runCli(['queue', 'list', '--state', 'failed', '--json', ...api()], env(), tmp.dir);
+    const list = await runCli(['queue', 'list', '--state', 'failed', '--json', ...api()], env(), ctx.dir);
     expect(list.code).toBe(0);
     expect(items(list.stdout).map((i) => i.transactionId)).toEqual(['NOPE-404']);
-    const retry = await runCli(['queue', 'retry', '--json', ...api()], env(), tmp.dir);
+    const retry = await runCli(['queue', 'retry', '--json', ...api()], env(), ctx.dir);
     expect(retry.code).toBe(1);
     expect(items(retry.stdout)).toMatchObject([{ transactionId: 'NOPE-404', state: 'failed' }]);
 
-    const id = sb.catalogue.list('withoutCode')[1]!;
-    await sb.stop();
-    const offline = await runCli(['email', '--id', id, '--to', 'q@example.com', '--wait', '0', '--json', ...api()], env(), tmp.dir);
+    const id = ctx.sb.catalogue.list('withoutCode')[1]!;
+    await ctx.sb.stop();
+    const offline = await runCli(['email', '--id', id, '--to', 'q@example.com', '--wait', '0', '--json', ...api()], env(), ctx.dir);
     expect(offline.code, offline.stderr).toBe(4);
     expect(items(offline.stdout)).toMatchObject([{ transactionId: id, state: 'queued' }]);
-    await sb.start();
-    const flush = await runCli(['queue', 'flush', '--json', ...api()], env(), tmp.dir);
+    await ctx.sb.start();
+    const flush = await runCli(['queue', 'flush', '--json', ...api()], env(), ctx.dir);
     expect(flush.code, flush.stderr).toBe(0);
     expect(items(flush.stdout)).toMatchObject([{ transactionId: id, state: expect.stringMatching(/^(sent|requested)$/) }]);
   });

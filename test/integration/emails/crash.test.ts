@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkInput, Outbox } from '../../../main/services/emails/outbox';
+import { checkInput } from '../../../main/services/emails/input';
+import { Outbox } from '../../../main/services/emails/outbox';
 import { ProfileService } from '../../../main/services/profiles';
 import { startSandbox, type Sandbox } from '../../../main/sandbox';
 import { openDatabase, type Store } from '../../../main/services/store';

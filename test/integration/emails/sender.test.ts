@@ -118,9 +118,10 @@ describe('email queue against the sandbox', () => {
     expect(all.some((e) => e.attempts === 1 && (e.state === 'sent' || e.state === 'requested'))).toBe(true);
     const throttled = sandbox.requests({ op: 'sendemail' }).filter((r) => r.status === 429 || r.status === 503).length;
     expect(throttled).toBeGreaterThan(0);
-    // The user decides: retry the unknown ones with the faults gone.
+    // The user decides: a plain retry leaves them alone; "send again" sends them, with the faults gone.
     sandbox.setFaults({});
-    emails.retry(unknown.map((e) => e.id));
+    expect(emails.retry(unknown.map((e) => e.id)).changed).toBe(0);
+    emails.resend(unknown.map((e) => e.id));
     await waitFor(() => emails.status().counts.sent + emails.status().counts.requested === 100, 20_000, 'all sent after retry');
   }, 90_000);
 });

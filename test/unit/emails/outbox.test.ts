@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { judgeItem } from '../../../main/services/emails/judge';
-import { checkInput, Outbox } from '../../../main/services/emails/outbox';
+import { checkInput } from '../../../main/services/emails/input';
+import { Outbox } from '../../../main/services/emails/outbox';
 import { ProfileService } from '../../../main/services/profiles';
 import { openDatabase, type Store } from '../../../main/services/store';
 import { makeTempDir } from '../../support/temp-dir';
@@ -56,15 +57,69 @@ describe('judgeItem (each invoice by its own status and code)', () => {
 });
 
 describe('Outbox', () => {
-  it('refuses a TransactionID already waiting, but accepts it again once sent', () => {
-    const first = outbox.add('sandbox', [clean('TX1')]);
-    expect(first.added).toHaveLength(1);
-    const again = outbox.add('sandbox', [clean('TX1')]);
-    expect(again.added).toHaveLength(0);
-    expect(again.rejected[0]?.reason.en).toContain('already');
+  it('keeps one entry per invoice: adding it again while waiting, sent, handed to the service or unknown is skipped with the reason', () => {
+    clock = Date.UTC(2026, 10, 23, 3, 0); // 23/11 in Vietnam
+    const first = outbox.add('sandbox', [clean('TX1', 'an@x.vn'), clean('TX2'), clean('TX3'), clean('TX4')]);
+    expect(first.added).toHaveLength(4);
+    const waiting = outbox.add('sandbox', [clean('TX1')]);
+    expect(waiting).toMatchObject({ added: [], rejected: [], skipped: [{ transactionId: 'TX1', state: 'queued', entryId: first.added[0] }] });
+    expect(waiting.skipped[0]!.reason.vi).toContain('đã có trong hàng đợi: bỏ qua');
     const claim = outbox.claim('sandbox', 10)!;
-    outbox.settle(claim.token, new Map([[claim.entries[0]!.id, judgeItem(3, null)]]));
-    expect(outbox.add('sandbox', [clean('TX1')]).added).toHaveLength(1);
+    const [e1, e2, e3, e4] = claim.entries.map((e) => e.id) as [number, number, number, number];
+    outbox.settle({ token: claim.token, verdicts: new Map([[e1, judgeItem(3, null)], [e2, judgeItem(4, null)], [e3, judgeItem(null, null)], [e4, judgeItem(2, 'InvalidEmail')]]) });
+    clock += 86_400_000;
+    const again = outbox.add('sandbox', [clean('TX1', 'moi@x.vn'), clean('TX2'), clean('TX3'), clean('TX4', 'fixed@x.vn')].map((x, i) => ({ ...x, line: i + 2 })));
+    // Only the failed one is queued again (same entry, new address); the others are reported row by row.
+    expect(again.added).toEqual([e4]);
+    expect(outbox.get(e4)).toMatchObject({ state: 'queued', receiverEmail: 'fixed@x.vn', errorCode: null });
+    expect(again.skipped.map((x) => [x.line, x.transactionId, x.state])).toEqual([
+      [2, 'TX1', 'sent'],
+      [3, 'TX2', 'requested'],
+      [4, 'TX3', 'unknown'],
+    ]);
+    expect(again.skipped[0]).toMatchObject({ entryId: e1, receiverEmail: 'an@x.vn', reason: { en: 'TX1: already sent on 23/11 to an@x.vn: skipped', vi: 'TX1: đã gửi ngày 23/11 tới an@x.vn: bỏ qua' } });
+    expect(outbox.list('sandbox').total).toBe(4);
+    expect(outbox.counts('sandbox')).toMatchObject({ sent: 1, requested: 1, unknown: 1, queued: 1 });
+  });
+
+  it('sends an invoice again only on an explicit resend, keeping each earlier outcome in the history', () => {
+    const { added } = outbox.add('sandbox', [clean('TX1', 'an@x.vn')]);
+    const id = added[0]!;
+    const c1 = outbox.claim('sandbox', 5)!;
+    outbox.settle({ token: c1.token, verdicts: new Map([[id, judgeItem(3, null)]]) });
+    expect(outbox.requeue([id], 'retry')).toMatchObject({ changed: 0, skipped: 1, left: [{ id, state: 'sent' }] });
+    expect(outbox.requeue([id], 'retry').left[0]!.reason.vi).toContain('chọn “Gửi lại”');
+    // The CLI's --resend on add, with a new address: the same entry goes again.
+    const resent = outbox.add('sandbox', [clean('TX1', 'moi@x.vn')], { resend: true });
+    expect(resent).toMatchObject({ added: [id], skipped: [] });
+    expect(outbox.requeue([id], 'resend')).toMatchObject({ changed: 0, left: [{ id, state: 'queued' }] }); // already waiting
+    const c2 = outbox.claim('sandbox', 5)!;
+    expect(c2.entries).toMatchObject([{ id, receiverEmail: 'moi@x.vn', attempts: 2 }]);
+    outbox.markUnknown(c2.token, { en: 'reset', vi: 'ngắt kết nối' });
+    expect(outbox.requeue([id], 'retry').changed).toBe(0); // unknown: not by a plain retry
+    expect(outbox.requeue([id], 'retryUnknown').changed).toBe(1);
+    const c3 = outbox.claim('sandbox', 5)!;
+    outbox.settle({ token: c3.token, verdicts: new Map([[id, judgeItem(4, null)]]) });
+    expect(outbox.requeue([id], 'resend')).toMatchObject({ changed: 1, left: [] });
+    const h = outbox.history(id)!;
+    expect(h.entry.state).toBe('queued');
+    expect(h.attempts.map((a) => [a.state, a.receiverEmail])).toEqual([
+      ['sent', 'an@x.vn'],
+      ['unknown', 'moi@x.vn'],
+      ['requested', 'moi@x.vn'],
+    ]);
+    expect(outbox.list('sandbox').total).toBe(1);
+  });
+
+  it('a cancelled entry whose earlier send may have arrived goes back only on resend', () => {
+    const { added } = outbox.add('sandbox', [clean('TX1')]);
+    const id = added[0]!;
+    outbox.markUnknown(outbox.claim('sandbox', 5)!.token, { en: 'reset', vi: 'reset' });
+    expect(outbox.cancel([id]).changed).toBe(1);
+    expect(outbox.requeue([id], 'retry')).toMatchObject({ changed: 0, left: [{ id, state: 'cancelled' }] });
+    expect(outbox.add('sandbox', [clean('TX1')]).skipped).toMatchObject([{ entryId: id, state: 'cancelled' }]);
+    expect(outbox.requeue([id], 'resend').changed).toBe(1);
+    expect(outbox.history(id)!.attempts.map((a) => a.state)).toEqual(['unknown', 'cancelled']);
   });
 
   it('claims one kind per batch, at most N, never the same TransactionID twice', () => {
@@ -99,8 +154,7 @@ describe('Outbox', () => {
 
   it('recover turns entries left in `sending` by a dead process into `unknown`', () => {
     outbox.add('sandbox', [clean('A1'), clean('A2')]);
-    const c = outbox.claim('sandbox', 5)!;
-    outbox.arm(c.token); // the request is leaving
+    const c = outbox.claim('sandbox', 5)!; // claimed and armed: the request leaves right after
     // A second Outbox over the same file = the app after a restart.
     const alive = new Outbox(store, { now: () => clock, claimAlive: () => true });
     expect(alive.recover()).toBe(0);
@@ -108,13 +162,14 @@ describe('Outbox', () => {
     expect(restarted.recover()).toBe(2);
     expect(outbox.counts('sandbox')).toMatchObject({ unknown: 2, sending: 0 });
     // A late answer of the old claim changes nothing.
-    outbox.settle(c.token, new Map(c.entries.map((e) => [e.id, judgeItem(3, null)])));
+    outbox.settle({ token: c.token, verdicts: new Map(c.entries.map((e) => [e.id, judgeItem(3, null)])) });
     expect(outbox.counts('sandbox')).toMatchObject({ unknown: 2, sent: 0 });
   });
 
-  it('recover puts a claim whose request never left back in the queue', () => {
+  it('recover puts a claim that was never armed (its request never left) back in the queue', () => {
     outbox.add('sandbox', [clean('A1'), clean('A2')]);
     outbox.claim('sandbox', 5);
+    store.db.exec("UPDATE email_outbox SET claimed_at = NULL WHERE state = 'sending'");
     const restarted = new Outbox(store, { now: () => clock, claimAlive: () => false });
     expect(restarted.recover()).toBe(0);
     expect(outbox.counts('sandbox')).toMatchObject({ queued: 2, sending: 0, unknown: 0 });
@@ -123,34 +178,53 @@ describe('Outbox', () => {
 
   it('recover takes a claim older than the lease as abandoned even when the pid lives', () => {
     outbox.add('sandbox', [clean('A1')]);
-    outbox.arm(outbox.claim('sandbox', 5)!.token);
+    outbox.claim('sandbox', 5);
     const other = new Outbox(store, { now: () => clock + 11 * 60_000, claimAlive: () => true });
     expect(other.recover()).toBe(1);
+  });
+
+  it('settling a batch and claiming the next commit together or not at all', () => {
+    outbox.add('sandbox', [clean('A1'), clean('A2')]);
+    const first = outbox.claim('sandbox', 1)!;
+    const verdicts = new Map([[first.entries[0]!.id, judgeItem(3, null)]]);
+    store.db.exec("CREATE TEMP TRIGGER refuse_claim BEFORE UPDATE OF state ON email_outbox WHEN NEW.state = 'sending' BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END");
+    expect(() => outbox.claim('sandbox', 1, { token: first.token, verdicts })).toThrow(/disk I\/O/);
+    // Rolled back: the answered batch is still held (armed) by its claim, the next one still queued.
+    expect(outbox.get(first.entries[0]!.id)).toMatchObject({ state: 'sending' });
+    expect(outbox.counts('sandbox')).toMatchObject({ sending: 1, queued: 1, sent: 0 });
+    store.db.exec('DROP TRIGGER refuse_claim');
+    const second = outbox.claim('sandbox', 1, { token: first.token, verdicts })!;
+    expect(second.entries.map((e) => e.transactionId)).toEqual(['A2']);
+    expect(outbox.get(first.entries[0]!.id)).toMatchObject({ state: 'sent', sendEmailStatus: 3 });
+    // The verdicts are written even when nothing else is due.
+    const last = new Map([[second.entries[0]!.id, judgeItem(4, null)]]);
+    expect(outbox.claim('sandbox', 1, { token: second.token, verdicts: last })).toBeNull();
+    expect(outbox.counts('sandbox')).toMatchObject({ sent: 1, requested: 1, sending: 0 });
   });
 
   it('retry, cancel, remove and update respect the states', () => {
     const { added } = outbox.add('sandbox', [clean('A1'), clean('A2'), clean('A3')]);
     const [a1, a2, a3] = added as [number, number, number];
-    expect(outbox.retry([a1])).toEqual({ changed: 0, skipped: 1 }); // queued: nothing to retry
+    expect(outbox.requeue([a1], 'retry')).toMatchObject({ changed: 0, skipped: 1 }); // queued: nothing to retry
     expect(outbox.cancel([a1, a2])).toEqual({ changed: 2, skipped: 0 });
-    expect(outbox.retry([a1])).toEqual({ changed: 1, skipped: 0 });
+    expect(outbox.requeue([a1], 'retry')).toMatchObject({ changed: 1, skipped: 0 });
     const c = outbox.claim('sandbox', 5)!;
     expect(c.entries.map((e) => e.id).sort()).toEqual([a1, a3].sort());
     expect(outbox.remove([a1])).toEqual({ changed: 0, skipped: 1 }); // being sent
     expect(() => outbox.update(a1, { receiverEmail: 'z@x.vn' })).toThrow(/no longer be changed/);
-    outbox.settle(c.token, new Map([[a1, judgeItem(2, 'InvalidEmail')], [a3, judgeItem(3, null)]]));
+    outbox.settle({ token: c.token, verdicts: new Map([[a1, judgeItem(2, 'InvalidEmail')], [a3, judgeItem(3, null)]]) });
     const edited = outbox.update(a1, { receiverEmail: 'z@x.vn, y@x.vn' });
     expect(edited.receiverEmail).toBe('z@x.vn;y@x.vn');
     expect(() => outbox.update(a1, { receiverEmail: 'nope' })).toThrow(/not a valid address/);
     expect(() => outbox.update(a3, { receiverEmail: 'z@x.vn' })).toThrow(/no longer be changed/);
-    expect(outbox.retry([a1, a3])).toEqual({ changed: 1, skipped: 1 });
+    expect(outbox.requeue([a1, a3], 'retry')).toMatchObject({ changed: 1, skipped: 1 });
     expect(outbox.remove([a2, a3])).toEqual({ changed: 2, skipped: 0 });
   });
 
   it('lists with filter, search and sort', () => {
     outbox.add('sandbox', [clean('B-2', 'bob@x.vn'), clean('A-1', 'ann@x.vn'), clean('C-3', 'cat@x.vn')]);
     const c = outbox.claim('sandbox', 1)!;
-    outbox.settle(c.token, new Map([[c.entries[0]!.id, judgeItem(2, 'InvalidEmail')]]));
+    outbox.settle({ token: c.token, verdicts: new Map([[c.entries[0]!.id, judgeItem(2, 'InvalidEmail')]]) });
     expect(outbox.list('sandbox', { states: ['failed'] }).items.map((e) => e.transactionId)).toEqual(['B-2']);
     expect(outbox.list('sandbox', { search: 'ANN' }).items.map((e) => e.transactionId)).toEqual(['A-1']);
     expect(outbox.list('sandbox', { search: 'invalidemail' }).total).toBe(1);

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SendEmailParameter } from '../../../common/model';
 import { apiErrors, type SendEmailOutcome } from '../../../main/services/api';
-import { checkInput, Outbox } from '../../../main/services/emails/outbox';
+import { checkInput } from '../../../main/services/emails/input';
+import { Outbox } from '../../../main/services/emails/outbox';
 import { EmailSender, type SenderDeps } from '../../../main/services/emails/sender';
 import { ProfileService } from '../../../main/services/profiles';
 import { openDatabase, type Store } from '../../../main/services/store';
@@ -93,6 +94,31 @@ describe('EmailSender', () => {
     expect(s.senderStatus().state).toBe('idle');
   });
 
+  it('writes one transaction per batch: the verdicts of an answer go with the claim of the next batch', async () => {
+    enqueue(['A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'A7']);
+    const real = store.transaction;
+    let transactions = 0;
+    store.transaction = ((fn) => {
+      transactions++;
+      return real(fn);
+    }) as Store['transaction'];
+    const seenSending: number[] = [];
+    const s = sender(async (_s, p) => {
+      // While a batch is out, the one before it is already recorded.
+      seenSending.push(outbox.counts('sandbox').sending);
+      return outcome(p.SendEmailDatas.map((d) => item(d.TransactionID, 3)));
+    });
+    try {
+      await s.flush();
+    } finally {
+      store.transaction = real;
+    }
+    expect(seenSending).toEqual([3, 3, 1]);
+    expect(outbox.counts('sandbox')).toMatchObject({ sent: 7, sending: 0 });
+    // 3 batches: three claims (the 2nd and 3rd settle the batch before) and the last settle.
+    expect(transactions).toBe(4);
+  });
+
   it('an answer that may have reached the service leaves the batch unknown and never re-sends it', async () => {
     enqueue(['A1', 'A2']);
     let calls = 0;
@@ -118,7 +144,7 @@ describe('EmailSender', () => {
     expect(byTx().get('B2')).toMatchObject({ state: 'failed', errorCode: 'LicenseInfo_OutOfInvoice', retryable: false });
   });
 
-  it('429 puts the batch (and the prefetched one) back with the Retry-After delay and backs off', async () => {
+  it('429 puts the batch back with the Retry-After delay and backs off', async () => {
     enqueue(['A1', 'A2', 'A3', 'A4', 'A5']);
     const before = Date.now();
     let calls = 0;
@@ -133,9 +159,10 @@ describe('EmailSender', () => {
     expect(calls).toBe(1);
     const all = outbox.list('sandbox').items;
     expect(all.every((e) => e.state === 'queued' && e.attempts === 0)).toBe(true);
-    expect(all.every((e) => e.nextAttemptAt !== null && Date.parse(e.nextAttemptAt) >= before + 30_000)).toBe(true);
+    const batch = all.filter((e) => ['A1', 'A2', 'A3'].includes(e.transactionId));
+    expect(batch.every((e) => e.nextAttemptAt !== null && Date.parse(e.nextAttemptAt) >= before + 30_000)).toBe(true);
     expect(s.senderStatus().state).toBe('backoff');
-    expect(s.nextTimerAt).toBeGreaterThanOrEqual(before + 30_000);
+    expect(Date.parse(s.senderStatus().nextAttemptAt!)).toBeGreaterThanOrEqual(before + 30_000);
     await s.stop();
   });
 
@@ -204,7 +231,7 @@ describe('EmailSender', () => {
     expect(byTx().get('A1')!.state).toBe('unknown');
   });
 
-  it('offline: the batch goes back, the sender waits; stop() releases prefetched claims', async () => {
+  it('offline: the batch goes back and the sender waits', async () => {
     enqueue(['A1', 'A2', 'A3', 'A4']);
     let checks = 0;
     const s = sender(

@@ -1,0 +1,93 @@
+import type { SQLInputValue } from 'node:sqlite';
+import { EMAIL_STATES, type EmailEntry, type EmailState } from '../../../common/calls/emails';
+import type { InvoiceKind } from '../../../common/model';
+import type { Recipients } from './input';
+
+/** One `email_outbox` row as SQLite returns it. */
+export interface Row {
+  id: number;
+  profile_id: string;
+  transaction_id: string;
+  receiver_name: string;
+  receiver_email: string;
+  cc_email: string;
+  bcc_email: string;
+  reply_email: string;
+  kind: InvoiceKind;
+  state: EmailState;
+  send_email_status: number | null;
+  error_code: string | null;
+  retryable: number;
+  attempts: number;
+  next_attempt_at: number;
+  last_error: string | null;
+  last_error_vi: string | null;
+  claim_token: string | null;
+  claimed_at: number | null;
+  created_at: number;
+  updated_at: number;
+  done_at: number | null;
+}
+
+export const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+export function recipientsOf(r: Pick<Row, 'receiver_name' | 'receiver_email' | 'cc_email' | 'bcc_email' | 'reply_email'>): Recipients {
+  return { receiverName: r.receiver_name, receiverEmail: r.receiver_email, ccEmail: r.cc_email, bccEmail: r.bcc_email, replyEmail: r.reply_email };
+}
+
+export function toEntry(r: Row): EmailEntry {
+  return {
+    id: r.id,
+    transactionId: r.transaction_id,
+    ...recipientsOf(r),
+    kind: r.kind,
+    state: r.state,
+    sendEmailStatus: r.send_email_status,
+    errorCode: r.error_code,
+    retryable: r.retryable === 1,
+    attempts: r.attempts,
+    nextAttemptAt: r.state === 'queued' && r.next_attempt_at > 0 ? iso(r.next_attempt_at) : null,
+    lastError: r.last_error === null ? null : { en: r.last_error, vi: r.last_error_vi ?? r.last_error },
+    createdAt: iso(r.created_at)!,
+    updatedAt: iso(r.updated_at)!,
+    doneAt: iso(r.done_at),
+  };
+}
+
+export interface ListQuery {
+  states?: readonly EmailState[] | undefined;
+  search?: string | undefined;
+  sort?: 'id' | 'transactionId' | 'receiverName' | 'receiverEmail' | 'state' | 'updatedAt' | 'attempts' | 'kind';
+  dir?: 'asc' | 'desc';
+  offset?: number;
+  limit?: number;
+}
+
+export const SORT_COLUMNS: Record<NonNullable<ListQuery['sort']>, string> = {
+  id: 'id',
+  transactionId: 'transaction_id',
+  receiverName: 'receiver_name',
+  receiverEmail: 'receiver_email',
+  state: 'state',
+  updatedAt: 'updated_at',
+  attempts: 'attempts',
+  kind: 'kind',
+};
+
+/** The WHERE clause of a list or export: the profile, a state filter and a search over ids, names, addresses and codes. */
+export function whereOf(profileId: string, q: Pick<ListQuery, 'states' | 'search'>): { sql: string; params: SQLInputValue[] } {
+  const parts = ['profile_id = ?'];
+  const params: SQLInputValue[] = [profileId];
+  if (q.states && q.states.length > 0 && q.states.length < EMAIL_STATES.length) {
+    parts.push(`state IN (${q.states.map(() => '?').join(', ')})`);
+    params.push(...q.states);
+  }
+  const search = q.search?.trim();
+  if (search) {
+    const like = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const columns = ['transaction_id', 'receiver_name', 'receiver_email', 'cc_email', "coalesce(error_code, '')"];
+    parts.push(`(${columns.map((c) => `lower(${c}) LIKE ? ESCAPE '\\'`).join(' OR ')})`);
+    params.push(...columns.map(() => like));
+  }
+  return { sql: parts.join(' AND '), params };
+}
