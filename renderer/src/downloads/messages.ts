@@ -1,3 +1,5 @@
+import type { MessagesOf } from '../i18n/shape';
+
 /** The `downloads` i18n block (Vietnamese first; English mirrors it). */
 export const downloadsVi = {
   newJob: 'Lượt tải mới',
@@ -44,7 +46,7 @@ export const downloadsVi = {
   noItems: 'Không có mục nào.',
 } as const;
 
-export const downloadsEn: DownloadsMessages = {
+export const downloadsEn: MessagesOf<typeof downloadsVi> = {
   newJob: 'New download',
   ids: 'TransactionIDs, one per line',
   idsHint: '{{ids}} IDs; {{duplicates}} duplicates and {{blanks}} blank lines dropped',
@@ -82,6 +84,3 @@ export const downloadsEn: DownloadsMessages = {
   itemsLabel: 'Invoices of this download',
   noItems: 'No items.',
 };
-
-type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };
-type DownloadsMessages = Shape<typeof downloadsVi>;

@@ -1,4 +1,6 @@
-/** The `emailQueue` i18n block (Vietnamese first; English mirrors it). */
+import type { MessagesOf } from '../i18n/shape';
+
+/** The `emails` i18n block (Vietnamese first; English mirrors it). */
 export const emailsVi = {
   states: {
     all: 'Tất cả',
@@ -86,9 +88,7 @@ export const emailsVi = {
   error: 'Lỗi: {{message}}',
 };
 
-type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };
-
-export const emailsEn: Shape<typeof emailsVi> = {
+export const emailsEn: MessagesOf<typeof emailsVi> = {
   states: {
     all: 'All',
     queued: 'Queued',

@@ -1,5 +1,6 @@
 import { downloadsEn } from '../downloads/messages';
 import { emailsEn } from '../emails/messages';
+import { templatesEn } from '../templates/messages';
 import type { Messages } from './vi';
 import { settingsEn } from '../settings/messages';
 import { draftsEn } from '../drafts/messages';
@@ -22,7 +23,6 @@ export const en: Messages = {
     templates: 'Templates',
     settings: 'Settings',
   },
-  placeholder: 'This area is being built.',
   updates: {
     title: 'App update',
     downloading: 'Downloading update {{version}}… {{percent}}%',
@@ -35,7 +35,8 @@ export const en: Messages = {
   },
   settings: settingsEn,
   drafts: draftsEn,
-  emailQueue: emailsEn,
+  emails: emailsEn,
+  templates: templatesEn,
   downloads: downloadsEn,
   errors: {
     title: 'Something went wrong',

@@ -1,5 +1,7 @@
+import type { MessagesOf } from './shape';
 import { downloadsVi } from '../downloads/messages';
 import { emailsVi } from '../emails/messages';
+import { templatesVi } from '../templates/messages';
 import { settingsVi } from '../settings/messages';
 import { draftsVi } from '../drafts/messages';
 
@@ -22,7 +24,6 @@ export const vi = {
     templates: 'Mẫu hóa đơn',
     settings: 'Cài đặt',
   },
-  placeholder: 'Khu vực này đang được xây dựng.',
   updates: {
     title: 'Cập nhật ứng dụng',
     downloading: 'Đang tải bản cập nhật {{version}}… {{percent}}%',
@@ -35,7 +36,8 @@ export const vi = {
   },
   settings: settingsVi,
   drafts: draftsVi,
-  emailQueue: emailsVi,
+  emails: emailsVi,
+  templates: templatesVi,
   downloads: downloadsVi,
   errors: {
     title: 'Đã có lỗi xảy ra',
@@ -44,5 +46,4 @@ export const vi = {
   },
 } as const;
 
-type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };
-export type Messages = Shape<typeof vi>;
+export type Messages = MessagesOf<typeof vi>;

@@ -1,3 +1,5 @@
+import type { MessagesOf } from '../i18n/shape';
+
 /** The `settings` i18n block (Vietnamese first; en.ts mirrors it). */
 export const settingsVi = {
   profiles: {
@@ -93,7 +95,7 @@ export const settingsVi = {
   },
 };
 
-export const settingsEn: typeof settingsVi = {
+export const settingsEn: MessagesOf<typeof settingsVi> = {
   profiles: {
     title: 'Connection profiles',
     listLabel: 'Connection profiles',

@@ -1,0 +1,34 @@
+import { useCallback, useState } from 'react';
+
+export type NoticeKind = 'ok' | 'error' | 'info';
+export interface NoticeMessage {
+  kind: NoticeKind;
+  text: string;
+}
+
+/**
+ * One confirmation, error or piece of information. Errors are alerts (read out at once); the
+ * others are polite status messages.
+ */
+export function Notice({ notice, id, onDismiss, dismissLabel }: { notice: NoticeMessage | null | undefined; id?: string; onDismiss?: () => void; dismissLabel?: string }) {
+  if (!notice) return null;
+  return (
+    <p id={id} role={notice.kind === 'error' ? 'alert' : 'status'} className={`notice notice-${notice.kind}`}>
+      <span>{notice.text}</span>
+      {onDismiss && dismissLabel && (
+        <button type="button" className="notice-close" aria-label={dismissLabel} onClick={onDismiss}>
+          ×
+        </button>
+      )}
+    </p>
+  );
+}
+
+/** The state behind a Notice: `show('ok', text)`, `fail(error)` in the screen's language, `clear()`. */
+export function useNotice(errorText: (error: unknown) => string) {
+  const [notice, setNotice] = useState<NoticeMessage | null>(null);
+  const show = useCallback((kind: NoticeKind, text: string) => setNotice({ kind, text }), []);
+  const fail = useCallback((error: unknown) => setNotice({ kind: 'error', text: errorText(error) }), [errorText]);
+  const clear = useCallback(() => setNotice(null), []);
+  return { notice, show, fail, clear };
+}

@@ -1,0 +1,147 @@
+import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { DownloadJob, ExistingPolicy } from '../../../common/calls/downloads';
+import type { DownloadDataType } from '../../../common/model';
+import { useErrorText } from '../app/error-text';
+import { SelectField } from '../app/fields';
+import { bridge } from '../bridge';
+
+const TYPES: readonly DownloadDataType[] = ['Pdf', 'Xml', 'Html', 'All'];
+const POLICIES: readonly ExistingPolicy[] = ['skip', 'overwrite', 'keepBoth'];
+
+/** A new download job: the IDs (typed, pasted or from a file), the file type, the folder and what to do with existing files. */
+export function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) => void; onError: (text: string) => void }) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const [idsText, setIdsText] = useState('');
+  const [fileName, setFileName] = useState<string | undefined>(undefined);
+  const [hint, setHint] = useState<{ ids: number; duplicates: number; blanks: number } | null>(null);
+  const [type, setType] = useState<DownloadDataType>('Pdf');
+  const [withCode, setWithCode] = useState(true);
+  const [calc, setCalc] = useState(false);
+  const [folder, setFolder] = useState('');
+  const [existing, setExisting] = useState<ExistingPolicy>('skip');
+  const [unzip, setUnzip] = useState(false);
+  const [busy, setBusy] = useState(false);
+  /** Whether the host has a folder dialog: unknown until the button is used (the browser host has none). */
+  const [dialog, setDialog] = useState<boolean | null>(null);
+
+  useEffect(() => {
+    if (idsText.trim() === '') {
+      setHint(null);
+      return;
+    }
+    const timer = setTimeout(() => {
+      bridge.call('downloads.parseIds', { idsText, ...(fileName ? { fileName } : {}) }).then(setHint, () => setHint(null));
+    }, 200);
+    return () => clearTimeout(timer);
+  }, [idsText, fileName]);
+
+  const onFile = async (e: ChangeEvent<HTMLInputElement>) => {
+    const file = e.target.files?.[0];
+    if (!file) return;
+    setIdsText(await file.text());
+    setFileName(file.name);
+  };
+
+  const choose = async () => {
+    try {
+      const answer = await bridge.call('downloads.chooseFolder', folder ? { defaultPath: folder } : {});
+      setDialog(answer.supported);
+      if (answer.folder) setFolder(answer.folder);
+    } catch (error) {
+      props.onError(errorText(error));
+    }
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    try {
+      const res = await bridge.call('downloads.create', {
+        idsText,
+        ...(fileName ? { fileName } : {}),
+        type,
+        withCode,
+        calc,
+        folder,
+        existing,
+        unzip: type === 'All' && unzip,
+      });
+      props.onCreated(res.job, `${t('downloads.created', { count: res.added })} ${t('downloads.idsHint', { ids: res.added, duplicates: res.duplicates, blanks: res.blanks })}`);
+      setIdsText('');
+      setFileName(undefined);
+    } catch (error) {
+      props.onError(errorText(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="downloads-form" onSubmit={(e) => void submit(e)} aria-labelledby="downloads-new">
+      <h2 id="downloads-new">{t('downloads.newJob')}</h2>
+      <label className="downloads-ids">
+        <span>{t('downloads.ids')}</span>
+        <textarea
+          value={idsText}
+          rows={6}
+          onChange={(e) => {
+            setIdsText(e.target.value);
+            setFileName(undefined);
+          }}
+          spellCheck={false}
+        />
+      </label>
+      {hint && (
+        <p className="downloads-hint" data-testid="ids-hint">
+          {t('downloads.idsHint', hint)}
+        </p>
+      )}
+      <label>
+        <span>{t('downloads.importFile')}</span> <input type="file" accept=".txt,.csv,text/plain,text/csv" onChange={(e) => void onFile(e)} />
+      </label>
+      <fieldset>
+        <legend>{t('downloads.type')}</legend>
+        {TYPES.map((ty) => (
+          <label key={ty}>
+            <input type="radio" name="download-type" value={ty} checked={type === ty} onChange={() => setType(ty)} /> {t(`downloads.types.${ty}`)}
+          </label>
+        ))}
+      </fieldset>
+      <label>
+        <input type="checkbox" checked={withCode} onChange={(e) => setWithCode(e.target.checked)} /> {t('downloads.withCode')}
+      </label>
+      <label>
+        <input type="checkbox" checked={calc} onChange={(e) => setCalc(e.target.checked)} /> {t('downloads.calc')}
+      </label>
+      {type === 'All' && (
+        <label>
+          <input type="checkbox" checked={unzip} onChange={(e) => setUnzip(e.target.checked)} /> {t('downloads.unzip')}
+        </label>
+      )}
+      <div className="downloads-folder">
+        <label>
+          <span>{t('downloads.folder')}</span>
+          <input type="text" value={folder} onChange={(e) => setFolder(e.target.value)} placeholder={t('downloads.folderHint')} required spellCheck={false} />
+        </label>
+        {dialog !== false && (
+          <button type="button" onClick={() => void choose()}>
+            {t('downloads.chooseFolder')}
+          </button>
+        )}
+        {dialog === false && <small>{t('downloads.folderHint')}</small>}
+      </div>
+      <SelectField
+        className="downloads-select"
+        label={t('downloads.existing')}
+        value={existing}
+        onChange={setExisting}
+        options={POLICIES.map((p) => ({ value: p, label: t(`downloads.policies.${p}`) }))}
+      />
+      <button type="submit" className="primary" disabled={busy || idsText.trim() === '' || folder.trim() === ''}>
+        {t('downloads.start')}
+      </button>
+    </form>
+  );
+}

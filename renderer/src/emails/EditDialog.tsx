@@ -1,0 +1,52 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { EmailEntry } from '../../../common/calls/emails';
+import { useErrorText } from '../app/error-text';
+import { Notice } from '../app/Notice';
+import { bridge } from '../bridge';
+import { RecipientFields } from './EmailForms';
+
+const EDITABLE_FIELDS = ['receiverName', 'receiverEmail', 'ccEmail', 'bccEmail', 'replyEmail'] as const;
+
+/** Changes the recipients of one entry that has not gone out. */
+export function EditDialog({ entry, onClose, onSaved }: { entry: EmailEntry; onClose: () => void; onSaved: () => void }) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const ref = useRef<HTMLDialogElement>(null);
+  const [form, setForm] = useState({
+    receiverName: entry.receiverName,
+    receiverEmail: entry.receiverEmail,
+    ccEmail: entry.ccEmail,
+    bccEmail: entry.bccEmail,
+    replyEmail: entry.replyEmail,
+  });
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
+  }, []);
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    try {
+      await bridge.call('emails.update', { id: entry.id, ...form });
+      onSaved();
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+  return (
+    <dialog ref={ref} onClose={onClose} aria-labelledby="email-edit-title" className="emails-dialog">
+      <form onSubmit={(e) => void save(e)}>
+        <h3 id="email-edit-title">{t('emails.editDialog.title', { tx: entry.transactionId })}</h3>
+        <RecipientFields fields={EDITABLE_FIELDS} form={form} onChange={(f, v) => setForm({ ...form, [f]: v })} />
+        <Notice notice={error ? { kind: 'error', text: error } : null} />
+        <div className="dialog-buttons">
+          <button type="submit">{t('emails.editDialog.save')}</button>
+          <button type="button" onClick={() => ref.current?.close()}>
+            {t('emails.editDialog.close')}
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

@@ -1,0 +1,119 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { EmailKind, EmailReject } from '../../../common/calls/emails';
+import { errorText, useLang } from '../app/error-text';
+import { SelectField } from '../app/fields';
+import { Notice } from '../app/Notice';
+import { bridge } from '../bridge';
+
+const KINDS: readonly EmailKind[] = ['withCode', 'withoutCode', 'cashRegister'];
+const FIELDS = ['transactionId', 'receiverName', 'receiverEmail', 'ccEmail', 'bccEmail', 'replyEmail'] as const;
+type Field = (typeof FIELDS)[number];
+const EMPTY_FORM: Record<Field, string> = { transactionId: '', receiverName: '', receiverEmail: '', ccEmail: '', bccEmail: '', replyEmail: '' };
+
+export function KindSelect({ value, onChange, label }: { value: EmailKind; onChange: (k: EmailKind) => void; label: string }) {
+  const { t } = useTranslation();
+  return <SelectField label={label} value={value} onChange={onChange} options={KINDS.map((k) => ({ value: k, label: t(`emails.kinds.${k}`) }))} />;
+}
+
+/** Recipient fields, as the add form and the edit dialog both show them. */
+export function RecipientFields<F extends Field>({ fields, form, onChange }: { fields: readonly F[]; form: Record<F, string>; onChange: (field: F, value: string) => void }) {
+  const { t } = useTranslation();
+  return fields.map((f) => (
+    <label className="field" key={f}>
+      <span>{t(`emails.add.${f as Field}`)}</span>
+      <input
+        value={form[f]}
+        required={f === 'transactionId' || f === 'receiverEmail'}
+        type="text"
+        inputMode={f.endsWith('Email') ? 'email' : undefined}
+        onChange={(e) => onChange(f, e.target.value)}
+      />
+    </label>
+  ));
+}
+
+export function AddForm({ onDone }: { onDone: (text: string) => void }) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const [form, setForm] = useState(EMPTY_FORM);
+  const [kind, setKind] = useState<EmailKind>('withCode');
+  const [error, setError] = useState<string | null>(null);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      const r = await bridge.call('emails.add', { entries: [{ ...form, kind }] });
+      const bad = r.rejected[0];
+      if (bad) setError(lang === 'vi' ? bad.reasonVi : bad.reason);
+      else {
+        setForm(EMPTY_FORM);
+        onDone(t('emails.add.added'));
+      }
+    } catch (err) {
+      setError(errorText(err, lang));
+    }
+  };
+  return (
+    <details className="emails-form">
+      <summary>{t('emails.add.title')}</summary>
+      <form onSubmit={(e) => void submit(e)} aria-label={t('emails.add.title')}>
+        <RecipientFields fields={FIELDS} form={form} onChange={(f, v) => setForm({ ...form, [f]: v })} />
+        <KindSelect value={kind} onChange={setKind} label={t('emails.add.kind')} />
+        <Notice notice={error ? { kind: 'error', text: error } : null} />
+        <button type="submit">{t('emails.add.submit')}</button>
+      </form>
+    </details>
+  );
+}
+
+export function ImportForm({ onDone, onError }: { onDone: (text: string, bad: EmailReject[]) => void; onError: (text: string) => void }) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const [kind, setKind] = useState<EmailKind>('withCode');
+  const fileRef = useRef<HTMLInputElement>(null);
+  const onFile = async () => {
+    const file = fileRef.current?.files?.[0];
+    if (!file) return;
+    try {
+      const text = new TextDecoder('utf-8').decode(await file.arrayBuffer());
+      const r = await bridge.call('emails.importCsv', { text, kind });
+      onDone(t('emails.import.result', { added: r.added.length, bad: r.rejected.length }), r.rejected);
+    } catch (err) {
+      onError(errorText(err, lang));
+    } finally {
+      if (fileRef.current) fileRef.current.value = '';
+    }
+  };
+  return (
+    <fieldset className="emails-form">
+      <legend>{t('emails.import.title')}</legend>
+      <p className="hint">{t('emails.import.hint')}</p>
+      <KindSelect value={kind} onChange={setKind} label={t('emails.import.kind')} />
+      <label className="field">
+        <span>{t('emails.import.file')}</span>
+        <input ref={fileRef} type="file" accept=".csv,text/csv" onChange={() => void onFile()} />
+      </label>
+    </fieldset>
+  );
+}
+
+/** The rows an import or add refused, each with its line and reason. */
+export function BadRows({ rows }: { rows: EmailReject[] }) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  if (rows.length === 0) return null;
+  return (
+    <section aria-labelledby="emails-bad-rows" className="emails-bad">
+      <h3 id="emails-bad-rows">{t('emails.import.badRows')}</h3>
+      <ul data-testid="email-bad-rows">
+        {rows.map((r, i) => (
+          <li key={`${r.line ?? r.index}-${i}`}>
+            <strong>{r.line !== null ? t('emails.import.line', { line: r.line }) : `#${(r.index ?? 0) + 1}`}</strong>
+            {r.transactionId ? ` (${r.transactionId})` : ''}: {lang === 'vi' ? r.reasonVi : r.reason}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
