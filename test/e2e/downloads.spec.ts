@@ -6,6 +6,8 @@ import { expect, launchHost, test, type HostProcess } from './fixtures';
 let sandbox: Sandbox;
 let host: HostProcess;
 
+test.use({ viewport: { width: 1366, height: 768 } });
+
 test.beforeEach(async () => {
   sandbox = await startSandbox({ port: 0, seed: 21, invoiceCount: 600 });
   host = await launchHost({ env: { EINVOICE_SANDBOX_URL: sandbox.origin } });
@@ -40,6 +42,9 @@ test('paste IDs, type a folder, watch progress, retry the failed ones', async ({
   // Progress moves while the job runs, then completes.
   const bar = page.getByTestId('download-progress');
   await expect(bar).toHaveAttribute('max', '300');
+  // At 1366×768 the started job's progress is in view next to the form, without scrolling.
+  await expect(bar).toBeInViewport();
+  await expect(page.getByTestId('download-counts')).toBeInViewport();
   await expect.poll(async () => Number(await bar.getAttribute('value')), { timeout: 30_000 }).toBeGreaterThan(0);
   const midway = Number(await bar.getAttribute('value'));
   expect(midway).toBeLessThan(300);
@@ -82,4 +87,9 @@ test('paste IDs, type a folder, watch progress, retry the failed ones', async ({
   const csv = fs.readFileSync((await download.path())!, 'utf8');
   expect(csv).toContain('KHONG-TON-TAI');
   expect(csv).toContain('InvoiceNotExist');
+
+  // The folder is remembered for the next download, after the screen is reloaded too.
+  await page.reload();
+  await page.getByRole('navigation').getByRole('button', { name: 'Tải hóa đơn' }).click();
+  await expect(page.getByLabel('Thư mục lưu')).toHaveValue(out);
 });

@@ -5,6 +5,8 @@ import fs from 'node:fs';
 let sandbox: Sandbox;
 let host: HostProcess;
 
+test.use({ viewport: { width: 1366, height: 768 } });
+
 test.beforeEach(async () => {
   sandbox = await startSandbox({ port: 0, seed: 8, invoiceCount: 300, quirks: { emailEnvelopeFailure: true } });
   host = await launchHost({ env: { EINVOICE_SANDBOX_URL: sandbox.origin } });
@@ -29,16 +31,23 @@ test('import a CSV with good and bad rows, send, filter failed, retry', async ({
     ';Thiếu mã;x@example.com;;;',
     `NOPE-404;Không có hóa đơn;c@example.com;;;`,
   ].join('\r\n');
-  await page.getByRole('combobox', { name: 'Loại hóa đơn của tệp' }).selectOption('withCode');
-  await page.getByLabel('Chọn tệp CSV').setInputFiles({ name: 'khach-hang.csv', mimeType: 'text/csv', buffer: Buffer.from(`\uFEFF${csv}`, 'utf8') });
+  // The import opens from the toolbar, over the table, and its result stays where the file was chosen.
+  await page.getByRole('button', { name: 'Nhập CSV' }).click();
+  const importDialog = page.getByRole('dialog', { name: 'Nhập từ tệp CSV' });
+  await importDialog.getByRole('combobox', { name: 'Loại hóa đơn của tệp' }).selectOption('withCode');
+  await expect(importDialog.getByText('Chưa chọn tệp')).toBeVisible();
+  await importDialog.getByLabel('Chọn tệp CSV').setInputFiles({ name: 'khach-hang.csv', mimeType: 'text/csv', buffer: Buffer.from(`\uFEFF${csv}`, 'utf8') });
 
   // Bad rows are listed with their line and reason; the good ones are queued regardless.
-  const bad = page.getByTestId('email-bad-rows');
+  const bad = importDialog.getByTestId('email-bad-rows');
   await expect(bad.getByRole('listitem')).toHaveCount(2);
   await expect(bad.getByRole('listitem').nth(0)).toContainText('Dòng 3');
   await expect(bad.getByRole('listitem').nth(0)).toContainText('khong-phai-email');
   await expect(bad.getByRole('listitem').nth(1)).toContainText('Dòng 5');
-  await expect(page.getByText('Đã thêm 3 email; 2 dòng lỗi.')).toBeVisible();
+  await expect(importDialog.getByText('Đã thêm 3 email; 2 dòng lỗi.')).toBeInViewport();
+  await expect(importDialog.getByText('khach-hang.csv')).toBeVisible();
+  await importDialog.getByRole('button', { name: 'Đóng' }).click();
+  await expect(importDialog).toBeHidden();
 
   // Sent without a click: two delivered (status 3 or 4 despite success:false), one failed alone.
   const filters = page.getByRole('group', { name: 'Lọc theo trạng thái' });
@@ -49,6 +58,10 @@ test('import a CSV with good and bad rows, send, filter failed, retry', async ({
     return sent + requested;
   };
   await expect.poll(delivered, { timeout: 20_000 }).toBe(2);
+  for (const row of await page.locator('[role=row][data-state=sent], [role=row][data-state=requested]').all()) {
+    const words = (await row.getAttribute('data-state')) === 'sent' ? /^Đã gửi/ : /^Dịch vụ sẽ gửi$/;
+    await expect(row.locator('[data-col=result]')).toHaveText(words);
+  }
   expect(new Set(sandbox.sentEmails().map((e) => e.TransactionID))).toEqual(new Set([ids[0], ids[2]]));
 
   // Filter failed: only the missing invoice, with its reason.
@@ -58,8 +71,11 @@ test('import a CSV with good and bad rows, send, filter failed, retry', async ({
   const rows = table.locator('[role=row][data-tx]');
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText('NOPE-404');
-  await expect(rows.first()).toContainText('InvoiceNotExist');
-  await expect(rows.first()).toContainText('Không tồn tại hóa đơn');
+  // The result column speaks words; the error code appears once, and no status number is shown.
+  const result = rows.first().locator('[data-col=result]');
+  await expect(result).toContainText('Không tồn tại hóa đơn');
+  expect(((await result.textContent()) ?? '').split('InvoiceNotExist').length - 1).toBe(1);
+  await expect(table).not.toContainText('Mã trạng thái');
 
   // Retry: selected from the keyboard, sent again, judged again.
   const before = sandbox.requests({ op: 'sendemail' }).length;
@@ -68,9 +84,9 @@ test('import a CSV with good and bad rows, send, filter failed, retry', async ({
   await page.keyboard.press('Space');
   await expect(box).toBeChecked();
   await page.getByRole('button', { name: 'Gửi lại' }).click();
-  await expect(page.getByText('Đã cập nhật 1 email, bỏ qua 0.')).toBeVisible();
+  await expect(page.getByText('Đã cập nhật 1 email, bỏ qua 0.')).toBeInViewport();
   await expect.poll(() => sandbox.requests({ op: 'sendemail' }).length, { timeout: 20_000 }).toBeGreaterThan(before);
-  await expect(rows.first().getByRole('cell').nth(7)).toHaveText('2', { timeout: 20_000 });
+  await expect(rows.first().locator('[data-col=attempts]')).toHaveText('2', { timeout: 20_000 });
   await expect(rows.first()).toHaveAttribute('data-state', 'failed');
 
   // Shift+click selects a range.
@@ -93,8 +109,9 @@ test('add one by hand, edit its recipients, cancel, send again, export and remov
   await page.getByRole('navigation').getByRole('button', { name: 'Hàng đợi email' }).click();
   const id = sandbox.catalogue.list('withoutCode')[0]!;
 
-  await page.getByText('Thêm email thủ công').click();
-  const form = page.getByRole('form', { name: 'Thêm email thủ công' });
+  await page.getByRole('button', { name: 'Thêm email' }).click();
+  const form = page.getByRole('dialog', { name: 'Thêm email thủ công' }).getByRole('form', { name: 'Thêm email thủ công' });
+  await expect(form).toBeInViewport();
   await form.getByLabel('Mã tra cứu (TransactionID)').fill(id);
   await form.getByLabel('Tên người nhận').fill('Lê Văn Cường');
   await form.getByLabel(/^Email người nhận/).fill('cuong@example.com, sai-dia-chi');
@@ -103,7 +120,8 @@ test('add one by hand, edit its recipients, cancel, send again, export and remov
   await expect(form.getByRole('alert')).toContainText('sai-dia-chi');
   await form.getByLabel(/^Email người nhận/).fill('cuong@example.com, ketoan@example.com');
   await form.getByRole('button', { name: 'Thêm vào hàng đợi' }).click();
-  await expect(page.getByText('Đã thêm vào hàng đợi.')).toBeVisible();
+  await expect(page.getByText('Đã thêm vào hàng đợi.')).toBeInViewport();
+  await expect(form).toBeHidden();
 
   const row = page.locator(`[role=row][data-tx="${id}"]`);
   await expect(row).toHaveAttribute('data-state', 'queued');

@@ -10,9 +10,22 @@ export interface NoticeMessage {
  * One confirmation, error or piece of information. Errors are alerts (read out at once); the
  * others are polite status messages.
  */
-export function Notice({ notice, id, onDismiss, dismissLabel }: { notice: NoticeMessage | null | undefined; id?: string; onDismiss?: () => void; dismissLabel?: string }) {
+export function Notice({
+  notice,
+  id,
+  onDismiss,
+  dismissLabel,
+  floating,
+}: {
+  notice: NoticeMessage | null | undefined;
+  id?: string;
+  onDismiss?: () => void;
+  dismissLabel?: string;
+  /** Shown at the bottom of the window, over the page, wherever it is scrolled. */
+  floating?: boolean;
+}) {
   if (!notice) return null;
-  return (
+  const body = (
     <p id={id} role={notice.kind === 'error' ? 'alert' : 'status'} className={`notice notice-${notice.kind}`}>
       <span>{notice.text}</span>
       {onDismiss && dismissLabel && (
@@ -22,6 +35,7 @@ export function Notice({ notice, id, onDismiss, dismissLabel }: { notice: Notice
       )}
     </p>
   );
+  return floating ? <div className="toast-region">{body}</div> : body;
 }
 
 /** The state behind a Notice: `show('ok', text)`, `fail(error)` in the screen's language, `clear()`. */

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 
 /** `<thead>` with one column header per label. */
 export function ColumnHeaders({ columns }: { columns: ReadonlyArray<ReactNode | { label: ReactNode; className: string }> }) {
@@ -46,5 +46,33 @@ export function SelectField<V extends string>({
         ))}
       </select>
     </label>
+  );
+}
+
+/**
+ * A file chooser whose words are the app's (the browser's own input speaks the browser's
+ * language): a button-like label and the chosen file's name.
+ */
+export function FilePicker({ label, accept, noFile, onFile }: { label: string; accept: string; noFile: string; onFile: (file: File) => void | Promise<void> }) {
+  const [name, setName] = useState<string | null>(null);
+  return (
+    <div className="file-picker">
+      <label className="file-button">
+        {label}
+        <input
+          type="file"
+          className="visually-hidden"
+          accept={accept}
+          onChange={(e) => {
+            const input = e.currentTarget;
+            const file = input.files?.[0];
+            if (!file) return;
+            setName(file.name);
+            void Promise.resolve(onFile(file)).finally(() => (input.value = ''));
+          }}
+        />
+      </label>
+      <span className="file-name">{name ?? noFile}</span>
+    </div>
   );
 }

@@ -18,7 +18,7 @@ export function DownloadsArea() {
   const { t } = useTranslation();
   const lang = useLang();
   const errorText = useErrorText();
-  const { notice, show, fail } = useNotice(errorText);
+  const { notice, show, fail, clear } = useNotice(errorText);
   const live = useLive('downloads.list', {}, { 'downloads.progress': (job, current) => current && { jobs: withJob(current.jobs, job) } }, { onError: fail });
   const jobs = live.data?.jobs ?? [];
   const [chosen, setChosen] = useState<string | null>(null);
@@ -35,7 +35,19 @@ export function DownloadsArea() {
         }}
         onError={(text) => show('error', text)}
       />
-      <Notice notice={notice} />
+      <div className="downloads-side">
+      <Notice notice={notice} onDismiss={clear} dismissLabel={t('app.dismiss')} />
+      {job && (
+        <JobView
+          key={job.id}
+          job={job}
+          onNotice={show}
+          onRemoved={() => {
+            live.set((current) => current && { jobs: current.jobs.filter((j) => j.id !== job.id) });
+            setChosen(null);
+          }}
+        />
+      )}
       <section aria-labelledby="downloads-jobs">
         <h2 id="downloads-jobs">{t('downloads.jobs')}</h2>
         {jobs.length === 0 ? (
@@ -52,17 +64,7 @@ export function DownloadsArea() {
           </ul>
         )}
       </section>
-      {job && (
-        <JobView
-          key={job.id}
-          job={job}
-          onNotice={show}
-          onRemoved={() => {
-            live.set((current) => current && { jobs: current.jobs.filter((j) => j.id !== job.id) });
-            setChosen(null);
-          }}
-        />
-      )}
+      </div>
     </div>
   );
 }

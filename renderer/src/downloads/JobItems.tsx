@@ -61,7 +61,7 @@ export function JobItems({ job }: { job: DownloadJob }) {
           <span role="columnheader">{t('downloads.columns.file')}</span>
           <span role="columnheader">{t('downloads.columns.error')}</span>
         </div>
-        <div ref={scrollRef} className="downloads-scroll" role="rowgroup" data-testid="download-items">
+        <div ref={scrollRef} className="downloads-scroll" role="rowgroup" tabIndex={0} data-testid="download-items">
           {total === 0 ? (
             <p>{t('downloads.noItems')}</p>
           ) : (

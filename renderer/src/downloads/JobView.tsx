@@ -48,7 +48,9 @@ export function JobView({ job, onNotice, onRemoved }: { job: DownloadJob; onNoti
         {t('downloads.counts', { done: job.done, total: job.total, saved: job.saved, skipped: job.skipped, failed: job.failed })}
       </p>
       <p className="downloads-speed">
-        {t('downloads.speed', { bytes: formatBytes(job.bytes), rate: formatBytes(Math.round(job.rate)), eta: formatEta(job.etaSeconds) })}
+        {running
+          ? t('downloads.speed', { bytes: formatBytes(job.bytes), rate: formatBytes(Math.round(job.rate)), eta: formatEta(job.etaSeconds) })
+          : t('downloads.size', { bytes: formatBytes(job.bytes) })}
       </p>
       {job.lastError && <p role="alert">{lang === 'vi' ? job.lastError.messageVi : job.lastError.message}</p>}
       <div className="downloads-actions">

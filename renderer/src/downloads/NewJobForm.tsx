@@ -1,9 +1,10 @@
-import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DownloadJob, ExistingPolicy } from '../../../common/calls/downloads';
 import type { DownloadDataType } from '../../../common/model';
 import { useErrorText } from '../app/error-text';
-import { SelectField } from '../app/fields';
+import { FilePicker, SelectField } from '../app/fields';
+import { useLive } from '../app/useLive';
 import { bridge } from '../bridge';
 
 const TYPES: readonly DownloadDataType[] = ['Pdf', 'Xml', 'Html', 'All'];
@@ -37,12 +38,17 @@ export function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) 
     return () => clearTimeout(timer);
   }, [idsText, fileName]);
 
-  const onFile = async (e: ChangeEvent<HTMLInputElement>) => {
-    const file = e.target.files?.[0];
-    if (!file) return;
+  const onFile = async (file: File) => {
     setIdsText(await file.text());
     setFileName(file.name);
   };
+
+  // The folder of the last download (kept in the settings) is where the next one goes.
+  const settings = useLive('settings.get', {}, { 'settings.changed': (next) => next }).data;
+  const remembered = settings?.downloadFolder ?? null;
+  useEffect(() => {
+    if (remembered) setFolder((current) => current || remembered);
+  }, [remembered]);
 
   const choose = async () => {
     try {
@@ -68,6 +74,7 @@ export function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) 
         existing,
         unzip: type === 'All' && unzip,
       });
+      if (folder.trim() !== remembered) void bridge.call('settings.update', { downloadFolder: folder.trim() }).catch(() => {});
       props.onCreated(res.job, `${t('downloads.created', { count: res.added })} ${t('downloads.idsHint', { ids: res.added, duplicates: res.duplicates, blanks: res.blanks })}`);
       setIdsText('');
       setFileName(undefined);
@@ -85,7 +92,7 @@ export function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) 
         <span>{t('downloads.ids')}</span>
         <textarea
           value={idsText}
-          rows={6}
+          rows={5}
           onChange={(e) => {
             setIdsText(e.target.value);
             setFileName(undefined);
@@ -98,9 +105,7 @@ export function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) 
           {t('downloads.idsHint', hint)}
         </p>
       )}
-      <label>
-        <span>{t('downloads.importFile')}</span> <input type="file" accept=".txt,.csv,text/plain,text/csv" onChange={(e) => void onFile(e)} />
-      </label>
+      <FilePicker label={t('downloads.importFile')} accept=".txt,.csv,text/plain,text/csv" noFile={t('app.noFile')} onFile={onFile} />
       <fieldset>
         <legend>{t('downloads.type')}</legend>
         {TYPES.map((ty) => (

@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EmailEntry } from '../../../common/calls/emails';
 import { useErrorText } from '../app/error-text';
+import { Dialog } from '../app/Dialog';
 import { Notice } from '../app/Notice';
 import { bridge } from '../bridge';
 import { RecipientFields } from './EmailForms';
@@ -12,7 +13,6 @@ const EDITABLE_FIELDS = ['receiverName', 'receiverEmail', 'ccEmail', 'bccEmail',
 export function EditDialog({ entry, onClose, onSaved }: { entry: EmailEntry; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation();
   const errorText = useErrorText();
-  const ref = useRef<HTMLDialogElement>(null);
   const [form, setForm] = useState({
     receiverName: entry.receiverName,
     receiverEmail: entry.receiverEmail,
@@ -21,10 +21,6 @@ export function EditDialog({ entry, onClose, onSaved }: { entry: EmailEntry; onC
     replyEmail: entry.replyEmail,
   });
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    const d = ref.current;
-    if (d && !d.open) d.showModal();
-  }, []);
   const save = async (e: FormEvent) => {
     e.preventDefault();
     try {
@@ -35,18 +31,19 @@ export function EditDialog({ entry, onClose, onSaved }: { entry: EmailEntry; onC
     }
   };
   return (
-    <dialog ref={ref} onClose={onClose} aria-labelledby="email-edit-title" className="emails-dialog">
-      <form onSubmit={(e) => void save(e)}>
-        <h3 id="email-edit-title">{t('emails.editDialog.title', { tx: entry.transactionId })}</h3>
+    <Dialog title={t('emails.editDialog.title', { tx: entry.transactionId })} closeLabel={t('app.close')} onClose={onClose} className="emails-dialog">
+      <form onSubmit={(e) => void save(e)} aria-label={t('emails.editDialog.title', { tx: entry.transactionId })}>
         <RecipientFields fields={EDITABLE_FIELDS} form={form} onChange={(f, v) => setForm({ ...form, [f]: v })} />
         <Notice notice={error ? { kind: 'error', text: error } : null} />
         <div className="dialog-buttons">
-          <button type="submit">{t('emails.editDialog.save')}</button>
-          <button type="button" onClick={() => ref.current?.close()}>
+          <button type="submit" className="primary">
+            {t('emails.editDialog.save')}
+          </button>
+          <button type="button" onClick={onClose}>
             {t('emails.editDialog.close')}
           </button>
         </div>
       </form>
-    </dialog>
+    </Dialog>
   );
 }

@@ -1,8 +1,9 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EmailKind, EmailReject } from '../../../common/calls/emails';
 import { errorText, useLang } from '../app/error-text';
-import { SelectField } from '../app/fields';
+import { Dialog } from '../app/Dialog';
+import { FilePicker, SelectField } from '../app/fields';
 import { Notice } from '../app/Notice';
 import { bridge } from '../bridge';
 
@@ -33,7 +34,8 @@ export function RecipientFields<F extends Field>({ fields, form, onChange }: { f
   ));
 }
 
-export function AddForm({ onDone }: { onDone: (text: string) => void }) {
+/** The add-by-hand form, in a dialog opened from the toolbar. */
+export function AddDialog({ onDone, onClose }: { onDone: (text: string) => void; onClose: () => void }) {
   const { t } = useTranslation();
   const lang = useLang();
   const [form, setForm] = useState(EMPTY_FORM);
@@ -55,46 +57,48 @@ export function AddForm({ onDone }: { onDone: (text: string) => void }) {
     }
   };
   return (
-    <details className="emails-form">
-      <summary>{t('emails.add.title')}</summary>
+    <Dialog title={t('emails.add.title')} closeLabel={t('app.close')} onClose={onClose} className="emails-dialog">
       <form onSubmit={(e) => void submit(e)} aria-label={t('emails.add.title')}>
         <RecipientFields fields={FIELDS} form={form} onChange={(f, v) => setForm({ ...form, [f]: v })} />
         <KindSelect value={kind} onChange={setKind} label={t('emails.add.kind')} />
         <Notice notice={error ? { kind: 'error', text: error } : null} />
-        <button type="submit">{t('emails.add.submit')}</button>
+        <div className="dialog-buttons">
+          <button type="submit" className="primary">
+            {t('emails.add.submit')}
+          </button>
+        </div>
       </form>
-    </details>
+    </Dialog>
   );
 }
 
-export function ImportForm({ onDone, onError }: { onDone: (text: string, bad: EmailReject[]) => void; onError: (text: string) => void }) {
+/** The CSV import, in a dialog opened from the toolbar; the result and any bad rows stay in view there. */
+export function ImportDialog({ onDone, onClose }: { onDone: () => void; onClose: () => void }) {
   const { t } = useTranslation();
   const lang = useLang();
   const [kind, setKind] = useState<EmailKind>('withCode');
-  const fileRef = useRef<HTMLInputElement>(null);
-  const onFile = async () => {
-    const file = fileRef.current?.files?.[0];
-    if (!file) return;
+  const [result, setResult] = useState<{ text: string; bad: EmailReject[]; error: boolean } | null>(null);
+  const onFile = async (file: File) => {
     try {
       const text = new TextDecoder('utf-8').decode(await file.arrayBuffer());
       const r = await bridge.call('emails.importCsv', { text, kind });
-      onDone(t('emails.import.result', { added: r.added.length, bad: r.rejected.length }), r.rejected);
+      const summary = t('emails.import.result', { added: r.added.length, bad: r.rejected.length });
+      setResult({ text: summary, bad: r.rejected, error: false });
+      onDone();
     } catch (err) {
-      onError(errorText(err, lang));
-    } finally {
-      if (fileRef.current) fileRef.current.value = '';
+      setResult({ text: errorText(err, lang), bad: [], error: true });
     }
   };
   return (
-    <fieldset className="emails-form">
-      <legend>{t('emails.import.title')}</legend>
-      <p className="hint">{t('emails.import.hint')}</p>
-      <KindSelect value={kind} onChange={setKind} label={t('emails.import.kind')} />
-      <label className="field">
-        <span>{t('emails.import.file')}</span>
-        <input ref={fileRef} type="file" accept=".csv,text/csv" onChange={() => void onFile()} />
-      </label>
-    </fieldset>
+    <Dialog title={t('emails.import.title')} closeLabel={t('app.close')} onClose={onClose} className="emails-dialog">
+      <div className="emails-form">
+        <p className="hint">{t('emails.import.hint')}</p>
+        <KindSelect value={kind} onChange={setKind} label={t('emails.import.kind')} />
+        <FilePicker label={t('emails.import.file')} accept=".csv,text/csv" noFile={t('app.noFile')} onFile={onFile} />
+        <Notice notice={result ? { kind: result.error ? 'error' : 'ok', text: result.text } : null} />
+        <BadRows rows={result?.bad ?? []} />
+      </div>
+    </Dialog>
   );
 }
 

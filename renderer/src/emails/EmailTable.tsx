@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { EmailEntry } from '../../../common/calls/emails';
 import { formatDateTime } from '../../../common/format';
 import type { Lang } from '../app/error-text';
+import { emailResult } from './result';
 import type { SortDir, SortKey } from './useEmailQueue';
 
 const ROW_HEIGHT = 40;
@@ -28,7 +29,7 @@ export function EmailTable({ items, total, selected, lang, sort, dir, onSort, on
   const ariaSort = (key: SortKey) => (sort === key ? (dir === 'asc' ? 'ascending' : 'descending') : 'none');
   const arrow = (key: SortKey) => (sort === key ? (dir === 'asc' ? ' ▲' : ' ▼') : '');
   const header = (key: SortKey, withArrow = true) => (
-    <span role="columnheader" key={key} aria-sort={ariaSort(key)}>
+    <span role="columnheader" key={key} aria-sort={ariaSort(key)} className={`col-${key}`}>
       <button type="button" className="sort" onClick={() => onSort(key)}>
         {t(`emails.col.${key}`)}
         {withArrow ? arrow(key) : ''}
@@ -124,7 +125,7 @@ interface RowProps {
 /** One table row; memoised so scrolling re-renders only the rows that enter the window. */
 const Row = memo(function Row({ entry: e, index, start, selected, focusable, lang, onToggle, onFocusRow }: RowProps) {
   const { t } = useTranslation();
-  const err = lang === 'vi' ? e.lastErrorVi : e.lastError;
+  const result = emailResult(e, lang, t);
   return (
     <div
       role="row"
@@ -147,7 +148,7 @@ const Row = memo(function Row({ entry: e, index, start, selected, focusable, lan
           onChange={() => {}}
         />
       </span>
-      <span role="cell" className="mono" title={e.transactionId}>
+      <span role="cell" className="mono" title={`${e.transactionId} · ${t(`emails.kinds.${e.kind}`)}`}>
         {e.transactionId}
       </span>
       <span role="cell" title={e.receiverName}>
@@ -156,16 +157,19 @@ const Row = memo(function Row({ entry: e, index, start, selected, focusable, lan
       <span role="cell" title={[e.receiverEmail, e.ccEmail && `CC ${e.ccEmail}`, e.bccEmail && `BCC ${e.bccEmail}`].filter(Boolean).join(' · ')}>
         {e.receiverEmail}
       </span>
-      <span role="cell">{t(`emails.kinds.${e.kind}`)}</span>
+      <span role="cell" className="col-kind">
+        {t(`emails.kinds.${e.kind}`)}
+      </span>
       <span role="cell">
         <span className={`badge badge-${e.state}`}>{t(`emails.states.${e.state}`)}</span>
       </span>
-      <span role="cell" title={err ?? ''}>
-        {e.sendEmailStatus !== null && <span className="code">{t('emails.statusCode', { code: e.sendEmailStatus })} </span>}
-        {e.errorCode && <span className="code">[{e.errorCode}] </span>}
-        {err}
+      <span role="cell" data-col="result" title={result.code ? `${result.text} (${result.code})` : result.text}>
+        {result.text}
+        {result.code && <span className="code"> {result.code}</span>}
       </span>
-      <span role="cell">{e.attempts}</span>
+      <span role="cell" data-col="attempts">
+        {e.attempts}
+      </span>
       <span role="cell">{formatDateTime(e.updatedAt, lang)}</span>
     </div>
   );

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EMAIL_SORT_KEYS, EMAIL_STATES, type EmailEntry, type EmailReject, type EmailState } from '../../../common/calls/emails';
+import { EMAIL_SORT_KEYS, EMAIL_STATES, type EmailEntry, type EmailState } from '../../../common/calls/emails';
 import { formatTime } from '../../../common/format';
 import { isEditableEmail, resendNeedsConfirmation } from '../../../common/rules/email-queue';
 import { useErrorText, useLang } from '../app/error-text';
@@ -9,7 +9,7 @@ import { Notice, useNotice } from '../app/Notice';
 import { saveTextFile } from '../app/save-file';
 import { bridge } from '../bridge';
 import { EditDialog } from './EditDialog';
-import { AddForm, BadRows, ImportForm } from './EmailForms';
+import { AddDialog, ImportDialog } from './EmailForms';
 import { EmailTable } from './EmailTable';
 import { useEmailQueue, type SortDir, type SortKey } from './useEmailQueue';
 import './emails.css';
@@ -19,12 +19,12 @@ export function EmailsArea() {
   const { t } = useTranslation();
   const lang = useLang();
   const errorText = useErrorText();
-  const { notice, show, fail } = useNotice(errorText);
+  const { notice, show, fail, clear } = useNotice(errorText);
   const [filter, setFilter] = useState<EmailState | 'all'>('all');
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<SortKey>('id');
   const [dir, setDir] = useState<SortDir>('desc');
-  const [badRows, setBadRows] = useState<EmailReject[]>([]);
+  const [dialog, setDialog] = useState<'add' | 'import' | null>(null);
   const [editing, setEditing] = useState<EmailEntry | null>(null);
   const queue = useEmailQueue({ filter, search, sort, dir }, fail);
   const { items, selected, setSelected, status } = queue;
@@ -104,6 +104,17 @@ export function EmailsArea() {
       </div>
 
       <div className="emails-toolbar">
+        <div className="toolbar-buttons">
+          <button type="button" className="primary" onClick={() => setDialog('add')}>
+            {t('emails.add.open')}
+          </button>
+          <button type="button" onClick={() => setDialog('import')}>
+            {t('emails.import.open')}
+          </button>
+          <button type="button" onClick={() => void exportCsv()}>
+            {t('emails.export')}
+          </button>
+        </div>
         <label className="field grow">
           <span>{t('emails.search')}</span>
           <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
@@ -115,9 +126,6 @@ export function EmailsArea() {
           onChange={setDir}
           options={(['asc', 'desc'] as const).map((d) => ({ value: d, label: t(`emails.${d}`) }))}
         />
-        <button type="button" onClick={() => void exportCsv()}>
-          {t('emails.export')}
-        </button>
       </div>
 
       <div className="emails-actions" role="group" aria-label={t('emails.selected', { count: selected.size })}>
@@ -136,7 +144,7 @@ export function EmailsArea() {
         </button>
       </div>
 
-      <Notice notice={notice} />
+      <Notice notice={notice} floating onDismiss={clear} dismissLabel={t('app.dismiss')} />
 
       <EmailTable
         items={items}
@@ -150,17 +158,16 @@ export function EmailsArea() {
         onSelectAll={(all) => setSelected(all ? new Set(items.map((e) => e.id)) : new Set())}
       />
 
-      <div className="emails-forms">
-        <AddForm onDone={(text) => void run(async () => text)} />
-        <ImportForm
-          onDone={(text, bad) => {
-            setBadRows(bad);
+      {dialog === 'add' && (
+        <AddDialog
+          onDone={(text) => {
+            setDialog(null);
             void run(async () => text);
           }}
-          onError={(text) => show('error', text)}
+          onClose={() => setDialog(null)}
         />
-      </div>
-      <BadRows rows={badRows} />
+      )}
+      {dialog === 'import' && <ImportDialog onDone={() => void queue.reload()} onClose={() => setDialog(null)} />}
       {editing && (
         <EditDialog
           entry={editing}

@@ -56,8 +56,17 @@ export const emailsVi = {
     updatedAt: 'Cập nhật',
     id: 'Số thứ tự',
   },
-  statusCode: 'Mã trạng thái {{code}}',
+  result: {
+    sent: 'Đã gửi',
+    sentAt: 'Đã gửi lúc {{at}}',
+    requested: 'Dịch vụ sẽ gửi',
+    sendingAtService: 'Dịch vụ đang gửi',
+    failed: 'Gửi không thành công',
+    unknown: 'Chưa rõ dịch vụ đã nhận hay chưa: không tự gửi lại',
+    retryAt: 'Sẽ thử lại lúc {{time}}',
+  },
   add: {
+    open: 'Thêm email',
     title: 'Thêm email thủ công',
     transactionId: 'Mã tra cứu (TransactionID)',
     receiverName: 'Tên người nhận',
@@ -70,6 +79,7 @@ export const emailsVi = {
     added: 'Đã thêm vào hàng đợi.',
   },
   import: {
+    open: 'Nhập CSV',
     title: 'Nhập từ tệp CSV',
     file: 'Chọn tệp CSV',
     kind: 'Loại hóa đơn của tệp',
@@ -101,7 +111,7 @@ export const emailsEn: MessagesOf<typeof emailsVi> = {
     cancelled: 'Cancelled',
   },
   kinds: {
-    withCode: 'With tax-authority code',
+    withCode: 'With code',
     withoutCode: 'Without code',
     cashRegister: 'Cash register',
   },
@@ -143,8 +153,17 @@ export const emailsEn: MessagesOf<typeof emailsVi> = {
     updatedAt: 'Updated',
     id: 'Number',
   },
-  statusCode: 'Status code {{code}}',
+  result: {
+    sent: 'Sent',
+    sentAt: 'Sent at {{at}}',
+    requested: 'The service will send it',
+    sendingAtService: 'The service is sending it',
+    failed: 'Not sent',
+    unknown: 'Not known whether the service received it: not sent again by itself',
+    retryAt: 'Trying again at {{time}}',
+  },
   add: {
+    open: 'Add email',
     title: 'Add an email by hand',
     transactionId: 'Lookup code (TransactionID)',
     receiverName: 'Receiver name',
@@ -157,6 +176,7 @@ export const emailsEn: MessagesOf<typeof emailsVi> = {
     added: 'Added to the queue.',
   },
   import: {
+    open: 'Import CSV',
     title: 'Import from a CSV file',
     file: 'Choose a CSV file',
     kind: 'Invoice kind of the file',

@@ -15,6 +15,9 @@ export const en: Messages = {
     sandbox: 'Sandbox (test environment)',
     version: 'Version {{version}}',
     skipToContent: 'Skip to content',
+    close: 'Close',
+    dismiss: 'Dismiss',
+    noFile: 'No file chosen',
   },
   areas: {
     drafts: 'Drafts',

@@ -16,6 +16,9 @@ export const vi = {
     sandbox: 'Môi trường thử nghiệm (Sandbox)',
     version: 'Phiên bản {{version}}',
     skipToContent: 'Chuyển tới nội dung',
+    close: 'Đóng',
+    dismiss: 'Ẩn thông báo',
+    noFile: 'Chưa chọn tệp',
   },
   areas: {
     drafts: 'Hóa đơn nháp',

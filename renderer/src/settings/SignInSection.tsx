@@ -88,11 +88,13 @@ export function SignInSection({ profile, status, onStatus }: { profile: ProfileV
           </button>
         </div>
       </form>
-      <div className="form-actions">
-        <button type="button" disabled={busy} onClick={() => void act(() => bridge.call('auth.signOut', {}), t('settings.auth.signedOutDone'))}>
-          {t('settings.auth.signOut')}
-        </button>
-      </div>
+      {status && status.state !== 'signedOut' && status.method !== 'sandbox' && (
+        <div className="form-actions">
+          <button type="button" disabled={busy} onClick={() => void act(() => bridge.call('auth.signOut', {}), t('settings.auth.signedOutDone'))}>
+            {t('settings.auth.signOut')}
+          </button>
+        </div>
+      )}
       {busy && <p role="status">{t('settings.auth.working')}</p>}
       <Notice notice={message} />
     </section>
