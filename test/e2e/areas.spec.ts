@@ -74,6 +74,23 @@ test('every area fits 1366×768 and 1920×1080 without sideways scrolling and pa
       }
     }
   }
+  // The queue's dialogs, in both languages.
+  await page.setViewportSize(SIZES[0]);
+  for (const lang of ['en', 'vi'] as const) {
+    await setLanguage(page, lang);
+    await page.getByRole('navigation').getByRole('button', { name: AREAS[lang][2] }).click();
+    for (const [open, name] of lang === 'vi' ? [['Thêm email', 'add'], ['Nhập CSV', 'import']] : [['Add email', 'add'], ['Import CSV', 'import']]) {
+      await page.getByRole('button', { name: open, exact: true }).click();
+      const dialog = page.getByRole('dialog');
+      await expect(dialog).toBeVisible();
+      const results = await new AxeBuilder({ page }).analyze();
+      for (const v of results.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) problems.push(`${lang} ${name} dialog: ${v.id} — ${v.help}`);
+      await page.screenshot({ path: path.join(SCREENS, `${lang}-Email-${name}-dialog.png`) });
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+    }
+  }
+
   // The draft editor, as a cashier first sees it.
   await setLanguage(page, 'vi');
   await page.setViewportSize(SIZES[0]);

@@ -4,6 +4,7 @@ import type { DownloadJob, ExistingPolicy } from '../../../common/calls/download
 import type { DownloadDataType } from '../../../common/model';
 import { useErrorText } from '../app/error-text';
 import { FilePicker, SelectField } from '../app/fields';
+import { SampleInvoices, useSandboxMode } from '../app/SampleInvoices';
 import { useLive } from '../app/useLive';
 import { bridge } from '../bridge';
 
@@ -14,6 +15,7 @@ const POLICIES: readonly ExistingPolicy[] = ['skip', 'overwrite', 'keepBoth'];
 export function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) => void; onError: (text: string) => void }) {
   const { t } = useTranslation();
   const errorText = useErrorText();
+  const sandbox = useSandboxMode();
   const [idsText, setIdsText] = useState('');
   const [fileName, setFileName] = useState<string | undefined>(undefined);
   const [hint, setHint] = useState<{ ids: number; duplicates: number; blanks: number } | null>(null);
@@ -100,6 +102,16 @@ export function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) 
           spellCheck={false}
         />
       </label>
+      {sandbox && (
+        <SampleInvoices
+          onPick={(g) => {
+            setIdsText(g.ids.join('\n'));
+            setFileName(undefined);
+            setWithCode(g.withCode);
+            setCalc(g.calc);
+          }}
+        />
+      )}
       {hint && (
         <p className="downloads-hint" data-testid="ids-hint">
           {t('downloads.idsHint', hint)}

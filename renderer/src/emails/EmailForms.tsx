@@ -2,12 +2,16 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EmailKind, EmailReject } from '../../../common/calls/emails';
 import { errorText, useLang } from '../app/error-text';
+import type { SandboxSampleGroup } from '../../../common/calls/sandbox';
 import { Dialog } from '../app/Dialog';
+import { SampleInvoices, useSandboxMode } from '../app/SampleInvoices';
 import { FilePicker, SelectField } from '../app/fields';
 import { Notice } from '../app/Notice';
 import { bridge } from '../bridge';
 
 const KINDS: readonly EmailKind[] = ['withCode', 'withoutCode', 'cashRegister'];
+/** The queue's name for each kind of sample invoice (the cash-register kind is `calc` elsewhere). */
+const EMAIL_KIND_OF_SAMPLE: Record<SandboxSampleGroup['kind'], EmailKind> = { withCode: 'withCode', withoutCode: 'withoutCode', calc: 'cashRegister' };
 const FIELDS = ['transactionId', 'receiverName', 'receiverEmail', 'ccEmail', 'bccEmail', 'replyEmail'] as const;
 type Field = (typeof FIELDS)[number];
 const EMPTY_FORM: Record<Field, string> = { transactionId: '', receiverName: '', receiverEmail: '', ccEmail: '', bccEmail: '', replyEmail: '' };
@@ -37,6 +41,7 @@ export function RecipientFields<F extends Field>({ fields, form, onChange }: { f
 /** The add-by-hand form, in a dialog opened from the toolbar. */
 export function AddDialog({ onDone, onClose }: { onDone: (text: string) => void; onClose: () => void }) {
   const { t } = useTranslation();
+  const sandbox = useSandboxMode();
   const lang = useLang();
   const [form, setForm] = useState(EMPTY_FORM);
   const [kind, setKind] = useState<EmailKind>('withCode');
@@ -59,6 +64,14 @@ export function AddDialog({ onDone, onClose }: { onDone: (text: string) => void;
   return (
     <Dialog title={t('emails.add.title')} closeLabel={t('app.close')} onClose={onClose} className="emails-dialog">
       <form onSubmit={(e) => void submit(e)} aria-label={t('emails.add.title')}>
+        {sandbox && (
+          <SampleInvoices
+            onPick={(g) => {
+              setForm({ ...form, transactionId: g.ids[0] ?? '' });
+              setKind(EMAIL_KIND_OF_SAMPLE[g.kind]);
+            }}
+          />
+        )}
         <RecipientFields fields={FIELDS} form={form} onChange={(f, v) => setForm({ ...form, [f]: v })} />
         <KindSelect value={kind} onChange={setKind} label={t('emails.add.kind')} />
         <Notice notice={error ? { kind: 'error', text: error } : null} />

@@ -18,6 +18,7 @@ export const en: Messages = {
     close: 'Close',
     dismiss: 'Dismiss',
     noFile: 'No file chosen',
+    samples: { label: 'Use Sandbox sample invoices', withCode: 'With code', withoutCode: 'Without code', calc: 'Cash register' },
   },
   areas: {
     drafts: 'Drafts',

@@ -19,6 +19,7 @@ export const vi = {
     close: 'Đóng',
     dismiss: 'Ẩn thông báo',
     noFile: 'Chưa chọn tệp',
+    samples: { label: 'Dùng hóa đơn mẫu của Sandbox', withCode: 'Có mã CQT', withoutCode: 'Không có mã', calc: 'Máy tính tiền' },
   },
   areas: {
     drafts: 'Hóa đơn nháp',

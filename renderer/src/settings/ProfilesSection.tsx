@@ -6,6 +6,7 @@ import { CallError } from '../../../common/ipc/bridge';
 import { useErrorText } from '../app/error-text';
 import { Notice, type NoticeMessage } from '../app/Notice';
 import { bridge } from '../bridge';
+import { useSandboxSamples } from '../app/SampleInvoices';
 import { ProfileForm } from './ProfileForm';
 import { refreshAppInfo } from './app-info';
 
@@ -103,6 +104,7 @@ export function ProfilesSection({ profiles, onChanged }: { profiles: ProfileView
               )}
             </div>
             {p.kind === 'sandbox' && sandboxRunning === false && <p role="status">{t('settings.profiles.sandboxStopped')}</p>}
+            {p.kind === 'sandbox' && p.active && sandboxRunning && <SandboxDetails />}
             <TestOutcome result={tests[p.id]} />
           </li>
         ))}
@@ -135,6 +137,36 @@ function TestOutcome({ result }: { result: TestResult | 'running' | undefined })
           </li>
         ))}
       </ul>
+    </div>
+  );
+}
+
+/** Where the Sandbox answers and the sample sign-in it accepts (for a Custom profile or the command line). */
+function SandboxDetails() {
+  const { t } = useTranslation();
+  const samples = useSandboxSamples();
+  if (!samples) return null;
+  const { login } = samples;
+  const rows: Array<[string, string]> = [
+    [t('settings.profiles.sandboxAddress'), samples.baseUrl],
+    [t('settings.auth.appId'), login.appId],
+    [t('settings.auth.taxCode'), login.taxCode],
+    [t('settings.auth.userName'), login.userName],
+    [t('settings.auth.password'), login.password],
+  ];
+  return (
+    <div className="sandbox-details" data-testid="sandbox-details">
+      <p className="hint">{t('settings.profiles.sandboxLogin')}</p>
+      <dl>
+        {rows.map(([label, value]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>
+              <code>{value}</code>
+            </dd>
+          </div>
+        ))}
+      </dl>
     </div>
   );
 }
