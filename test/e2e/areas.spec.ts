@@ -2,21 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { startSandbox, type Sandbox } from '../../main/sandbox';
-import { expect, launchHost, test, type HostProcess } from './fixtures';
+import { expect, test } from './fixtures';
+import { sandboxWithHost } from './sandbox-host';
 
-let sandbox: Sandbox;
-let host: HostProcess;
 
-test.beforeEach(async () => {
-  sandbox = await startSandbox({ port: 0, seed: 5, invoiceCount: 200 });
-  host = await launchHost({ env: { EINVOICE_SANDBOX_URL: sandbox.origin } });
-});
-test.afterEach(async () => {
-  await host?.stop();
-  await sandbox?.close();
-  if (host) fs.rmSync(host.dataDir, { recursive: true, force: true });
-});
+const env = sandboxWithHost({ seed: 5, invoiceCount: 200 });
 
 const AREAS = {
   vi: ['Hóa đơn nháp', 'Tải hóa đơn', 'Hàng đợi email', 'Mẫu hóa đơn', 'Cài đặt'],
@@ -30,7 +20,7 @@ const SCREENS = path.resolve('test-results', 'screens');
 
 /** Some work in each area first, so tables, jobs and notices are on screen, not only empty states. */
 async function seed(page: Page): Promise<void> {
-  const ids = sandbox.catalogue.list('withCode');
+  const ids = env.sandbox.catalogue.list('withCode');
   await page.getByRole('navigation').getByRole('button', { name: 'Hàng đợi email' }).click();
   await page.getByRole('button', { name: 'Nhập CSV' }).click();
   const csv = ['TransactionID,ReceiverName,ReceiverEmail', `${ids[0]},Công ty TNHH Thương mại Dịch vụ Hoàng Long,ketoan@hoanglong.vn`, `${ids[1]},Nguyễn Thị Mai,mai@example.com`, 'NOPE-1,Sai,khong-phai-email'].join('\n');
@@ -40,7 +30,7 @@ async function seed(page: Page): Promise<void> {
 
   await page.getByRole('navigation').getByRole('button', { name: 'Tải hóa đơn' }).click();
   await page.getByLabel(/^Mã tra cứu/).fill(ids.slice(0, 20).join('\n'));
-  await page.getByLabel('Thư mục lưu').fill(path.join(host.dataDir, 'hoa-don'));
+  await page.getByLabel('Thư mục lưu').fill(path.join(env.host.dataDir, 'hoa-don'));
   await page.getByRole('button', { name: 'Bắt đầu tải' }).click();
   await expect(page.getByTestId('download-counts')).toContainText('20/20', { timeout: 30_000 });
 }
@@ -53,7 +43,7 @@ test('every area fits 1366×768 and 1920×1080 without sideways scrolling and pa
   test.setTimeout(180_000);
   fs.mkdirSync(SCREENS, { recursive: true });
   await page.setViewportSize(SIZES[0]);
-  await page.goto(host.launchUrl);
+  await page.goto(env.host.launchUrl);
   await seed(page);
   const problems: string[] = [];
   for (const lang of ['vi', 'en'] as const) {
@@ -103,7 +93,7 @@ test('every area fits 1366×768 and 1920×1080 without sideways scrolling and pa
 
 test('the side bar stays in place while a long page scrolls, and the tab shows the app icon', async ({ page }) => {
   await page.setViewportSize(SIZES[0]);
-  await page.goto(host.launchUrl);
+  await page.goto(env.host.launchUrl);
   await page.getByRole('navigation').getByRole('button', { name: 'Cài đặt' }).click();
   await page.mouse.wheel(0, 2000);
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(200);

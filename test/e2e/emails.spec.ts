@@ -1,28 +1,18 @@
-import { startSandbox, type Sandbox } from '../../main/sandbox';
-import { expect, launchHost, test, type HostProcess } from './fixtures';
+import { expect, test } from './fixtures';
+import { sandboxWithHost } from './sandbox-host';
 import fs from 'node:fs';
 
-let sandbox: Sandbox;
-let host: HostProcess;
 
 test.use({ viewport: { width: 1366, height: 768 } });
 
-test.beforeEach(async () => {
-  sandbox = await startSandbox({ port: 0, seed: 8, invoiceCount: 300, quirks: { emailEnvelopeFailure: true } });
-  host = await launchHost({ env: { EINVOICE_SANDBOX_URL: sandbox.origin } });
-});
-test.afterEach(async () => {
-  await host?.stop();
-  await sandbox?.close();
-  if (host) fs.rmSync(host.dataDir, { recursive: true, force: true });
-});
+const env = sandboxWithHost({ seed: 8, invoiceCount: 300, quirks: { emailEnvelopeFailure: true } });
 
 test('import a CSV with good and bad rows, send, filter failed, retry', async ({ page }) => {
-  await page.goto(host.launchUrl);
+  await page.goto(env.host.launchUrl);
   await page.getByRole('navigation').getByRole('button', { name: 'Hàng đợi email' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Hàng đợi email' })).toBeVisible();
 
-  const ids = sandbox.catalogue.list('withCode').slice(0, 3);
+  const ids = env.sandbox.catalogue.list('withCode').slice(0, 3);
   const csv = [
     'TransactionID;ReceiverName;ReceiverEmail;CCEmail;BCCEmail;ReplyEmail',
     `${ids[0]};Nguyễn Văn An;"an@example.com, ke.toan@example.com";;;`,
@@ -62,7 +52,7 @@ test('import a CSV with good and bad rows, send, filter failed, retry', async ({
     const words = (await row.getAttribute('data-state')) === 'sent' ? /^Đã gửi/ : /^Dịch vụ sẽ gửi$/;
     await expect(row.locator('[data-col=result]')).toHaveText(words);
   }
-  expect(new Set(sandbox.sentEmails().map((e) => e.TransactionID))).toEqual(new Set([ids[0], ids[2]]));
+  expect(new Set(env.sandbox.sentEmails().map((e) => e.TransactionID))).toEqual(new Set([ids[0], ids[2]]));
 
   // Filter failed: only the missing invoice, with its reason.
   await filters.getByRole('button', { name: /^Lỗi 1$/ }).click();
@@ -78,14 +68,14 @@ test('import a CSV with good and bad rows, send, filter failed, retry', async ({
   await expect(table).not.toContainText('Mã trạng thái');
 
   // Retry: selected from the keyboard, sent again, judged again.
-  const before = sandbox.requests({ op: 'sendemail' }).length;
+  const before = env.sandbox.requests({ op: 'sendemail' }).length;
   const box = page.getByRole('checkbox', { name: 'Chọn email NOPE-404' });
   await box.focus();
   await page.keyboard.press('Space');
   await expect(box).toBeChecked();
   await page.getByRole('button', { name: 'Gửi lại' }).click();
   await expect(page.getByText('Đã cập nhật 1 email, bỏ qua 0.')).toBeInViewport();
-  await expect.poll(() => sandbox.requests({ op: 'sendemail' }).length, { timeout: 20_000 }).toBeGreaterThan(before);
+  await expect.poll(() => env.sandbox.requests({ op: 'sendemail' }).length, { timeout: 20_000 }).toBeGreaterThan(before);
   await expect(rows.first().locator('[data-col=attempts]')).toHaveText('2', { timeout: 20_000 });
   await expect(rows.first()).toHaveAttribute('data-state', 'failed');
 
@@ -104,10 +94,10 @@ test('import a CSV with good and bad rows, send, filter failed, retry', async ({
 
 test('add one by hand, edit its recipients, cancel, send again, export and remove', async ({ page }) => {
   test.setTimeout(90_000);
-  await sandbox.stop(); // offline: the entry waits in the queue
-  await page.goto(host.launchUrl);
+  await env.sandbox.stop(); // offline: the entry waits in the queue
+  await page.goto(env.host.launchUrl);
   await page.getByRole('navigation').getByRole('button', { name: 'Hàng đợi email' }).click();
-  const id = sandbox.catalogue.list('withoutCode')[0]!;
+  const id = env.sandbox.catalogue.list('withoutCode')[0]!;
 
   await page.getByRole('button', { name: 'Thêm email' }).click();
   const form = page.getByRole('dialog', { name: 'Thêm email thủ công' }).getByRole('form', { name: 'Thêm email thủ công' });
@@ -142,12 +132,12 @@ test('add one by hand, edit its recipients, cancel, send again, export and remov
   await page.getByRole('checkbox', { name: `Chọn email ${id}` }).check();
   await page.getByRole('button', { name: 'Hủy gửi' }).click();
   await expect(row).toHaveAttribute('data-state', 'cancelled');
-  await sandbox.start();
+  await env.sandbox.start();
   await page.getByRole('checkbox', { name: `Chọn email ${id}` }).check();
   await page.getByRole('button', { name: 'Gửi lại' }).click();
   // No click on "Gửi ngay": the queue goes out by itself once the connection check sees the service.
   await expect(row).toHaveAttribute('data-state', /^(sent|requested)$/, { timeout: 45_000 });
-  const mail = sandbox.sentEmails().find((e) => e.TransactionID === id)!;
+  const mail = env.sandbox.sentEmails().find((e) => e.TransactionID === id)!;
   expect(mail.to).toEqual(['moi@example.com']);
   expect(mail.cc).toEqual(['sep@example.com']);
 
