@@ -7,11 +7,24 @@ export type FormatLang = 'vi' | 'en';
 const VN_TIME_ZONE = 'Asia/Ho_Chi_Minh';
 const LOCALES: Record<FormatLang, string> = { vi: 'vi-VN', en: 'en-GB' };
 
-/** 512 B, 1.5 KB, 3.2 MB (binary units, one decimal). */
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1048576) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1048576).toFixed(1)} MB`;
+const numbers = new Map<string, Intl.NumberFormat>();
+function numberFormat(lang: FormatLang, digits: number): Intl.NumberFormat {
+  const id = `${lang}|${digits}`;
+  let f = numbers.get(id);
+  if (!f) numbers.set(id, (f = new Intl.NumberFormat(LOCALES[lang], { minimumFractionDigits: digits, maximumFractionDigits: digits })));
+  return f;
+}
+
+/** A count as people read it: 1.234 in Vietnamese, 1,234 in English. */
+export function formatCount(n: number, lang: FormatLang = 'vi'): string {
+  return numberFormat(lang, 0).format(n);
+}
+
+/** 512 B, 1,5 KB, 3,2 MB (binary units, one decimal; the CLI writes English: 1.5 KB). */
+export function formatBytes(n: number, lang: FormatLang = 'vi'): string {
+  if (n < 1024) return `${formatCount(n, lang)} B`;
+  if (n < 1048576) return `${numberFormat(lang, 1).format(n / 1024)} KB`;
+  return `${numberFormat(lang, 1).format(n / 1048576)} MB`;
 }
 
 /** Time left as m:ss, or h:mm:ss from an hour on; `unknown` when there is no estimate. */

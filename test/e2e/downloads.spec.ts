@@ -40,6 +40,8 @@ test('paste IDs, type a folder, watch progress, retry the failed ones', async ({
   expect(midway).toBeLessThan(300);
   await expect(page.getByTestId('download-counts')).toHaveText('Xong 300/300 — đã lưu 300, bỏ qua 0, lỗi 0', { timeout: 60_000 });
   await expect(page.getByRole('heading', { name: /PDF — Hoàn tất/ })).toBeVisible();
+  // Sizes are written the vi-VN way (decimal comma).
+  await expect(page.getByText(/^Đã tải \d+(\.\d{3})*,\d (KB|MB)$/)).toBeVisible();
   expect(fs.readdirSync(out).filter((f) => f.endsWith('.pdf'))).toHaveLength(300);
   expect(Buffer.compare(fs.readFileSync(path.join(out, `${ids[7]}.pdf`)), Buffer.from(await env.sandbox.catalogue.expected(ids[7]!, 'Pdf')))).toBe(0);
 

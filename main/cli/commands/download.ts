@@ -14,7 +14,7 @@ export function progressLine(p: EngineProgress, width = 24): string {
   const done = c.saved + c.skipped + c.failed;
   const fill = c.total === 0 ? width : Math.round((done / c.total) * width);
   const bar = `${'#'.repeat(fill)}${'-'.repeat(width - fill)}`;
-  return `[${bar}] ${done}/${c.total}  ✓${c.saved + c.skipped} ✗${c.failed}  ${formatBytes(c.bytes)}  ${formatBytes(Math.round(p.rate))}/s  ETA ${formatEta(p.etaSeconds, '--:--')}`;
+  return `[${bar}] ${done}/${c.total}  ✓${c.saved + c.skipped} ✗${c.failed}  ${formatBytes(c.bytes, 'en')}  ${formatBytes(Math.round(p.rate), 'en')}/s  ETA ${formatEta(p.etaSeconds, '--:--')}`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DownloadJob } from '../../../common/calls/downloads';
-import { formatDateTime } from '../../../common/format';
+import { formatCount, formatDateTime } from '../../../common/format';
 import { useErrorText, useLang } from '../app/error-text';
 import { Notice, useNotice } from '../app/Notice';
 import { useLive } from '../app/useLive';
@@ -57,7 +57,7 @@ export function DownloadsArea() {
             {jobs.map((j) => (
               <li key={j.id}>
                 <button type="button" aria-pressed={j.id === selected} onClick={() => setChosen(j.id)}>
-                  {t(`downloads.types.${j.type}`)} · {j.total} · {t(`downloads.status.${j.status}`)} · {formatDateTime(j.createdAt, lang)}
+                  {t(`downloads.types.${j.type}`)} · {formatCount(j.total, lang)} · {t(`downloads.status.${j.status}`)} · {formatDateTime(j.createdAt, lang)}
                 </button>
               </li>
             ))}

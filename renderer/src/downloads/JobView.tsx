@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { DownloadJob } from '../../../common/calls/downloads';
-import { formatBytes, formatEta } from '../../../common/format';
+import { formatBytes, formatCount, formatEta } from '../../../common/format';
 import { useErrorText, useLang } from '../app/error-text';
 import type { NoticeKind } from '../app/Notice';
 import { saveTextFile } from '../app/save-file';
@@ -12,6 +12,7 @@ export function JobView({ job, onNotice, onRemoved }: { job: DownloadJob; onNoti
   const { t } = useTranslation();
   const lang = useLang();
   const errorText = useErrorText();
+  const n = (value: number) => formatCount(value, lang);
 
   const act = async (fn: () => Promise<unknown>) => {
     try {
@@ -45,12 +46,12 @@ export function JobView({ job, onNotice, onRemoved }: { job: DownloadJob; onNoti
         {percent}%
       </progress>
       <p role="status" data-testid="download-counts">
-        {t('downloads.counts', { done: job.done, total: job.total, saved: job.saved, skipped: job.skipped, failed: job.failed })}
+        {t('downloads.counts', { done: n(job.done), total: n(job.total), saved: n(job.saved), skipped: n(job.skipped), failed: n(job.failed) })}
       </p>
       <p className="downloads-speed">
         {running
-          ? t('downloads.speed', { bytes: formatBytes(job.bytes), rate: formatBytes(Math.round(job.rate)), eta: formatEta(job.etaSeconds) })
-          : t('downloads.size', { bytes: formatBytes(job.bytes) })}
+          ? t('downloads.speed', { bytes: formatBytes(job.bytes, lang), rate: formatBytes(Math.round(job.rate), lang), eta: formatEta(job.etaSeconds) })
+          : t('downloads.size', { bytes: formatBytes(job.bytes, lang) })}
       </p>
       {job.lastError && <p role="alert">{lang === 'vi' ? job.lastError.messageVi : job.lastError.message}</p>}
       <div className="downloads-actions">

@@ -2,7 +2,8 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DownloadJob, ExistingPolicy } from '../../../common/calls/downloads';
 import type { DownloadDataType } from '../../../common/model';
-import { useErrorText } from '../app/error-text';
+import { formatCount } from '../../../common/format';
+import { useErrorText, useLang } from '../app/error-text';
 import { FilePicker, SelectField } from '../app/fields';
 import { SampleInvoices, useSandboxMode } from '../app/SampleInvoices';
 import { useLive } from '../app/useLive';
@@ -16,6 +17,9 @@ export function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) 
   const { t } = useTranslation();
   const errorText = useErrorText();
   const sandbox = useSandboxMode();
+  const lang = useLang();
+  const idsHint = (h: { ids: number; duplicates: number; blanks: number }) =>
+    t('downloads.idsHint', { ids: formatCount(h.ids, lang), duplicates: formatCount(h.duplicates, lang), blanks: formatCount(h.blanks, lang) });
   const [idsText, setIdsText] = useState('');
   const [fileName, setFileName] = useState<string | undefined>(undefined);
   const [hint, setHint] = useState<{ ids: number; duplicates: number; blanks: number } | null>(null);
@@ -77,7 +81,7 @@ export function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) 
         unzip: type === 'All' && unzip,
       });
       if (folder.trim() !== remembered) void bridge.call('settings.update', { downloadFolder: folder.trim() }).catch(() => {});
-      props.onCreated(res.job, `${t('downloads.created', { count: res.added })} ${t('downloads.idsHint', { ids: res.added, duplicates: res.duplicates, blanks: res.blanks })}`);
+      props.onCreated(res.job, `${t('downloads.created', { n: formatCount(res.added, lang) })} ${idsHint({ ids: res.added, duplicates: res.duplicates, blanks: res.blanks })}`);
       setIdsText('');
       setFileName(undefined);
     } catch (error) {
@@ -114,7 +118,7 @@ export function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) 
       )}
       {hint && (
         <p className="downloads-hint" data-testid="ids-hint">
-          {t('downloads.idsHint', hint)}
+          {idsHint(hint)}
         </p>
       )}
       <FilePicker label={t('downloads.importFile')} accept=".txt,.csv,text/plain,text/csv" noFile={t('app.noFile')} onFile={onFile} />

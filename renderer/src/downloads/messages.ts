@@ -17,7 +17,7 @@ export const downloadsVi = {
   policies: { skip: 'Bỏ qua', overwrite: 'Ghi đè', keepBoth: 'Giữ cả hai' },
   unzip: 'Giải nén mỗi hóa đơn vào một thư mục riêng',
   start: 'Bắt đầu tải',
-  created: 'Đã tạo lượt tải {{count}} hóa đơn.',
+  created: 'Đã tạo lượt tải {{n}} hóa đơn.',
   jobs: 'Các lượt tải',
   noJobs: 'Chưa có lượt tải nào.',
   status: {
@@ -63,7 +63,7 @@ export const downloadsEn: MessagesOf<typeof downloadsVi> = {
   policies: { skip: 'Skip', overwrite: 'Overwrite', keepBoth: 'Keep both' },
   unzip: 'Extract each invoice into its own folder',
   start: 'Start download',
-  created: 'Created a download of {{count}} invoices.',
+  created: 'Created a download of {{n}} invoices.',
   jobs: 'All downloads',
   noJobs: 'No downloads yet.',
   status: { ready: 'Ready', running: 'Downloading', paused: 'Paused', done: 'Done', cancelled: 'Cancelled' },

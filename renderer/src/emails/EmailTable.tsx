@@ -2,7 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EmailEntry } from '../../../common/calls/emails';
-import { formatDateTime } from '../../../common/format';
+import { formatCount, formatDateTime } from '../../../common/format';
 import type { Lang } from '../app/error-text';
 import { emailResult } from './result';
 import type { SortDir, SortKey } from './useEmailQueue';
@@ -50,7 +50,7 @@ export function EmailTable({ items, total, selected, lang, sort, dir, onSort, on
         </div>
       </div>
       <VirtualRows items={items} selected={selected} lang={lang} onToggle={onToggle} />
-      <p className="emails-total">{t('emails.total', { shown: items.length, total })}</p>
+      <p className="emails-total">{t('emails.total', { shown: formatCount(items.length, lang), total: formatCount(total, lang) })}</p>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EMAIL_SORT_KEYS, EMAIL_STATES, type EmailEntry, type EmailState } from '../../../common/calls/emails';
-import { formatTime } from '../../../common/format';
+import { formatCount, formatTime } from '../../../common/format';
 import { isEditableEmail, resendNeedsConfirmation } from '../../../common/rules/email-queue';
 import { useErrorText, useLang } from '../app/error-text';
 import { SelectField } from '../app/fields';
@@ -97,7 +97,7 @@ export function EmailsArea() {
           const n = s === 'all' ? (status?.total ?? 0) : (queue.counts?.[s] ?? 0);
           return (
             <button key={s} type="button" aria-pressed={filter === s} className={`chip chip-${s}`} onClick={() => setFilter(s)} data-state={s}>
-              {t(`emails.states.${s}`)} <span className="chip-count">{n}</span>
+              {t(`emails.states.${s}`)} <span className="chip-count">{formatCount(n, lang)}</span>
             </button>
           );
         })}

@@ -1,12 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatDate, formatDateTime, formatEta, formatTime } from '../../../common/format';
+import { formatBytes, formatCount, formatDate, formatDateTime, formatEta, formatTime } from '../../../common/format';
 
 describe('shared formatting', () => {
-  it('writes sizes in binary units with one decimal', () => {
+  it('writes sizes in binary units with one decimal, the vi-VN way unless English is asked for', () => {
     expect(formatBytes(0)).toBe('0 B');
-    expect(formatBytes(1023)).toBe('1023 B');
-    expect(formatBytes(1536)).toBe('1.5 KB');
-    expect(formatBytes(5 * 1048576)).toBe('5.0 MB');
+    expect(formatBytes(1023)).toBe('1.023 B');
+    expect(formatBytes(1536)).toBe('1,5 KB');
+    expect(formatBytes(1536, 'en')).toBe('1.5 KB');
+    expect(formatBytes(5 * 1048576)).toBe('5,0 MB');
+    expect(formatBytes(1500 * 1048576, 'en')).toBe('1,500.0 MB');
+  });
+
+  it('writes counts with the thousands grouped', () => {
+    expect(formatCount(12500)).toBe('12.500');
+    expect(formatCount(12500, 'en')).toBe('12,500');
+    expect(formatCount(7)).toBe('7');
   });
 
   it('writes time left as m:ss, h:mm:ss from an hour, and a placeholder without an estimate', () => {
