@@ -1,14 +1,14 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
 
-export type NoticeKind = 'ok' | 'error' | 'info';
+export type NoticeKind = 'ok' | 'error' | 'warning' | 'info';
 export interface NoticeMessage {
   kind: NoticeKind;
   text: string;
 }
 
 /**
- * One confirmation, error or piece of information. Errors are alerts (read out at once); the
- * others are polite status messages.
+ * One confirmation, error, warning or piece of information, with an optional action after the
+ * text. Errors and warnings are alerts (read out at once); the others are polite status messages.
  */
 export function Notice({
   notice,
@@ -16,6 +16,7 @@ export function Notice({
   onDismiss,
   dismissLabel,
   floating,
+  children,
 }: {
   notice: NoticeMessage | null | undefined;
   id?: string;
@@ -23,11 +24,13 @@ export function Notice({
   dismissLabel?: string;
   /** Shown at the bottom of the window, over the page, wherever it is scrolled. */
   floating?: boolean;
+  children?: ReactNode;
 }) {
   if (!notice) return null;
   const body = (
-    <p id={id} role={notice.kind === 'error' ? 'alert' : 'status'} className={`notice notice-${notice.kind}`}>
+    <p id={id} role={notice.kind === 'error' || notice.kind === 'warning' ? 'alert' : 'status'} className={`notice notice-${notice.kind}`}>
       <span>{notice.text}</span>
+      {children}
       {onDismiss && dismissLabel && (
         <button type="button" className="notice-close" aria-label={dismissLabel} onClick={onDismiss}>
           ×

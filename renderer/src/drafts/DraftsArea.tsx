@@ -12,6 +12,7 @@ import { useEditor } from './editor/store';
 import './drafts.css';
 import { errorText, useLang } from '../app/error-text';
 import { ColumnHeaders } from '../app/fields';
+import { Notice } from '../app/Notice';
 
 const OPEN_KEY = 'einvoice.openDraft';
 type Sort = 'updated' | 'created' | 'date' | 'buyer' | 'total';
@@ -238,15 +239,12 @@ function DraftList({ onOpen, error }: { onOpen(id: string): Promise<void>; error
         <input ref={buyersCsvRef} type="file" accept=".csv,text/csv" hidden aria-hidden="true" tabIndex={-1} onChange={(e) => e.target.files?.[0] && void importCsv('buyers', e.target.files[0]).then(() => (e.target.value = ''))} />
       </div>
       <div aria-live="polite">
-        {message && <p className="notice">{message}</p>}
-        {undo && (
-          <p className="notice" role="status">
-            {t('drafts.list.deleted', { buyer: undo.buyerName || t('drafts.list.noBuyer') })}{' '}
-            <button type="button" onClick={() => void restore()} aria-keyshortcuts="Control+Z">
-              {t('drafts.list.undo')}
-            </button>
-          </p>
-        )}
+        <Notice notice={message ? { kind: 'info', text: message } : null} />
+        <Notice notice={undo ? { kind: 'info', text: t('drafts.list.deleted', { buyer: undo.buyerName || t('drafts.list.noBuyer') }) } : null}>
+          <button type="button" onClick={() => void restore()} aria-keyshortcuts="Control+Z">
+            {t('drafts.list.undo')}
+          </button>
+        </Notice>
       </div>
       <p className="count">{t('drafts.list.count', { count: total })}</p>
       {items.length === 0 ? (

@@ -4,11 +4,12 @@ import { bridge } from '../bridge';
 import { formatDateTime } from '../../../common/format';
 import { useLang } from '../app/error-text';
 import { ColumnHeaders } from '../app/fields';
+import { Notice } from '../app/Notice';
 import { useLive } from '../app/useLive';
 
 /** The template cache of the active profile, with each template's flags; refreshed on demand and when online. */
 export function TemplatesArea() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const lang = useLang();
   const live = useLive('templates.list', {}, { 'templates.changed': 'reload' });
   const list = live.data;
@@ -35,11 +36,7 @@ export function TemplatesArea() {
         </button>
         <p>{list?.fetchedAt ? t('templates.fetchedAt', { at: formatDateTime(list.fetchedAt, lang) }) : t('templates.never')}</p>
       </div>
-      {list?.error && (
-        <p className="notice notice-offline" role="alert">
-          {t('templates.failed', { message: i18n.language === 'en' ? list.error.message : list.error.messageVi })}
-        </p>
-      )}
+      <Notice notice={list?.error ? { kind: 'warning', text: t('templates.failed', { message: lang === 'en' ? list.error.message : list.error.messageVi }) } : null} />
       {!list || list.templates.length === 0 ? (
         <p className="empty">{t('templates.empty')}</p>
       ) : (
