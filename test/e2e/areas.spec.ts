@@ -23,9 +23,9 @@ async function seed(page: Page): Promise<void> {
   const ids = env.sandbox.catalogue.list('withCode');
   await page.getByRole('navigation').getByRole('button', { name: 'Hàng đợi email' }).click();
   await page.getByRole('button', { name: 'Nhập CSV' }).click();
-  const csv = ['TransactionID,ReceiverName,ReceiverEmail', `${ids[0]},Công ty TNHH Thương mại Dịch vụ Hoàng Long,ketoan@hoanglong.vn`, `${ids[1]},Nguyễn Thị Mai,mai@example.com`, 'NOPE-1,Sai,khong-phai-email'].join('\n');
+  const csv = ['TransactionID,ReceiverName,ReceiverEmail', `${ids[0]},Công ty TNHH Thương mại Dịch vụ Hoàng Long,ketoan@hoanglong.vn`, `${ids[1]},Nguyễn Thị Mai,mai@example.com`, 'KHONG-CO-404,Trần Văn Bình,binh@example.com', 'NOPE-1,Sai,khong-phai-email'].join('\n');
   await page.getByLabel('Chọn tệp CSV').setInputFiles({ name: 'khach.csv', mimeType: 'text/csv', buffer: Buffer.from(csv, 'utf8') });
-  await expect(page.getByText(/Đã thêm 2 email/)).toBeVisible();
+  await expect(page.getByText(/Đã thêm 3 email/)).toBeVisible();
   await page.keyboard.press('Escape');
 
   await page.getByRole('navigation').getByRole('button', { name: 'Tải hóa đơn' }).click();

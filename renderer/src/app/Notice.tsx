@@ -1,4 +1,4 @@
-import { useCallback, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 
 export type NoticeKind = 'ok' | 'error' | 'warning' | 'info';
 export interface NoticeMessage {
@@ -41,9 +41,18 @@ export function Notice({
   return floating ? <div className="toast-region">{body}</div> : body;
 }
 
-/** The state behind a Notice: `show('ok', text)`, `fail(error)` in the screen's language, `clear()`. */
-export function useNotice(errorText: (error: unknown) => string) {
+/**
+ * The state behind a Notice: `show('ok', text)`, `fail(error)` in the screen's language, `clear()`.
+ * With `autoHideMs`, confirmations and information go away by themselves; errors stay.
+ */
+export function useNotice(errorText: (error: unknown) => string, options: { autoHideMs?: number } = {}) {
   const [notice, setNotice] = useState<NoticeMessage | null>(null);
+  const { autoHideMs } = options;
+  useEffect(() => {
+    if (!notice || !autoHideMs || notice.kind === 'error' || notice.kind === 'warning') return;
+    const timer = setTimeout(() => setNotice((current) => (current === notice ? null : current)), autoHideMs);
+    return () => clearTimeout(timer);
+  }, [notice, autoHideMs]);
   const show = useCallback((kind: NoticeKind, text: string) => setNotice({ kind, text }), []);
   const fail = useCallback((error: unknown) => setNotice({ kind: 'error', text: errorText(error) }), [errorText]);
   const clear = useCallback(() => setNotice(null), []);

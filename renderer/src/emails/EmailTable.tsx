@@ -151,7 +151,7 @@ const Row = memo(function Row({ entry: e, index, start, selected, focusable, lan
       <span role="cell" className="mono" title={`${e.transactionId} · ${t(`emails.kinds.${e.kind}`)}`}>
         {e.transactionId}
       </span>
-      <span role="cell" title={e.receiverName}>
+      <span role="cell" data-col="name" title={e.receiverName}>
         {e.receiverName}
       </span>
       <span role="cell" title={[e.receiverEmail, e.ccEmail && `CC ${e.ccEmail}`, e.bccEmail && `BCC ${e.bccEmail}`].filter(Boolean).join(' · ')}>

@@ -19,7 +19,7 @@ export function EmailsArea() {
   const { t } = useTranslation();
   const lang = useLang();
   const errorText = useErrorText();
-  const { notice, show, fail, clear } = useNotice(errorText);
+  const { notice, show, fail, clear } = useNotice(errorText, { autoHideMs: 10_000 });
   const [filter, setFilter] = useState<EmailState | 'all'>('all');
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<SortKey>('id');
