@@ -5,7 +5,6 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { sandboxWithHost } from './sandbox-host';
 
-
 const env = sandboxWithHost({ seed: 5, invoiceCount: 200 });
 
 const AREAS = {
@@ -23,7 +22,13 @@ async function seed(page: Page): Promise<void> {
   const ids = env.sandbox.catalogue.list('withCode');
   await page.getByRole('navigation').getByRole('button', { name: 'Hàng đợi email' }).click();
   await page.getByRole('button', { name: 'Nhập CSV' }).click();
-  const csv = ['TransactionID,ReceiverName,ReceiverEmail', `${ids[0]},Công ty TNHH Thương mại Dịch vụ Hoàng Long,ketoan@hoanglong.vn`, `${ids[1]},Nguyễn Thị Mai,mai@example.com`, 'KHONG-CO-404,Trần Văn Bình,binh@example.com', 'NOPE-1,Sai,khong-phai-email'].join('\n');
+  const csv = [
+    'TransactionID,ReceiverName,ReceiverEmail',
+    `${ids[0]},Công ty TNHH Thương mại Dịch vụ Hoàng Long,ketoan@hoanglong.vn`,
+    `${ids[1]},Nguyễn Thị Mai,mai@example.com`,
+    'KHONG-CO-404,Trần Văn Bình,binh@example.com',
+    'NOPE-1,Sai,khong-phai-email',
+  ].join('\n');
   await page.getByLabel('Chọn tệp CSV').setInputFiles({ name: 'khach.csv', mimeType: 'text/csv', buffer: Buffer.from(csv, 'utf8') });
   await expect(page.getByText(/Đã thêm 3 email/)).toBeVisible();
   await page.keyboard.press('Escape');
@@ -60,7 +65,8 @@ test('every area fits 1366×768 and 1920×1080 without sideways scrolling and pa
         for (const v of results.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) {
           problems.push(`${lang} ${size.width}: ${area}: ${v.id} ${v.nodes.length} × ${v.nodes[0]?.target.join(' ')} — ${v.help}`);
         }
-        if (size.width === 1366) await page.screenshot({ path: path.join(SCREENS, `${lang}-${AREAS.en[AREAS[lang].indexOf(area as never)]}.png`.replace(/ /g, '-')) });
+        if (size.width === 1366)
+          await page.screenshot({ path: path.join(SCREENS, `${lang}-${AREAS.en[AREAS[lang].indexOf(area as never)]}.png`.replace(/ /g, '-')) });
       }
     }
   }
@@ -69,12 +75,21 @@ test('every area fits 1366×768 and 1920×1080 without sideways scrolling and pa
   for (const lang of ['en', 'vi'] as const) {
     await setLanguage(page, lang);
     await page.getByRole('navigation').getByRole('button', { name: AREAS[lang][2] }).click();
-    for (const [open, name] of lang === 'vi' ? [['Thêm email', 'add'], ['Nhập CSV', 'import']] : [['Add email', 'add'], ['Import CSV', 'import']]) {
+    for (const [open, name] of lang === 'vi'
+      ? [
+          ['Thêm email', 'add'],
+          ['Nhập CSV', 'import'],
+        ]
+      : [
+          ['Add email', 'add'],
+          ['Import CSV', 'import'],
+        ]) {
       await page.getByRole('button', { name: open, exact: true }).click();
       const dialog = page.getByRole('dialog');
       await expect(dialog).toBeVisible();
       const results = await new AxeBuilder({ page }).analyze();
-      for (const v of results.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) problems.push(`${lang} ${name} dialog: ${v.id} — ${v.help}`);
+      for (const v of results.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical'))
+        problems.push(`${lang} ${name} dialog: ${v.id} — ${v.help}`);
       await page.screenshot({ path: path.join(SCREENS, `${lang}-Email-${name}-dialog.png`) });
       await page.keyboard.press('Escape');
       await expect(dialog).toBeHidden();
@@ -95,7 +110,8 @@ test('the side bar stays in place while a long page scrolls, and the tab shows t
   await page.setViewportSize(SIZES[0]);
   await page.goto(env.host.launchUrl);
   await page.getByRole('navigation').getByRole('button', { name: 'Cài đặt' }).click();
-  await page.mouse.wheel(0, 2000);
+  await expect(page.getByRole('heading', { name: 'Cập nhật và chẩn đoán' })).toBeAttached();
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(200);
   await expect(page.getByRole('navigation').getByRole('button', { name: 'Hàng đợi email' })).toBeInViewport();
   await expect(page.getByRole('combobox', { name: 'Ngôn ngữ / Language' })).toBeInViewport();

@@ -4,7 +4,19 @@ import { useEffect, useId, useRef, type ReactNode } from 'react';
  * A modal dialog opened over the screen (so a form never waits below a tall table): focus moves
  * into it, Escape or the close button closes it.
  */
-export function Dialog({ title, closeLabel, onClose, children, className }: { title: string; closeLabel: string; onClose: () => void; children: ReactNode; className?: string }) {
+export function Dialog({
+  title,
+  closeLabel,
+  onClose,
+  children,
+  className,
+}: {
+  title: string;
+  closeLabel: string;
+  onClose: () => void;
+  children: ReactNode;
+  className?: string;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const headingId = useId();
   useEffect(() => {

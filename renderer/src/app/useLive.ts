@@ -26,7 +26,12 @@ export interface Live<R> {
  * then keeps it up to date on the given events. An answer overtaken by a newer request or by an
  * event's payload is dropped.
  */
-export function useLive<C extends CallName>(call: C, request: CallRequest<C>, events: LiveEvents<CallResponse<C>>, options: LiveOptions = {}): Live<CallResponse<C>> {
+export function useLive<C extends CallName>(
+  call: C,
+  request: CallRequest<C>,
+  events: LiveEvents<CallResponse<C>>,
+  options: LiveOptions = {},
+): Live<CallResponse<C>> {
   type R = CallResponse<C>;
   const key = JSON.stringify(request);
   const [state, setState] = useState<{ data: R | undefined; error: unknown }>({ data: undefined, error: undefined });

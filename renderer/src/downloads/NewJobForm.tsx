@@ -81,7 +81,10 @@ export function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) 
         unzip: type === 'All' && unzip,
       });
       if (folder.trim() !== remembered) void bridge.call('settings.update', { downloadFolder: folder.trim() }).catch(() => {});
-      props.onCreated(res.job, `${t('downloads.created', { n: formatCount(res.added, lang) })} ${idsHint({ ids: res.added, duplicates: res.duplicates, blanks: res.blanks })}`);
+      props.onCreated(
+        res.job,
+        `${t('downloads.created', { n: formatCount(res.added, lang) })} ${idsHint({ ids: res.added, duplicates: res.duplicates, blanks: res.blanks })}`,
+      );
       setIdsText('');
       setFileName(undefined);
     } catch (error) {

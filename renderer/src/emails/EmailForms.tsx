@@ -22,7 +22,15 @@ export function KindSelect({ value, onChange, label }: { value: EmailKind; onCha
 }
 
 /** Recipient fields, as the add form and the edit dialog both show them. */
-export function RecipientFields<F extends Field>({ fields, form, onChange }: { fields: readonly F[]; form: Record<F, string>; onChange: (field: F, value: string) => void }) {
+export function RecipientFields<F extends Field>({
+  fields,
+  form,
+  onChange,
+}: {
+  fields: readonly F[];
+  form: Record<F, string>;
+  onChange: (field: F, value: string) => void;
+}) {
   const { t } = useTranslation();
   return fields.map((f) => (
     <label className="field" key={f}>

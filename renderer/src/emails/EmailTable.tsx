@@ -76,7 +76,14 @@ const VirtualRows = memo(function VirtualRows({ items, selected, lang, onToggle 
   };
   const onGridKey = (e: KeyboardEvent<HTMLDivElement>) => {
     const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / ROW_HEIGHT) - 1);
-    const moves: Record<string, number> = { ArrowDown: active + 1, ArrowUp: active - 1, PageDown: active + page, PageUp: active - page, Home: 0, End: items.length - 1 };
+    const moves: Record<string, number> = {
+      ArrowDown: active + 1,
+      ArrowUp: active - 1,
+      PageDown: active + page,
+      PageUp: active - page,
+      Home: 0,
+      End: items.length - 1,
+    };
     const target = moves[e.key];
     if (target !== undefined && items.length > 0) {
       e.preventDefault();

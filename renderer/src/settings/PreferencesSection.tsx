@@ -66,12 +66,20 @@ export function PreferencesSection() {
         <fieldset>
           <legend id={ids.words}>{t('settings.prefs.words')}</legend>
           <label htmlFor={ids.zero}>{t('settings.prefs.zeroTens')}</label>
-          <select id={ids.zero} value={words.zeroTens} onChange={(e) => patch({ amountInWords: { ...words, zeroTens: e.target.value as typeof words.zeroTens } })}>
+          <select
+            id={ids.zero}
+            value={words.zeroTens}
+            onChange={(e) => patch({ amountInWords: { ...words, zeroTens: e.target.value as typeof words.zeroTens } })}
+          >
             <option value="linh">linh (một trăm linh năm)</option>
             <option value="lẻ">lẻ (một trăm lẻ năm)</option>
           </select>
           <label htmlFor={ids.thousand}>{t('settings.prefs.thousand')}</label>
-          <select id={ids.thousand} value={words.thousand} onChange={(e) => patch({ amountInWords: { ...words, thousand: e.target.value as typeof words.thousand } })}>
+          <select
+            id={ids.thousand}
+            value={words.thousand}
+            onChange={(e) => patch({ amountInWords: { ...words, thousand: e.target.value as typeof words.thousand } })}
+          >
             <option value="nghìn">nghìn</option>
             <option value="ngàn">ngàn</option>
           </select>
@@ -88,7 +96,13 @@ export function PreferencesSection() {
         <input id={ids.folder} value={settings.downloadFolder ?? ''} onChange={(e) => patch({ downloadFolder: e.target.value })} />
         <p className="hint">{t('settings.prefs.downloadFolderHint')}</p>
         {BATCHES.map(({ key, max, label }) => (
-          <BatchInput key={key} label={t(label)} max={max} value={settings.batchSizes[key]} onChange={(n) => patch({ batchSizes: { ...settings.batchSizes, [key]: n } })} />
+          <BatchInput
+            key={key}
+            label={t(label)}
+            max={max}
+            value={settings.batchSizes[key]}
+            onChange={(n) => patch({ batchSizes: { ...settings.batchSizes, [key]: n } })}
+          />
         ))}
         <div className="form-actions">
           <button type="submit">{t('settings.prefs.save')}</button>

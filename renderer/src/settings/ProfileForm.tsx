@@ -41,7 +41,8 @@ export function ProfileForm({ editing, onDone, onChanged }: { editing: ProfileVi
     }
   };
 
-  const invalid = (field: string) => (error && (error.field === field || (!error.field && field === 'baseUrl')) ? { 'aria-invalid': true, 'aria-describedby': ids.error } : {});
+  const invalid = (field: string) =>
+    error && (error.field === field || (!error.field && field === 'baseUrl')) ? { 'aria-invalid': true, 'aria-describedby': ids.error } : {};
   return (
     <form className="profile-form" onSubmit={(e) => void submit(e)} aria-labelledby={ids.heading} noValidate>
       <h3 id={ids.heading}>{editing ? t('settings.profiles.editTitle', { name: editing.name }) : t('settings.profiles.addTitle')}</h3>
@@ -57,10 +58,8 @@ export function ProfileForm({ editing, onDone, onChanged }: { editing: ProfileVi
           </select>
         </>
       )}
-      <label htmlFor={ids.base}>{t('settings.profiles.baseUrl')}</label>
-      <input id={ids.base} type="url" inputMode="url" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="https://" {...invalid('baseUrl')} />
-      <label htmlFor={ids.token}>{t('settings.profiles.tokenUrl')}</label>
-      <input id={ids.token} type="url" inputMode="url" value={tokenUrl} onChange={(e) => setTokenUrl(e.target.value)} placeholder="https://" {...invalid('tokenUrl')} />
+      <UrlField id={ids.base} label={t('settings.profiles.baseUrl')} value={baseUrl} onChange={setBaseUrl} invalid={invalid('baseUrl')} />
+      <UrlField id={ids.token} label={t('settings.profiles.tokenUrl')} value={tokenUrl} onChange={setTokenUrl} invalid={invalid('tokenUrl')} />
       {kind !== 'custom' && !editing && <p className="hint">{t('settings.profiles.presetHint')}</p>}
       <Notice id={ids.error} notice={error ? { kind: 'error', text: error.text } : null} />
       <Notice notice={done ? { kind: 'ok', text: done } : null} />
@@ -73,5 +72,14 @@ export function ProfileForm({ editing, onDone, onChanged }: { editing: ProfileVi
         )}
       </div>
     </form>
+  );
+}
+
+function UrlField({ id, label, value, onChange, invalid }: { id: string; label: string; value: string; onChange: (v: string) => void; invalid: object }) {
+  return (
+    <>
+      <label htmlFor={id}>{label}</label>
+      <input id={id} type="url" inputMode="url" value={value} onChange={(e) => onChange(e.target.value)} placeholder="https://" {...invalid} />
+    </>
   );
 }

@@ -23,7 +23,10 @@ export function ProfilesSection({ profiles, onChanged }: { profiles: ProfileView
   const headingId = useId();
 
   useEffect(() => {
-    bridge.call('profiles.sandbox', {}).then((s) => setSandboxRunning(s.running), () => {});
+    bridge.call('profiles.sandbox', {}).then(
+      (s) => setSandboxRunning(s.running),
+      () => {},
+    );
   }, []);
 
   const run = async (fn: () => Promise<unknown>) => {
@@ -68,11 +71,7 @@ export function ProfilesSection({ profiles, onChanged }: { profiles: ProfileView
               <strong>{p.name}</strong> <span className="profile-kind">{t(`settings.profiles.kind_${p.kind}`)}</span>
               {p.active && <span className="profile-active">{t('settings.profiles.active')}</span>}
             </div>
-            {p.kind === 'sandbox' ? (
-              <p className="profile-sandbox-note">{t('settings.profiles.sandboxNote')}</p>
-            ) : (
-              <p className="profile-url">{p.baseUrl}</p>
-            )}
+            {p.kind === 'sandbox' ? <p className="profile-sandbox-note">{t('settings.profiles.sandboxNote')}</p> : <p className="profile-url">{p.baseUrl}</p>}
             <div className="profile-actions">
               {!p.active && (
                 <button type="button" onClick={() => void run(() => bridge.call('profiles.activate', { id: p.id }))}>

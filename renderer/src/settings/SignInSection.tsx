@@ -19,7 +19,17 @@ export function SignInSection({ profile, status, onStatus }: { profile: ProfileV
   const [remember, setRemember] = useState(false);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<NoticeMessage | null>(null);
-  const ids = { heading: useId(), token: useId(), app: useId(), tax: useId(), user: useId(), pw: useId(), remember: useId(), tokenForm: useId(), pwForm: useId() };
+  const ids = {
+    heading: useId(),
+    token: useId(),
+    app: useId(),
+    tax: useId(),
+    user: useId(),
+    pw: useId(),
+    remember: useId(),
+    tokenForm: useId(),
+    pwForm: useId(),
+  };
 
   useEffect(() => {
     if (status?.appId) setAppId((v) => v || status.appId || '');
@@ -52,7 +62,10 @@ export function SignInSection({ profile, status, onStatus }: { profile: ProfileV
           <p className="hint">{status.storage === 'memory' ? t('settings.auth.memory') : t('settings.auth.keychain')}</p>
         </div>
       )}
-      <form aria-labelledby={ids.tokenForm} onSubmit={(e) => (e.preventDefault(), void act(() => bridge.call('auth.signInWithToken', { token }), t('settings.auth.done')))}>
+      <form
+        aria-labelledby={ids.tokenForm}
+        onSubmit={(e) => (e.preventDefault(), void act(() => bridge.call('auth.signInWithToken', { token }), t('settings.auth.done')))}
+      >
         <h3 id={ids.tokenForm}>{t('settings.auth.tokenTitle')}</h3>
         <label htmlFor={ids.token}>{t('settings.auth.token')}</label>
         <input id={ids.token} type="password" autoComplete="off" spellCheck={false} value={token} onChange={(e) => setToken(e.target.value)} />
