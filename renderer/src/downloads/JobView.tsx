@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { DownloadJob } from '../../../common/calls/downloads';
 import { formatBytes, formatCount, formatEta } from '../../../common/format';
+import { jobActions } from '../../../common/rules/download-jobs';
 import { useErrorText, useLang } from '../app/error-text';
 import type { NoticeKind } from '../app/Notice';
 import { saveTextFile } from '../app/save-file';
@@ -36,6 +37,7 @@ export function JobView({ job, onNotice, onRemoved }: { job: DownloadJob; onNoti
 
   const percent = job.total === 0 ? 100 : Math.round((job.done / job.total) * 100);
   const running = job.status === 'running';
+  const allowed = jobActions(job);
   return (
     <section className="downloads-job" aria-labelledby="downloads-job-title" data-testid="download-job">
       <h2 id="downloads-job-title">
@@ -55,26 +57,25 @@ export function JobView({ job, onNotice, onRemoved }: { job: DownloadJob; onNoti
       </p>
       {job.lastError && <p role="alert">{lang === 'vi' ? job.lastError.messageVi : job.lastError.message}</p>}
       <div className="downloads-actions">
-        {running ? (
+        {allowed.pause && (
           <button type="button" onClick={() => void act(() => bridge.call('downloads.pause', { jobId: job.id }))}>
             {t('downloads.pause')}
           </button>
-        ) : (
-          job.status !== 'done' && (
-            <button type="button" onClick={() => void act(() => bridge.call('downloads.start', { jobId: job.id }))}>
-              {t('downloads.resume')}
-            </button>
-          )
         )}
-        {(running || job.status === 'paused' || job.status === 'ready') && (
+        {allowed.resume && (
+          <button type="button" onClick={() => void act(() => bridge.call('downloads.start', { jobId: job.id }))}>
+            {t('downloads.resume')}
+          </button>
+        )}
+        {allowed.cancel && (
           <button type="button" onClick={() => void act(() => bridge.call('downloads.cancel', { jobId: job.id }))}>
             {t('downloads.cancel')}
           </button>
         )}
-        <button type="button" disabled={job.failed === 0} onClick={() => void act(() => bridge.call('downloads.retryFailed', { jobId: job.id }))}>
+        <button type="button" disabled={!allowed.retryFailed} onClick={() => void act(() => bridge.call('downloads.retryFailed', { jobId: job.id }))}>
           {t('downloads.retryFailed')}
         </button>
-        <button type="button" disabled={job.failed === 0} onClick={() => void exportFailed()}>
+        <button type="button" disabled={!allowed.exportFailed} onClick={() => void exportFailed()}>
           {t('downloads.exportFailed')}
         </button>
         <button type="button" onClick={() => void openFolder()}>

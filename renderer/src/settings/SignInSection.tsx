@@ -5,6 +5,7 @@ import type { ProfileView } from '../../../common/calls/profiles';
 import { useErrorText } from '../app/error-text';
 import { Notice, type NoticeMessage } from '../app/Notice';
 import { bridge } from '../bridge';
+import { canSignOut } from '../../../common/rules/sign-in';
 import { describeAuth } from './auth-text';
 
 /** Sign-in to the active profile: with a token, or with the app ID, tax code, user and password. */
@@ -101,7 +102,7 @@ export function SignInSection({ profile, status, onStatus }: { profile: ProfileV
           </button>
         </div>
       </form>
-      {status && status.state !== 'signedOut' && status.method !== 'sandbox' && (
+      {canSignOut(status) && (
         <div className="form-actions">
           <button type="button" disabled={busy} onClick={() => void act(() => bridge.call('auth.signOut', {}), t('settings.auth.signedOutDone'))}>
             {t('settings.auth.signOut')}
