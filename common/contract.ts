@@ -19,6 +19,7 @@ import { cataloguesCalls, cataloguesEvents } from './calls/catalogues';
 import { templatesCalls, templatesEvents } from './calls/templates';
 import { previewCalls, previewEvents } from './calls/preview';
 import { downloadsCalls, downloadsEvents } from './calls/downloads';
+import { sandboxCalls } from './calls/sandbox';
 
 export { ConnectionKindSchema, type ConnectionKind } from './calls/app';
 
@@ -35,6 +36,7 @@ export const calls = {
   ...templatesCalls,
   ...previewCalls,
   ...downloadsCalls,
+  ...sandboxCalls,
 } as const;
 
 export const events = {

@@ -1,29 +1,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { startSandbox, type Sandbox } from '../../main/sandbox';
-import { expect, launchHost, test, type HostProcess } from './fixtures';
+import { expect, test } from './fixtures';
+import { sandboxWithHost } from './sandbox-host';
 
-let sandbox: Sandbox;
-let host: HostProcess;
 
-test.beforeEach(async () => {
-  sandbox = await startSandbox({ port: 0, seed: 21, invoiceCount: 600 });
-  host = await launchHost({ env: { EINVOICE_SANDBOX_URL: sandbox.origin } });
-});
-test.afterEach(async () => {
-  await host?.stop();
-  await sandbox?.close();
-  if (host) fs.rmSync(host.dataDir, { recursive: true, force: true });
-});
+test.use({ viewport: { width: 1366, height: 768 } });
+
+const env = sandboxWithHost({ seed: 21, invoiceCount: 600 });
 
 test('paste IDs, type a folder, watch progress, retry the failed ones', async ({ page }) => {
   test.setTimeout(120_000);
-  await page.goto(await host.newLaunchUrl());
+  await page.goto(await env.host.newLaunchUrl());
   await page.getByRole('navigation').getByRole('button', { name: 'Tải hóa đơn' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Tải hóa đơn' })).toBeVisible();
 
-  const ids = sandbox.catalogue.list('withCode').slice(0, 300);
-  const out = path.join(host.dataDir, 'hoa-don');
+  const ids = env.sandbox.catalogue.list('withCode').slice(0, 300);
+  const out = path.join(env.host.dataDir, 'hoa-don');
   // Pasted with a duplicate and blank lines: counted, dropped.
   await page.getByLabel('Mã tra cứu (TransactionID), mỗi dòng một mã').fill([...ids, ids[0], '', '  '].join('\n'));
   await expect(page.getByTestId('ids-hint')).toHaveText('300 mã; bỏ 1 mã trùng và 2 dòng trống');
@@ -34,20 +26,25 @@ test('paste IDs, type a folder, watch progress, retry the failed ones', async ({
   await expect(page.getByText('Nhập đường dẫn đầy đủ, ví dụ C:\\HoaDon hoặc /home/toi/hoadon').first()).toBeVisible();
   await page.getByLabel('Thư mục lưu').fill(out);
 
-  sandbox.setFaults({ download: { latencyMs: 400 } });
+  env.sandbox.setFaults({ download: { latencyMs: 400 } });
   await page.getByRole('button', { name: 'Bắt đầu tải' }).click();
   await expect(page.getByText(/Đã tạo lượt tải 300 hóa đơn/)).toBeVisible();
 
   // Progress moves while the job runs, then completes.
   const bar = page.getByTestId('download-progress');
   await expect(bar).toHaveAttribute('max', '300');
+  // At 1366×768 the started job's progress is in view next to the form, without scrolling.
+  await expect(bar).toBeInViewport();
+  await expect(page.getByTestId('download-counts')).toBeInViewport();
   await expect.poll(async () => Number(await bar.getAttribute('value')), { timeout: 30_000 }).toBeGreaterThan(0);
   const midway = Number(await bar.getAttribute('value'));
   expect(midway).toBeLessThan(300);
   await expect(page.getByTestId('download-counts')).toHaveText('Xong 300/300 — đã lưu 300, bỏ qua 0, lỗi 0', { timeout: 60_000 });
   await expect(page.getByRole('heading', { name: /PDF — Hoàn tất/ })).toBeVisible();
+  // Sizes are written the vi-VN way (decimal comma).
+  await expect(page.getByText(/^Đã tải \d+(\.\d{3})*,\d (KB|MB)$/)).toBeVisible();
   expect(fs.readdirSync(out).filter((f) => f.endsWith('.pdf'))).toHaveLength(300);
-  expect(Buffer.compare(fs.readFileSync(path.join(out, `${ids[7]}.pdf`)), Buffer.from(await sandbox.catalogue.expected(ids[7]!, 'Pdf')))).toBe(0);
+  expect(Buffer.compare(fs.readFileSync(path.join(out, `${ids[7]}.pdf`)), Buffer.from(await env.sandbox.catalogue.expected(ids[7]!, 'Pdf')))).toBe(0);
 
   // The virtualised table holds 300 rows but renders only a window of them.
   const table = page.getByRole('table', { name: 'Danh sách hóa đơn của lượt tải' });
@@ -57,9 +54,9 @@ test('paste IDs, type a folder, watch progress, retry the failed ones', async ({
   expect(rendered).toBeLessThan(120);
 
   // A second job while the service is under maintenance: every item fails with a reason.
-  sandbox.setFaults({});
-  sandbox.setQuirks({ maintenance: true });
-  const more = sandbox.catalogue.list('withCode').slice(300, 340);
+  env.sandbox.setFaults({});
+  env.sandbox.setQuirks({ maintenance: true });
+  const more = env.sandbox.catalogue.list('withCode').slice(300, 340);
   await page.getByLabel('Mã tra cứu (TransactionID), mỗi dòng một mã').fill([...more, 'KHONG-TON-TAI'].join('\n'));
   await page.getByRole('radio', { name: 'XML', exact: true }).check();
   await page.getByRole('button', { name: 'Bắt đầu tải' }).click();
@@ -68,7 +65,7 @@ test('paste IDs, type a folder, watch progress, retry the failed ones', async ({
   await expect(table.locator('[role=row][data-status=failed]').first()).toContainText('bảo trì');
 
   // Retry the failed ones once the service is back: all but the unknown ID are saved.
-  sandbox.setQuirks({ maintenance: false });
+  env.sandbox.setQuirks({ maintenance: false });
   await page.getByRole('button', { name: 'Tải lại các mã lỗi' }).click();
   await expect(page.getByTestId('download-counts')).toHaveText('Xong 41/41 — đã lưu 40, bỏ qua 0, lỗi 1', { timeout: 60_000 });
   await expect(table.locator('[role=row][data-status=failed]')).toHaveCount(1);
@@ -83,4 +80,9 @@ test('paste IDs, type a folder, watch progress, retry the failed ones', async ({
   const csv = fs.readFileSync((await download.path())!, 'utf8');
   expect(csv).toContain('KHONG-TON-TAI');
   expect(csv).toContain('InvoiceNotExist');
+
+  // The folder is remembered for the next download, after the screen is reloaded too.
+  await page.reload();
+  await page.getByRole('navigation').getByRole('button', { name: 'Tải hóa đơn' }).click();
+  await expect(page.getByLabel('Thư mục lưu')).toHaveValue(out);
 });

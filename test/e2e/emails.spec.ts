@@ -1,26 +1,18 @@
-import { startSandbox, type Sandbox } from '../../main/sandbox';
-import { expect, launchHost, test, type HostProcess } from './fixtures';
+import { expect, test } from './fixtures';
+import { sandboxWithHost } from './sandbox-host';
 import fs from 'node:fs';
 
-let sandbox: Sandbox;
-let host: HostProcess;
 
-test.beforeEach(async () => {
-  sandbox = await startSandbox({ port: 0, seed: 8, invoiceCount: 300, quirks: { emailEnvelopeFailure: true } });
-  host = await launchHost({ env: { EINVOICE_SANDBOX_URL: sandbox.origin } });
-});
-test.afterEach(async () => {
-  await host?.stop();
-  await sandbox?.close();
-  if (host) fs.rmSync(host.dataDir, { recursive: true, force: true });
-});
+test.use({ viewport: { width: 1366, height: 768 } });
+
+const env = sandboxWithHost({ seed: 8, invoiceCount: 300, quirks: { emailEnvelopeFailure: true } });
 
 test('import a CSV with good and bad rows, send, filter failed, retry', async ({ page }) => {
-  await page.goto(await host.newLaunchUrl());
+  await page.goto(await env.host.newLaunchUrl());
   await page.getByRole('navigation').getByRole('button', { name: 'Hàng đợi email' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Hàng đợi email' })).toBeVisible();
 
-  const ids = sandbox.catalogue.list('withCode').slice(0, 3);
+  const ids = env.sandbox.catalogue.list('withCode').slice(0, 3);
   const csv = [
     'TransactionID;ReceiverName;ReceiverEmail;CCEmail;BCCEmail;ReplyEmail',
     `${ids[0]};Nguyễn Văn An;"an@example.com, ke.toan@example.com";;;`,
@@ -29,16 +21,23 @@ test('import a CSV with good and bad rows, send, filter failed, retry', async ({
     ';Thiếu mã;x@example.com;;;',
     `NOPE-404;Không có hóa đơn;c@example.com;;;`,
   ].join('\r\n');
-  await page.getByRole('combobox', { name: 'Loại hóa đơn của tệp' }).selectOption('withCode');
-  await page.getByLabel('Chọn tệp CSV').setInputFiles({ name: 'khach-hang.csv', mimeType: 'text/csv', buffer: Buffer.from(`\uFEFF${csv}`, 'utf8') });
+  // The import opens from the toolbar, over the table, and its result stays where the file was chosen.
+  await page.getByRole('button', { name: 'Nhập CSV' }).click();
+  const importDialog = page.getByRole('dialog', { name: 'Nhập từ tệp CSV' });
+  await importDialog.getByRole('combobox', { name: 'Loại hóa đơn của tệp' }).selectOption('withCode');
+  await expect(importDialog.getByText('Chưa chọn tệp')).toBeVisible();
+  await importDialog.getByLabel('Chọn tệp CSV').setInputFiles({ name: 'khach-hang.csv', mimeType: 'text/csv', buffer: Buffer.from(`\uFEFF${csv}`, 'utf8') });
 
   // Bad rows are listed with their line and reason; the good ones are queued regardless.
-  const bad = page.getByTestId('email-bad-rows');
+  const bad = importDialog.getByTestId('email-bad-rows');
   await expect(bad.getByRole('listitem')).toHaveCount(2);
   await expect(bad.getByRole('listitem').nth(0)).toContainText('Dòng 3');
   await expect(bad.getByRole('listitem').nth(0)).toContainText('khong-phai-email');
   await expect(bad.getByRole('listitem').nth(1)).toContainText('Dòng 5');
-  await expect(page.getByText('Đã thêm 3 email; 2 dòng lỗi.')).toBeVisible();
+  await expect(importDialog.getByText('Đã thêm 3 email; 2 dòng lỗi; 0 hóa đơn đã gửi hoặc đang chờ nên bỏ qua.')).toBeInViewport();
+  await expect(importDialog.getByText('khach-hang.csv')).toBeVisible();
+  await importDialog.getByRole('button', { name: 'Đóng' }).click();
+  await expect(importDialog).toBeHidden();
 
   // Sent without a click: two delivered (status 3 or 4 despite success:false), one failed alone.
   const filters = page.getByRole('group', { name: 'Lọc theo trạng thái' });
@@ -49,7 +48,11 @@ test('import a CSV with good and bad rows, send, filter failed, retry', async ({
     return sent + requested;
   };
   await expect.poll(delivered, { timeout: 20_000 }).toBe(2);
-  expect(new Set(sandbox.sentEmails().map((e) => e.TransactionID))).toEqual(new Set([ids[0], ids[2]]));
+  for (const row of await page.locator('[role=row][data-state=sent], [role=row][data-state=requested]').all()) {
+    const words = (await row.getAttribute('data-state')) === 'sent' ? /^Đã gửi/ : /^Dịch vụ sẽ gửi$/;
+    await expect(row.locator('[data-col=result]')).toHaveText(words);
+  }
+  expect(new Set(env.sandbox.sentEmails().map((e) => e.TransactionID))).toEqual(new Set([ids[0], ids[2]]));
 
   // Filter failed: only the missing invoice, with its reason.
   await filters.getByRole('button', { name: /^Lỗi 1$/ }).click();
@@ -58,19 +61,22 @@ test('import a CSV with good and bad rows, send, filter failed, retry', async ({
   const rows = table.locator('[role=row][data-tx]');
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText('NOPE-404');
-  await expect(rows.first()).toContainText('InvoiceNotExist');
-  await expect(rows.first()).toContainText('Không tồn tại hóa đơn');
+  // The result column speaks words; the error code appears once, and no status number is shown.
+  const result = rows.first().locator('[data-col=result]');
+  await expect(result).toContainText('Không tồn tại hóa đơn');
+  expect(((await result.textContent()) ?? '').split('InvoiceNotExist').length - 1).toBe(1);
+  await expect(table).not.toContainText('Mã trạng thái');
 
   // Retry: selected from the keyboard, sent again, judged again.
-  const before = sandbox.requests({ op: 'sendemail' }).length;
+  const before = env.sandbox.requests({ op: 'sendemail' }).length;
   const box = page.getByRole('checkbox', { name: 'Chọn email NOPE-404' });
   await box.focus();
   await page.keyboard.press('Space');
   await expect(box).toBeChecked();
   await page.getByRole('button', { name: 'Gửi lại' }).click();
-  await expect(page.getByText('Đã cập nhật 1 email, bỏ qua 0.')).toBeVisible();
-  await expect.poll(() => sandbox.requests({ op: 'sendemail' }).length, { timeout: 20_000 }).toBeGreaterThan(before);
-  await expect(rows.first().getByRole('cell').nth(7)).toHaveText('2', { timeout: 20_000 });
+  await expect(page.getByText('Đã xếp 1 email vào hàng đợi để gửi.')).toBeInViewport();
+  await expect.poll(() => env.sandbox.requests({ op: 'sendemail' }).length, { timeout: 20_000 }).toBeGreaterThan(before);
+  await expect(rows.first().locator('[data-col=attempts]')).toHaveText('2', { timeout: 20_000 });
   await expect(rows.first()).toHaveAttribute('data-state', 'failed');
 
   // Shift+click selects a range.
@@ -81,6 +87,28 @@ test('import a CSV with good and bad rows, send, filter failed, retry', async ({
   await expect(page.getByText('Đã chọn 3')).toBeVisible();
   for (let i = 0; i < 3; i++) await expect(rows.nth(i).getByRole('checkbox')).toBeChecked();
 
+  // The same file imported again emails nobody twice: the two delivered invoices are skipped row
+  // by row with their reason; only the invoice that was never delivered is queued again.
+  const recorded = env.sandbox.sentEmails().length;
+  const requestsBefore = env.sandbox.requests({ op: 'sendemail' }).length;
+  await page.getByRole('button', { name: 'Nhập CSV' }).click();
+  await importDialog.getByRole('combobox', { name: 'Loại hóa đơn của tệp' }).selectOption('withCode');
+  await importDialog.getByLabel('Chọn tệp CSV').setInputFiles({ name: 'khach-hang.csv', mimeType: 'text/csv', buffer: Buffer.from(`\uFEFF${csv}`, 'utf8') });
+  await expect(importDialog.getByText('Đã thêm 1 email; 2 dòng lỗi; 2 hóa đơn đã gửi hoặc đang chờ nên bỏ qua.')).toBeVisible();
+  const skipped = importDialog.getByTestId('email-skipped-rows').getByRole('listitem');
+  await expect(skipped).toHaveCount(2);
+  await expect(skipped.filter({ hasText: ids[0]! })).toContainText(/Dòng 2: .*(đã gửi ngày|dịch vụ đã nhận ngày) \d\d\/\d\d tới an@example\.com, ke\.toan@example\.com: bỏ qua/);
+  await expect(skipped.filter({ hasText: ids[2]! })).toContainText('Dòng 4');
+  await expect.poll(() => env.sandbox.requests({ op: 'sendemail' }).length, { timeout: 20_000 }).toBe(requestsBefore + 1);
+  expect(env.sandbox.sentEmails().length).toBe(recorded);
+  // "Send again" is the person's explicit, confirmed choice: then each goes exactly once more.
+  page.once('dialog', (d) => void d.accept());
+  await importDialog.getByRole('button', { name: 'Gửi lại 2 hóa đơn này' }).click();
+  await expect(importDialog.getByText('Đã xếp 2 email vào hàng đợi để gửi.')).toBeVisible();
+  await expect.poll(() => env.sandbox.sentEmails().length, { timeout: 20_000 }).toBe(recorded + 2);
+  expect(env.sandbox.sentEmails().slice(recorded).map((e) => e.TransactionID).sort()).toEqual([ids[0], ids[2]].sort());
+  await importDialog.getByRole('button', { name: 'Đóng' }).click();
+
   // English names too.
   await page.getByRole('combobox', { name: 'Ngôn ngữ / Language' }).selectOption({ label: 'English' });
   await expect(page.getByRole('group', { name: 'Filter by state' }).getByRole('button', { name: /^Failed 1$/ })).toBeVisible();
@@ -88,13 +116,14 @@ test('import a CSV with good and bad rows, send, filter failed, retry', async ({
 
 test('add one by hand, edit its recipients, cancel, send again, export and remove', async ({ page }) => {
   test.setTimeout(90_000);
-  await sandbox.stop(); // offline: the entry waits in the queue
-  await page.goto(await host.newLaunchUrl());
+  await env.sandbox.stop(); // offline: the entry waits in the queue
+  await page.goto(await env.host.newLaunchUrl());
   await page.getByRole('navigation').getByRole('button', { name: 'Hàng đợi email' }).click();
-  const id = sandbox.catalogue.list('withoutCode')[0]!;
+  const id = env.sandbox.catalogue.list('withoutCode')[0]!;
 
-  await page.getByText('Thêm email thủ công').click();
-  const form = page.getByRole('form', { name: 'Thêm email thủ công' });
+  await page.getByRole('button', { name: 'Thêm email' }).click();
+  const form = page.getByRole('dialog', { name: 'Thêm email thủ công' }).getByRole('form', { name: 'Thêm email thủ công' });
+  await expect(form).toBeInViewport();
   await form.getByLabel('Mã tra cứu (TransactionID)').fill(id);
   await form.getByLabel('Tên người nhận').fill('Lê Văn Cường');
   await form.getByLabel(/^Email người nhận/).fill('cuong@example.com, sai-dia-chi');
@@ -103,7 +132,8 @@ test('add one by hand, edit its recipients, cancel, send again, export and remov
   await expect(form.getByRole('alert')).toContainText('sai-dia-chi');
   await form.getByLabel(/^Email người nhận/).fill('cuong@example.com, ketoan@example.com');
   await form.getByRole('button', { name: 'Thêm vào hàng đợi' }).click();
-  await expect(page.getByText('Đã thêm vào hàng đợi.')).toBeVisible();
+  await expect(page.getByText('Đã thêm vào hàng đợi.')).toBeInViewport();
+  await expect(form).toBeHidden();
 
   const row = page.locator(`[role=row][data-tx="${id}"]`);
   await expect(row).toHaveAttribute('data-state', 'queued');
@@ -124,12 +154,12 @@ test('add one by hand, edit its recipients, cancel, send again, export and remov
   await page.getByRole('checkbox', { name: `Chọn email ${id}` }).check();
   await page.getByRole('button', { name: 'Hủy gửi' }).click();
   await expect(row).toHaveAttribute('data-state', 'cancelled');
-  await sandbox.start();
+  await env.sandbox.start();
   await page.getByRole('checkbox', { name: `Chọn email ${id}` }).check();
   await page.getByRole('button', { name: 'Gửi lại' }).click();
   // No click on "Gửi ngay": the queue goes out by itself once the connection check sees the service.
   await expect(row).toHaveAttribute('data-state', /^(sent|requested)$/, { timeout: 45_000 });
-  const mail = sandbox.sentEmails().find((e) => e.TransactionID === id)!;
+  const mail = env.sandbox.sentEmails().find((e) => e.TransactionID === id)!;
   expect(mail.to).toEqual(['moi@example.com']);
   expect(mail.cc).toEqual(['sep@example.com']);
 

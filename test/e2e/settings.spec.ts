@@ -6,6 +6,8 @@ test('first run lands on the built-in Sandbox and works with no setup', async ({
   await app.getByRole('button', { name: 'Cài đặt' }).click();
   await expect(app.getByText(/SANDBOX — dịch vụ thử nghiệm chạy ngay trên máy này/)).toBeVisible();
   await expect(app.getByTestId('auth-state')).toContainText('Sandbox tự đăng nhập');
+  // Nothing to sign out of: the Sandbox signs itself in.
+  await expect(app.getByRole('button', { name: 'Đăng xuất' })).toHaveCount(0);
   // No setup at all: the templates of the (simulated) service are there.
   await app.getByRole('button', { name: 'Mẫu hóa đơn' }).click();
   await expect(app.getByRole('cell', { name: /^1C\d\dTAA$/ })).toBeVisible();
@@ -40,11 +42,13 @@ test.describe('signing in and the connection state', () => {
     await app.getByRole('button', { name: 'Thêm cấu hình' }).click();
     await app.getByRole('button', { name: 'Dùng cấu hình Quầy 1' }).click();
     await expect(app.getByTestId('auth-state')).toContainText('Chưa đăng nhập');
+    await expect(app.getByRole('button', { name: 'Đăng xuất' })).toHaveCount(0);
 
     await app.getByLabel('Token truy cập').fill(sandbox.devToken);
     await app.getByRole('button', { name: 'Đăng nhập bằng token' }).click();
     await expect(app.getByTestId('auth-state')).toContainText('Đã đăng nhập');
     await expect(app.getByText(sandbox.devToken)).toHaveCount(0); // never shown back
+    await expect(app.getByRole('button', { name: 'Đăng xuất' })).toBeVisible();
     await app.getByRole('button', { name: 'Kiểm tra kết nối Quầy 1' }).click();
     await expect(app.getByText(/Kết nối được: \d+ mẫu hóa đơn\./)).toBeVisible();
 

@@ -29,6 +29,7 @@ export const sampleRequests: { [N in CallName]: CallRequest<N> } = {
   'profiles.activate': { id: 'sandbox' },
   'profiles.test': { id: 'sandbox' },
   'profiles.sandbox': {},
+  'sandbox.samples': {},
   'auth.status': {},
   'auth.signInWithToken': { token: 'sample-token' },
   'auth.signInWithPassword': { appId: 'app', taxCode: '0101243150', userName: 'user', password: 'password' },

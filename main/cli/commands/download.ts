@@ -5,28 +5,17 @@ import type { EngineProgress } from '../../services/downloads';
 import { ApiError, apiErrors, parseServiceUrl } from '../../services/api';
 import { ExitCode, UsageError, type CliCommand } from '../registry';
 import { flag, invoiceKindOf, KIND_OPTIONS, text } from '../options';
+import { formatBytes, formatEta } from '../../../common/format';
 
 const TYPES: Record<string, DownloadDataType> = { xml: 'Xml', pdf: 'Pdf', html: 'Html', all: 'All' };
 const POLICIES = { skip: 'skip', overwrite: 'overwrite', 'keep-both': 'keepBoth' } as const;
-
-function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1048576).toFixed(1)} MB`;
-}
-
-function formatEta(s: number | null): string {
-  if (s === null || !Number.isFinite(s)) return '--:--';
-  const t = Math.round(s);
-  return `${Math.floor(t / 60)}:${String(t % 60).padStart(2, '0')}`;
-}
 
 export function progressLine(p: EngineProgress, width = 24): string {
   const c = p.counts;
   const done = c.saved + c.skipped + c.failed;
   const fill = c.total === 0 ? width : Math.round((done / c.total) * width);
   const bar = `${'#'.repeat(fill)}${'-'.repeat(width - fill)}`;
-  return `[${bar}] ${done}/${c.total}  ✓${c.saved + c.skipped} ✗${c.failed}  ${formatBytes(c.bytes)}  ${formatBytes(Math.round(p.rate))}/s  ETA ${formatEta(p.etaSeconds)}`;
+  return `[${bar}] ${done}/${c.total}  ✓${c.saved + c.skipped} ✗${c.failed}  ${formatBytes(c.bytes, 'en')}  ${formatBytes(Math.round(p.rate), 'en')}/s  ETA ${formatEta(p.etaSeconds, '--:--')}`;
 }
 
 /**

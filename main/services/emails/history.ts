@@ -1,5 +1,6 @@
 import type { EmailAttempt, EmailLeft, EmailSkip, EmailState } from '../../../common/calls/emails';
 import type { Bilingual } from '../../../common/model';
+import { MAYBE_SENT_EMAIL_STATES } from '../../../common/rules/email-queue';
 import { iso, type Row } from './entries';
 
 /**
@@ -11,8 +12,7 @@ import { iso, type Row } from './entries';
 export const NOT_SENT: readonly EmailState[] = ['failed', 'cancelled'];
 /** "Send again" (explicit, confirmed): everything but an entry waiting or being sent. */
 export const RESENDABLE: readonly EmailState[] = ['failed', 'cancelled', 'sent', 'requested', 'sendingAtService', 'unknown'];
-/** Outcomes after which the service may have emailed the buyer. */
-const MAYBE_SENT: readonly EmailState[] = ['sent', 'requested', 'sendingAtService', 'unknown'];
+const MAYBE_SENT = MAYBE_SENT_EMAIL_STATES;
 
 /** dd/MM in Vietnam time, as the cashier reads it. */
 function day(ms: number): string {

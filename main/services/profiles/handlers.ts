@@ -8,6 +8,7 @@ import type { Connectivity } from '../connectivity/connectivity';
 import { secretAccounts, type SecretStore } from '../secrets';
 import type { ProfileService } from './profiles';
 import type { SandboxRunner } from './sandbox-runner';
+import { sandboxSamples } from './sandbox-samples';
 
 export type ProfileCallName =
   | 'profiles.list'
@@ -16,7 +17,8 @@ export type ProfileCallName =
   | 'profiles.remove'
   | 'profiles.activate'
   | 'profiles.test'
-  | 'profiles.sandbox';
+  | 'profiles.sandbox'
+  | 'sandbox.samples';
 
 export interface ProfileHandlersDeps {
   profiles: ProfileService;
@@ -106,5 +108,6 @@ export function profileHandlers(deps: ProfileHandlersDeps): Pick<ContractHandler
       }
       return { running: sandbox.running, baseUrl: sandbox.baseUrl };
     },
+    'sandbox.samples': () => sandboxSamples(sandbox, profiles.active().kind === 'sandbox'),
   };
 }

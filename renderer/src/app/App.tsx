@@ -10,6 +10,7 @@ import { SettingsArea } from '../settings/SettingsArea';
 import { TemplatesArea } from '../templates/TemplatesArea';
 import { UpdateBanner } from '../updates/UpdateBanner';
 import { ErrorBoundary } from './ErrorBoundary';
+import { SelectField } from './fields';
 import { AREAS, useAppStore, type Area } from './store';
 
 const AREA_VIEWS: Record<Area, ComponentType> = {
@@ -35,16 +36,13 @@ function OnlineIndicator() {
 function LanguageSwitch() {
   const { t, i18n } = useTranslation();
   return (
-    <label className="language">
-      <span>{t('app.language')}</span>
-      <select value={i18n.language} onChange={(e) => void setLanguage(e.target.value as Language)}>
-        {LANGUAGES.map((l) => (
-          <option key={l.code} value={l.code}>
-            {l.label}
-          </option>
-        ))}
-      </select>
-    </label>
+    <SelectField
+      className="language"
+      label={t('app.language')}
+      value={i18n.language as Language}
+      onChange={(l) => void setLanguage(l)}
+      options={LANGUAGES.map((l) => ({ value: l.code, label: l.label }))}
+    />
   );
 }
 

@@ -1,3 +1,5 @@
+import type { MessagesOf } from '../i18n/shape';
+
 /** The `downloads` i18n block (Vietnamese first; English mirrors it). */
 export const downloadsVi = {
   newJob: 'Lượt tải mới',
@@ -15,7 +17,7 @@ export const downloadsVi = {
   policies: { skip: 'Bỏ qua', overwrite: 'Ghi đè', keepBoth: 'Giữ cả hai' },
   unzip: 'Giải nén mỗi hóa đơn vào một thư mục riêng',
   start: 'Bắt đầu tải',
-  created: 'Đã tạo lượt tải {{count}} hóa đơn.',
+  created: 'Đã tạo lượt tải {{n}} hóa đơn.',
   jobs: 'Các lượt tải',
   noJobs: 'Chưa có lượt tải nào.',
   status: {
@@ -29,6 +31,7 @@ export const downloadsVi = {
   progressLabel: 'Tiến độ tải',
   counts: 'Xong {{done}}/{{total}} — đã lưu {{saved}}, bỏ qua {{skipped}}, lỗi {{failed}}',
   speed: '{{bytes}} · {{rate}}/giây · còn khoảng {{eta}}',
+  size: 'Đã tải {{bytes}}',
   pause: 'Tạm dừng',
   resume: 'Tiếp tục',
   cancel: 'Hủy',
@@ -44,7 +47,7 @@ export const downloadsVi = {
   noItems: 'Không có mục nào.',
 } as const;
 
-export const downloadsEn: DownloadsMessages = {
+export const downloadsEn: MessagesOf<typeof downloadsVi> = {
   newJob: 'New download',
   ids: 'TransactionIDs, one per line',
   idsHint: '{{ids}} IDs; {{duplicates}} duplicates and {{blanks}} blank lines dropped',
@@ -60,14 +63,15 @@ export const downloadsEn: DownloadsMessages = {
   policies: { skip: 'Skip', overwrite: 'Overwrite', keepBoth: 'Keep both' },
   unzip: 'Extract each invoice into its own folder',
   start: 'Start download',
-  created: 'Created a download of {{count}} invoices.',
-  jobs: 'Downloads',
+  created: 'Created a download of {{n}} invoices.',
+  jobs: 'All downloads',
   noJobs: 'No downloads yet.',
   status: { ready: 'Ready', running: 'Downloading', paused: 'Paused', done: 'Done', cancelled: 'Cancelled' },
   itemStatus: { pending: 'Waiting', placing: 'Saving', saved: 'Saved', skipped: 'Skipped', failed: 'Failed' },
   progressLabel: 'Download progress',
   counts: 'Done {{done}}/{{total}} — saved {{saved}}, skipped {{skipped}}, failed {{failed}}',
   speed: '{{bytes}} · {{rate}}/s · about {{eta}} left',
+  size: '{{bytes}} downloaded',
   pause: 'Pause',
   resume: 'Resume',
   cancel: 'Cancel',
@@ -82,6 +86,3 @@ export const downloadsEn: DownloadsMessages = {
   itemsLabel: 'Invoices of this download',
   noItems: 'No items.',
 };
-
-type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };
-type DownloadsMessages = Shape<typeof downloadsVi>;

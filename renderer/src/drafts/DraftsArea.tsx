@@ -3,13 +3,17 @@ import { useTranslation } from 'react-i18next';
 import { DraftMetaSchema, InvoiceDraftSchema, type DraftSummary } from '../../../common/calls/drafts';
 import { pick } from '../../../common/model';
 import { bridge } from '../bridge';
-import { formatDate, formatDateTime } from '../format/vi';
+import { formatDate, formatDateTime } from '../../../common/format';
+import { saveTextFile } from '../app/save-file';
+import { useLive } from '../app/useLive';
 import { flushSave, startAutosave, takeParked } from './editor/autosave';
 import { DraftEditor } from './editor/DraftEditor';
 import { newLineAfter, type InvoiceDraft } from './editor/money';
 import { useEditor } from './editor/store';
 import './drafts.css';
-import { errorText } from '../app/error-text';
+import { errorText, useLang } from '../app/error-text';
+import { ColumnHeaders } from '../app/fields';
+import { Notice } from '../app/Notice';
 
 const OPEN_KEY = 'einvoice.openDraft';
 type Sort = 'updated' | 'created' | 'date' | 'buyer' | 'total';
@@ -33,17 +37,6 @@ export async function showDraftList(): Promise<void> {
   await flushSave(true);
   remember(null);
   useEditor.getState().close();
-}
-
-function download(fileName: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 export function DraftsArea() {
@@ -121,30 +114,31 @@ export function DraftsArea() {
 
 function DraftList({ onOpen, error }: { onOpen(id: string): Promise<void>; error: string | null }) {
   const { t, i18n } = useTranslation();
+  const lang = useLang();
   const [query, setQuery] = useState('');
   const [sort, setSort] = useState<Sort>('updated');
   const [direction, setDirection] = useState<'asc' | 'desc'>('desc');
-  const [items, setItems] = useState<DraftSummary[]>([]);
-  const [total, setTotal] = useState(0);
+  const [debounced, setDebounced] = useState(query);
   const [message, setMessage] = useState<string | null>(error);
   const [undo, setUndo] = useState<DraftSummary | null>(null);
   const importRef = useRef<HTMLInputElement>(null);
   const itemsCsvRef = useRef<HTMLInputElement>(null);
   const buyersCsvRef = useRef<HTMLInputElement>(null);
 
-  const refresh = useCallback(async () => {
-    const r = await bridge.call('drafts.list', { ...(query.trim() ? { query } : {}), sort, direction });
-    setItems(r.items);
-    setTotal(r.total);
-  }, [query, sort, direction]);
-
   useEffect(() => {
-    const timer = setTimeout(() => void refresh().catch((e: unknown) => setMessage(errorText(e, i18n.language))), 150);
+    const timer = setTimeout(() => setDebounced(query), 150);
     return () => clearTimeout(timer);
-  }, [refresh, i18n.language]);
-
+  }, [query]);
   // Another window or the CLI changed a draft: show it.
-  useEffect(() => bridge.on('drafts.changed', () => void refresh().catch(() => {})), [refresh]);
+  const live = useLive(
+    'drafts.list',
+    { ...(debounced.trim() ? { query: debounced } : {}), sort, direction },
+    { 'drafts.changed': 'reload' },
+    { onError: (e) => setMessage(errorText(e, i18n.language)) },
+  );
+  const items = live.data?.items ?? [];
+  const total = live.data?.total ?? 0;
+  const refresh = live.reload;
 
   const act = async (fn: () => Promise<unknown>) => {
     try {
@@ -246,35 +240,30 @@ function DraftList({ onOpen, error }: { onOpen(id: string): Promise<void>; error
         <input ref={buyersCsvRef} type="file" accept=".csv,text/csv" hidden aria-hidden="true" tabIndex={-1} onChange={(e) => e.target.files?.[0] && void importCsv('buyers', e.target.files[0]).then(() => (e.target.value = ''))} />
       </div>
       <div aria-live="polite">
-        {message && <p className="notice">{message}</p>}
-        {undo && (
-          <p className="notice" role="status">
-            {t('drafts.list.deleted', { buyer: undo.buyerName || t('drafts.list.noBuyer') })}{' '}
-            <button type="button" onClick={() => void restore()} aria-keyshortcuts="Control+Z">
-              {t('drafts.list.undo')}
-            </button>
-          </p>
-        )}
+        <Notice notice={message ? { kind: 'info', text: message } : null} />
+        <Notice notice={undo ? { kind: 'info', text: t('drafts.list.deleted', { buyer: undo.buyerName || t('drafts.list.noBuyer') }) } : null}>
+          <button type="button" onClick={() => void restore()} aria-keyshortcuts="Control+Z">
+            {t('drafts.list.undo')}
+          </button>
+        </Notice>
       </div>
       <p className="count">{t('drafts.list.count', { count: total })}</p>
       {items.length === 0 ? (
         <p className="empty">{t('drafts.list.empty')}</p>
       ) : (
         <table className="drafts-table">
-          <thead>
-            <tr>
-              <th scope="col">{t('drafts.list.col.buyer')}</th>
-              <th scope="col">{t('drafts.list.col.taxCode')}</th>
-              <th scope="col">{t('drafts.list.col.date')}</th>
-              <th scope="col">{t('drafts.list.col.series')}</th>
-              <th scope="col" className="num">
-                {t('drafts.list.col.total')}
-              </th>
-              <th scope="col">{t('drafts.list.col.updated')}</th>
-              <th scope="col">{t('drafts.list.col.previewed')}</th>
-              <th scope="col">{t('drafts.list.col.actions')}</th>
-            </tr>
-          </thead>
+          <ColumnHeaders
+            columns={[
+              t('drafts.list.col.buyer'),
+              t('drafts.list.col.taxCode'),
+              t('drafts.list.col.date'),
+              t('drafts.list.col.series'),
+              { label: t('drafts.list.col.total'), className: 'num' },
+              t('drafts.list.col.updated'),
+              t('drafts.list.col.previewed'),
+              t('drafts.list.col.actions'),
+            ]}
+          />
           <tbody>
             {items.map((d) => (
               <tr key={d.id}>
@@ -284,20 +273,20 @@ function DraftList({ onOpen, error }: { onOpen(id: string): Promise<void>; error
                   </button>
                 </td>
                 <td>{d.buyerTaxCode}</td>
-                <td>{d.invDate ? formatDate(d.invDate) : ''}</td>
+                <td>{d.invDate ? formatDate(d.invDate, lang) : ''}</td>
                 <td>{d.invSeries}</td>
                 <td className="num">
                   {new Intl.NumberFormat('vi-VN').format(d.total as Intl.StringNumericLiteral)} {d.currency}
                 </td>
-                <td>{formatDateTime(d.updatedAt)}</td>
-                <td>{d.lastPreviewedAt ? formatDateTime(d.lastPreviewedAt) : '—'}</td>
+                <td>{formatDateTime(d.updatedAt, lang)}</td>
+                <td>{d.lastPreviewedAt ? formatDateTime(d.lastPreviewedAt, lang) : '—'}</td>
                 <td className="actions">
                   <button type="button" onClick={() => void act(() => bridge.call('drafts.duplicate', { id: d.id }))} aria-label={t('drafts.list.duplicateOf', { buyer: d.buyerName || d.id })}>
                     {t('drafts.list.duplicate')}
                   </button>
                   <button
                     type="button"
-                    onClick={() => void act(async () => { const r = await bridge.call('drafts.export', { id: d.id }); download(r.fileName, JSON.stringify(r.invoice, null, 2)); })}
+                    onClick={() => void act(async () => { const r = await bridge.call('drafts.export', { id: d.id }); saveTextFile(r.fileName, JSON.stringify(r.invoice, null, 2), 'application/json'); })}
                     aria-label={t('drafts.list.exportOf', { buyer: d.buyerName || d.id })}
                   >
                     {t('drafts.list.export')}

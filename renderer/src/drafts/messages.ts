@@ -1,3 +1,5 @@
+import type { MessagesOf } from '../i18n/shape';
+
 /** Texts of the Drafts and Templates areas (vi is the default; en mirrors its keys). */
 export const draftsVi = {
   itemType: { 1: 'Hàng hóa, dịch vụ', 2: 'Khuyến mại', 3: 'Chiết khấu thương mại', 4: 'Ghi chú', 5: 'Hàng hóa đặc trưng' },
@@ -122,30 +124,10 @@ export const draftsVi = {
     blocked: 'Chưa gửi xem trước: bản nháp còn {{count}} lỗi. Hãy sửa các lỗi sau:',
     anyway: 'Vẫn xem trước',
   },
-  templates: {
-    refresh: 'Tải lại từ dịch vụ',
-    refreshing: 'Đang tải…',
-    fetchedAt: 'Cập nhật lúc {{at}}',
-    never: 'Chưa tải lần nào.',
-    failed: 'Không tải được: {{message}} (đang hiển thị bản đã lưu).',
-    empty: 'Chưa có mẫu nào trong bộ nhớ.',
-    col: { series: 'Ký hiệu', name: 'Tên mẫu', kind: 'Loại', withCode: 'Có mã CQT', status: 'Trạng thái', flags: 'Đặc điểm' },
-    invoice: 'Hóa đơn',
-    ticket: 'Vé',
-    yes: 'Có',
-    no: 'Không',
-    active: 'Đang dùng',
-    inactive: 'Ngừng dùng',
-    moreVat: 'Nhiều thuế suất',
-    petrol: 'Xăng dầu',
-    summary: 'Gửi bảng tổng hợp',
-    oldStyle: 'Mẫu cũ',
-  },
 };
 
-type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };
 
-export const draftsEn: Shape<typeof draftsVi> = {
+export const draftsEn: MessagesOf<typeof draftsVi> = {
   itemType: { 1: 'Goods/service', 2: 'Promotion', 3: 'Trade discount', 4: 'Note', 5: 'Special goods' },
   list: {
     new: 'New draft',
@@ -267,24 +249,5 @@ export const draftsEn: Shape<typeof draftsVi> = {
     offlineHint: 'Offline: drafting and saving still work; preview needs the connection.',
     blocked: 'Preview not sent: the draft has {{count}} error(s). Fix these first:',
     anyway: 'Preview anyway',
-  },
-  templates: {
-    refresh: 'Refresh from the service',
-    refreshing: 'Refreshing…',
-    fetchedAt: 'Updated {{at}}',
-    never: 'Never fetched.',
-    failed: 'Could not refresh: {{message}} (showing the saved list).',
-    empty: 'No templates cached yet.',
-    col: { series: 'Series', name: 'Template', kind: 'Kind', withCode: 'With tax-authority code', status: 'Status', flags: 'Flags' },
-    invoice: 'Invoice',
-    ticket: 'Ticket',
-    yes: 'Yes',
-    no: 'No',
-    active: 'Active',
-    inactive: 'Inactive',
-    moreVat: 'Multi-rate',
-    petrol: 'Petrol',
-    summary: 'Summary table',
-    oldStyle: 'Old style',
   },
 };

@@ -1,4 +1,6 @@
-/** The `emailQueue` i18n block (Vietnamese first; English mirrors it). */
+import type { MessagesOf } from '../i18n/shape';
+
+/** The `emails` i18n block (Vietnamese first; English mirrors it). */
 export const emailsVi = {
   states: {
     all: 'Tất cả',
@@ -37,7 +39,13 @@ export const emailsVi = {
   cancel: 'Hủy gửi',
   remove: 'Xóa khỏi hàng đợi',
   confirmRemove: 'Xóa {{count}} email khỏi hàng đợi?',
-  confirmRetryUnknown: 'Có {{count}} email không rõ đã gửi hay chưa: khách có thể nhận hai lần. Vẫn gửi lại?',
+  confirmResend: 'Có {{count}} email đã gửi hoặc không rõ đã tới khách chưa: gửi lại thì khách sẽ nhận thêm một lần. Vẫn gửi lại?',
+  requeued: 'Đã xếp {{count}} email vào hàng đợi để gửi.',
+  skipped: {
+    title: 'Bỏ qua {{count}} hóa đơn (đã gửi hoặc đang chờ gửi)',
+    resend: 'Gửi lại {{count}} hóa đơn này',
+    confirm: 'Gửi lại email của {{count}} hóa đơn? Khách đã nhận (hoặc có thể đã nhận) sẽ nhận thêm một lần.',
+  },
   edit: 'Sửa người nhận',
   changed: 'Đã cập nhật {{changed}} email, bỏ qua {{skipped}}.',
   table: 'Danh sách email trong hàng đợi',
@@ -54,8 +62,17 @@ export const emailsVi = {
     updatedAt: 'Cập nhật',
     id: 'Số thứ tự',
   },
-  statusCode: 'Mã trạng thái {{code}}',
+  result: {
+    sent: 'Đã gửi',
+    sentAt: 'Đã gửi lúc {{at}}',
+    requested: 'Dịch vụ sẽ gửi',
+    sendingAtService: 'Dịch vụ đang gửi',
+    failed: 'Gửi không thành công',
+    unknown: 'Chưa rõ dịch vụ đã nhận hay chưa: không tự gửi lại',
+    retryAt: 'Sẽ thử lại lúc {{time}}',
+  },
   add: {
+    open: 'Thêm email',
     title: 'Thêm email thủ công',
     transactionId: 'Mã tra cứu (TransactionID)',
     receiverName: 'Tên người nhận',
@@ -68,11 +85,12 @@ export const emailsVi = {
     added: 'Đã thêm vào hàng đợi.',
   },
   import: {
+    open: 'Nhập CSV',
     title: 'Nhập từ tệp CSV',
     file: 'Chọn tệp CSV',
     kind: 'Loại hóa đơn của tệp',
     hint: 'Các cột: TransactionID, ReceiverName, ReceiverEmail, CCEmail, BCCEmail, ReplyEmail; phân cách bằng dấu phẩy hoặc chấm phẩy; UTF-8.',
-    result: 'Đã thêm {{added}} email; {{bad}} dòng lỗi.',
+    result: 'Đã thêm {{added}} email; {{bad}} dòng lỗi; {{skipped}} hóa đơn đã gửi hoặc đang chờ nên bỏ qua.',
     badRows: 'Các dòng lỗi',
     line: 'Dòng {{line}}',
   },
@@ -86,9 +104,7 @@ export const emailsVi = {
   error: 'Lỗi: {{message}}',
 };
 
-type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };
-
-export const emailsEn: Shape<typeof emailsVi> = {
+export const emailsEn: MessagesOf<typeof emailsVi> = {
   states: {
     all: 'All',
     queued: 'Queued',
@@ -101,7 +117,7 @@ export const emailsEn: Shape<typeof emailsVi> = {
     cancelled: 'Cancelled',
   },
   kinds: {
-    withCode: 'With tax-authority code',
+    withCode: 'With code',
     withoutCode: 'Without code',
     cashRegister: 'Cash register',
   },
@@ -126,7 +142,13 @@ export const emailsEn: Shape<typeof emailsVi> = {
   cancel: 'Cancel sending',
   remove: 'Remove from the queue',
   confirmRemove: 'Remove {{count}} emails from the queue?',
-  confirmRetryUnknown: '{{count}} emails may already have been sent: the customer could receive them twice. Send again anyway?',
+  confirmResend: '{{count}} emails were sent or may have reached the customer: sending again means the customer gets one more. Send again anyway?',
+  requeued: '{{count}} emails queued to be sent.',
+  skipped: {
+    title: '{{count}} invoices skipped (already sent or waiting)',
+    resend: 'Send these {{count}} again',
+    confirm: 'Send the email of {{count}} invoices again? Customers who received it (or may have) will get one more.',
+  },
   edit: 'Edit recipients',
   changed: '{{changed}} emails updated, {{skipped}} skipped.',
   table: 'Emails in the queue',
@@ -143,8 +165,17 @@ export const emailsEn: Shape<typeof emailsVi> = {
     updatedAt: 'Updated',
     id: 'Number',
   },
-  statusCode: 'Status code {{code}}',
+  result: {
+    sent: 'Sent',
+    sentAt: 'Sent at {{at}}',
+    requested: 'The service will send it',
+    sendingAtService: 'The service is sending it',
+    failed: 'Not sent',
+    unknown: 'Not known whether the service received it: not sent again by itself',
+    retryAt: 'Trying again at {{time}}',
+  },
   add: {
+    open: 'Add email',
     title: 'Add an email by hand',
     transactionId: 'Lookup code (TransactionID)',
     receiverName: 'Receiver name',
@@ -157,11 +188,12 @@ export const emailsEn: Shape<typeof emailsVi> = {
     added: 'Added to the queue.',
   },
   import: {
+    open: 'Import CSV',
     title: 'Import from a CSV file',
     file: 'Choose a CSV file',
     kind: 'Invoice kind of the file',
     hint: 'Columns: TransactionID, ReceiverName, ReceiverEmail, CCEmail, BCCEmail, ReplyEmail; comma or semicolon separated; UTF-8.',
-    result: '{{added}} emails added; {{bad}} bad rows.',
+    result: '{{added}} emails added; {{bad}} bad rows; {{skipped}} invoices already sent or waiting, skipped.',
     badRows: 'Bad rows',
     line: 'Line {{line}}',
   },

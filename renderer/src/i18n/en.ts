@@ -1,5 +1,6 @@
 import { downloadsEn } from '../downloads/messages';
 import { emailsEn } from '../emails/messages';
+import { templatesEn } from '../templates/messages';
 import type { Messages } from './vi';
 import { settingsEn } from '../settings/messages';
 import { draftsEn } from '../drafts/messages';
@@ -14,6 +15,10 @@ export const en: Messages = {
     sandbox: 'Sandbox (test environment)',
     version: 'Version {{version}}',
     skipToContent: 'Skip to content',
+    close: 'Close',
+    dismiss: 'Dismiss',
+    noFile: 'No file chosen',
+    samples: { label: 'Use Sandbox sample invoices', withCode: 'With code', withoutCode: 'Without code', cashRegister: 'Cash register' },
   },
   areas: {
     drafts: 'Drafts',
@@ -22,7 +27,6 @@ export const en: Messages = {
     templates: 'Templates',
     settings: 'Settings',
   },
-  placeholder: 'This area is being built.',
   updates: {
     title: 'App update',
     downloading: 'Downloading update {{version}}… {{percent}}%',
@@ -35,7 +39,8 @@ export const en: Messages = {
   },
   settings: settingsEn,
   drafts: draftsEn,
-  emailQueue: emailsEn,
+  emails: emailsEn,
+  templates: templatesEn,
   downloads: downloadsEn,
   errors: {
     title: 'Something went wrong',

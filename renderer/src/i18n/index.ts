@@ -1,16 +1,18 @@
-import i18next from 'i18next';
+import i18next, { type ParseKeys } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { en } from './en';
 import { vi } from './vi';
 
 export type Language = 'vi' | 'en';
+/** Any key of the messages; a misspelt one fails the typecheck. */
+export type MessageKey = ParseKeys;
 export const LANGUAGES: ReadonlyArray<{ code: Language; label: string }> = [
   { code: 'vi', label: 'Tiếng Việt' },
   { code: 'en', label: 'English' },
 ];
 const STORAGE_KEY = 'einvoice.language';
 
-export function storedLanguage(): Language {
+function storedLanguage(): Language {
   try {
     return localStorage.getItem(STORAGE_KEY) === 'en' ? 'en' : 'vi';
   } catch {

@@ -1,5 +1,7 @@
+import type { MessagesOf } from './shape';
 import { downloadsVi } from '../downloads/messages';
 import { emailsVi } from '../emails/messages';
+import { templatesVi } from '../templates/messages';
 import { settingsVi } from '../settings/messages';
 import { draftsVi } from '../drafts/messages';
 
@@ -14,6 +16,10 @@ export const vi = {
     sandbox: 'Môi trường thử nghiệm (Sandbox)',
     version: 'Phiên bản {{version}}',
     skipToContent: 'Chuyển tới nội dung',
+    close: 'Đóng',
+    dismiss: 'Ẩn thông báo',
+    noFile: 'Chưa chọn tệp',
+    samples: { label: 'Dùng hóa đơn mẫu của Sandbox', withCode: 'Có mã CQT', withoutCode: 'Không có mã', cashRegister: 'Máy tính tiền' },
   },
   areas: {
     drafts: 'Hóa đơn nháp',
@@ -22,7 +28,6 @@ export const vi = {
     templates: 'Mẫu hóa đơn',
     settings: 'Cài đặt',
   },
-  placeholder: 'Khu vực này đang được xây dựng.',
   updates: {
     title: 'Cập nhật ứng dụng',
     downloading: 'Đang tải bản cập nhật {{version}}… {{percent}}%',
@@ -35,7 +40,8 @@ export const vi = {
   },
   settings: settingsVi,
   drafts: draftsVi,
-  emailQueue: emailsVi,
+  emails: emailsVi,
+  templates: templatesVi,
   downloads: downloadsVi,
   errors: {
     title: 'Đã có lỗi xảy ra',
@@ -44,5 +50,4 @@ export const vi = {
   },
 } as const;
 
-type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };
-export type Messages = Shape<typeof vi>;
+export type Messages = MessagesOf<typeof vi>;

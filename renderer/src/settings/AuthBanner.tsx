@@ -1,9 +1,7 @@
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AuthStatus } from '../../../common/calls/auth';
 import { useAppStore } from '../app/store';
-import { bridge } from '../bridge';
-import { describeAuth } from './SettingsArea';
+import { useLive } from '../app/useLive';
+import { describeAuth } from './auth-text';
 
 /**
  * Shown everywhere (sidebar) when the active profile needs a new sign-in: paused by an auth
@@ -12,18 +10,7 @@ import { describeAuth } from './SettingsArea';
 export function AuthBanner() {
   const { t } = useTranslation();
   const setArea = useAppStore((s) => s.setArea);
-  const [status, setStatus] = useState<AuthStatus | undefined>();
-
-  useEffect(() => {
-    const load = () => bridge.call('auth.status', {}).then(setStatus, () => {});
-    load();
-    const offAuth = bridge.on('auth.changed', () => void load());
-    const offProfiles = bridge.on('profiles.changed', () => void load());
-    return () => {
-      offAuth();
-      offProfiles();
-    };
-  }, []);
+  const status = useLive('auth.status', {}, { 'auth.changed': 'reload', 'profiles.changed': 'reload' }).data;
 
   if (!status || (status.state === 'signedIn' && !status.expiringSoon)) return null;
   return (

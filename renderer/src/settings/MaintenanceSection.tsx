@@ -1,7 +1,9 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { UpdateState } from '../../../common/calls/updates';
 import { useErrorText } from '../app/error-text';
+import { Notice, type NoticeMessage } from '../app/Notice';
+import { useLive } from '../app/useLive';
 import { bridge } from '../bridge';
 
 /** Automatic updates on/off (unless IT turned them off) and "Export diagnostics" for support. */
@@ -9,24 +11,21 @@ export function MaintenanceSection() {
   const { t } = useTranslation();
   const errorOf = useErrorText();
   const ids = { heading: useId(), update: useId(), updateHint: useId(), exportHint: useId() };
-  const [update, setUpdate] = useState<UpdateState | undefined>();
-  const [exportState, setExportState] = useState<{ text: string; error: boolean } | undefined>();
-
-  useEffect(() => {
-    bridge.call('updates.status', {}).then(setUpdate, () => {});
-    return bridge.on('updates.state', setUpdate);
-  }, []);
+  const live = useLive('updates.status', {}, { 'updates.state': (next) => next });
+  const update = live.data;
+  const setUpdate = (next: UpdateState) => live.set(() => next);
+  const [exportState, setExportState] = useState<NoticeMessage | null>(null);
 
   const lockedReason = update?.status === 'disabled' && update.reason !== 'setting' ? update.reason : undefined;
   const enabled = update !== undefined && update.status !== 'disabled';
 
   const exportDiagnostics = async () => {
-    setExportState({ text: t('settings.maintenance.exporting'), error: false });
+    setExportState({ kind: 'info', text: t('settings.maintenance.exporting') });
     try {
       const result = await bridge.call('diagnostics.export', {});
-      setExportState({ text: t('settings.maintenance.exported', { path: result.path }), error: false });
+      setExportState({ kind: 'ok', text: t('settings.maintenance.exported', { path: result.path }) });
     } catch (error) {
-      setExportState({ text: errorOf(error), error: true });
+      setExportState({ kind: 'error', text: errorOf(error) });
     }
   };
 
@@ -59,11 +58,7 @@ export function MaintenanceSection() {
       <p id={ids.exportHint} className="hint">
         {t('settings.maintenance.exportHint')}
       </p>
-      {exportState && (
-        <p role={exportState.error ? 'alert' : 'status'} className={exportState.error ? 'error' : undefined}>
-          {exportState.text}
-        </p>
-      )}
+      <Notice notice={exportState} />
     </section>
   );
 }

@@ -1,3 +1,5 @@
+import type { MessagesOf } from '../i18n/shape';
+
 /** The `settings` i18n block (Vietnamese first; en.ts mirrors it). */
 export const settingsVi = {
   profiles: {
@@ -17,6 +19,8 @@ export const settingsVi = {
     stopSandbox: 'Dừng sandbox (giả lập mất mạng)',
     startSandbox: 'Bật lại sandbox',
     sandboxStopped: 'Sandbox đang dừng.',
+    sandboxAddress: 'Địa chỉ của Sandbox',
+    sandboxLogin: 'Địa chỉ và đăng nhập mẫu của Sandbox, để thử cấu hình Tùy chỉnh hoặc dòng lệnh:',
     addTitle: 'Thêm cấu hình kết nối',
     editTitle: 'Sửa cấu hình {{name}}',
     name: 'Tên cấu hình',
@@ -93,7 +97,7 @@ export const settingsVi = {
   },
 };
 
-export const settingsEn: typeof settingsVi = {
+export const settingsEn: MessagesOf<typeof settingsVi> = {
   profiles: {
     title: 'Connection profiles',
     listLabel: 'Connection profiles',
@@ -111,6 +115,8 @@ export const settingsEn: typeof settingsVi = {
     stopSandbox: 'Stop the sandbox (simulate offline)',
     startSandbox: 'Start the sandbox',
     sandboxStopped: 'The sandbox is stopped.',
+    sandboxAddress: 'Sandbox address',
+    sandboxLogin: 'The Sandbox address and sample sign-in, to try a Custom profile or the command line:',
     addTitle: 'Add a connection profile',
     editTitle: 'Edit profile {{name}}',
     name: 'Profile name',

@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { UpdateState } from '../../../common/calls/updates';
+import { useLive } from '../app/useLive';
 import { bridge } from '../bridge';
 import { bannerFor, reasonText } from './model';
 import './updates.css';
@@ -11,27 +11,15 @@ import './updates.css';
  */
 export function UpdateBanner() {
   const { t, i18n } = useTranslation();
-  const [state, setState] = useState<UpdateState | undefined>(undefined);
+  const live = useLive('updates.status', {}, { 'updates.state': (next) => next });
+  const state = live.data;
   const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    let live = true;
-    const off = bridge.on('updates.state', (next) => setState(next));
-    bridge.call('updates.status', {}).then(
-      (initial) => live && setState((current) => current ?? initial),
-      () => {},
-    );
-    return () => {
-      live = false;
-      off();
-    };
-  }, []);
 
   const act = (call: 'updates.restart' | 'updates.cancelRestart') => {
     setBusy(true);
     bridge
       .call(call, {})
-      .then(setState, () => {})
+      .then((next) => live.set(() => next), () => {})
       .finally(() => setBusy(false));
   };
 

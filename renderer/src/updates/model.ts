@@ -2,7 +2,7 @@ import type { UpdateState, WorkReason } from '../../../common/calls/updates';
 import { pick } from '../../../common/model';
 
 /** What the sidebar shows for an update state: nothing at all unless there is something to act on or watch. */
-export type UpdateBannerModel =
+type UpdateBannerModel =
   | { kind: 'none' }
   | { kind: 'downloading'; version: string; percent: number }
   | { kind: 'ready'; version: string }

@@ -1,10 +1,10 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CatalogueBuyer } from '../../../../common/calls/catalogues';
 import type { Settings } from '../../../../common/calls/settings';
 import type { CachedTemplate } from '../../../../common/calls/templates';
 import { activeTemplatesFor } from '../../../../common/rules';
-import { bridge } from '../../bridge';
+import { useLive } from '../../app/useLive';
 import { flushSave } from './autosave';
 import { BuyerBlock } from './BuyerBlock';
 import { IncrementalCompute } from './compute';
@@ -19,31 +19,12 @@ import { useDraftProblems } from './useDraftProblems';
 import { usePreview } from './usePreview';
 
 function useSettings(): Settings | undefined {
-  const [settings, setSettings] = useState<Settings>();
-  useEffect(() => {
-    bridge.call('settings.get', {}).then(setSettings, () => {});
-    return bridge.on('settings.changed', setSettings);
-  }, []);
-  return settings;
+  return useLive('settings.get', {}, { 'settings.changed': (next) => next }).data;
 }
 
+const NO_TEMPLATES: CachedTemplate[] = [];
 function useTemplates(): CachedTemplate[] {
-  const [templates, setTemplates] = useState<CachedTemplate[]>([]);
-  useEffect(() => {
-    let live = true;
-    const load = () =>
-      bridge.call('templates.list', {}).then(
-        (r) => live && setTemplates(r.templates),
-        () => {},
-      );
-    void load();
-    const off = bridge.on('templates.changed', () => void load());
-    return () => {
-      live = false;
-      off();
-    };
-  }, []);
-  return templates;
+  return useLive('templates.list', {}, { 'templates.changed': 'reload' }).data?.templates ?? NO_TEMPLATES;
 }
 
 /** Focuses a field by path (problem list, preview errors, new lines), scrolling a far line in first. */

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { ColumnHeaders } from '../../app/fields';
 import { formatAmount } from './format';
 import { dotStyleFor, type ComputedInvoice, type Decimal } from './money';
 import { NumberInput } from './NumberInput';
@@ -37,14 +38,7 @@ export function TotalsBlock({ computed, vatOverrides, byPath }: { computed: Comp
       </dl>
       <table className="tax-rates" data-testid="tax-rate-info">
         <caption>{t('drafts.totals.taxRateInfo')}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('drafts.totals.rate')}</th>
-            <th scope="col">{t('drafts.totals.base')}</th>
-            <th scope="col">{t('drafts.totals.rateVat')}</th>
-            <th scope="col">{t('drafts.totals.override')}</th>
-          </tr>
-        </thead>
+        <ColumnHeaders columns={[t('drafts.totals.rate'), t('drafts.totals.base'), t('drafts.totals.rateVat'), t('drafts.totals.override')]} />
         <tbody>
           {computed.taxRates.map((r, i) => {
             const path = `taxRates[${i}].VATAmountOC`;

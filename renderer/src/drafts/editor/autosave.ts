@@ -3,7 +3,7 @@ import { useEditor } from './store';
 
 const DEBOUNCE_MS = 350;
 /** Unsaved edits parked synchronously in localStorage when the page goes away mid-debounce. */
-export const UNSAVED_KEY = 'einvoice.unsavedDraft';
+const UNSAVED_KEY = 'einvoice.unsavedDraft';
 /** Even while the cashier keeps typing, a save starts at least this often. */
 const MAX_WAIT_MS = 800;
 

@@ -1,6 +1,7 @@
 import type { TFunction } from 'i18next';
+import type { MessageKey } from '../../i18n';
 
-const FIELD_KEYS: Record<string, string> = {
+const FIELD_KEYS: Record<string, MessageKey> = {
   IsTicket: 'drafts.header.kind',
   InvSeries: 'drafts.header.series',
   InvDate: 'drafts.header.date',
@@ -18,7 +19,7 @@ const FIELD_KEYS: Record<string, string> = {
   lines: 'drafts.grid.title',
 };
 
-const LINE_KEYS: Record<string, string> = {
+const LINE_KEYS: Record<string, MessageKey> = {
   ItemType: 'drafts.grid.type',
   ItemCode: 'drafts.grid.code',
   ItemName: 'drafts.grid.name',

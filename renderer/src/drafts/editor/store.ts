@@ -4,11 +4,11 @@ import type { ItemType } from '../../../../common/model/invoice';
 import { changeLineType, newLineAfter, type DraftLine, type InvoiceDraft } from './money';
 
 export type DraftMeta = DraftRecord['meta'];
-export type SaveState = 'saved' | 'dirty' | 'saving' | 'error';
+type SaveState = 'saved' | 'dirty' | 'saving' | 'error';
 export type HeaderField = Exclude<keyof InvoiceDraft, 'lines' | 'vatOverrides' | 'extra' | 'IsTicket'>;
 export type LineField = Exclude<keyof DraftLine, 'extra' | 'ItemType' | 'discountBy'>;
 
-export interface EditorState {
+interface EditorState {
   id: string | null;
   draft: InvoiceDraft | null;
   meta: DraftMeta;

@@ -1,0 +1,37 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+
+/**
+ * A modal dialog opened over the screen (so a form never waits below a tall table): focus moves
+ * into it, Escape or the close button closes it.
+ */
+export function Dialog({
+  title,
+  closeLabel,
+  onClose,
+  children,
+  className,
+}: {
+  title: string;
+  closeLabel: string;
+  onClose: () => void;
+  children: ReactNode;
+  className?: string;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const headingId = useId();
+  useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
+  }, []);
+  return (
+    <dialog ref={ref} onClose={onClose} aria-labelledby={headingId} className={`dialog ${className ?? ''}`}>
+      <div className="dialog-head">
+        <h2 id={headingId}>{title}</h2>
+        <button type="button" className="dialog-close" aria-label={closeLabel} onClick={() => ref.current?.close()}>
+          ×
+        </button>
+      </div>
+      {children}
+    </dialog>
+  );
+}

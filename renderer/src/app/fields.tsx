@@ -1,0 +1,78 @@
+import { useState, type ReactNode } from 'react';
+
+/** `<thead>` with one column header per label. */
+export function ColumnHeaders({ columns }: { columns: ReadonlyArray<ReactNode | { label: ReactNode; className: string }> }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((c, i) =>
+          c !== null && typeof c === 'object' && 'className' in c ? (
+            <th key={i} scope="col" className={c.className}>
+              {c.label}
+            </th>
+          ) : (
+            <th key={i} scope="col">
+              {c}
+            </th>
+          ),
+        )}
+      </tr>
+    </thead>
+  );
+}
+
+/** A labelled drop-down of fixed choices. */
+export function SelectField<V extends string>({
+  label,
+  value,
+  options,
+  onChange,
+  className = 'field',
+}: {
+  label: string;
+  value: V;
+  options: ReadonlyArray<{ value: V; label: string }>;
+  onChange: (value: V) => void;
+  className?: string;
+}) {
+  return (
+    <label className={className}>
+      <span>{label}</span>
+      <select value={value} onChange={(e) => onChange(e.target.value as V)}>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/**
+ * A file chooser whose words are the app's (the browser's own input speaks the browser's
+ * language): a button-like label and the chosen file's name.
+ */
+export function FilePicker({ label, accept, noFile, onFile }: { label: string; accept: string; noFile: string; onFile: (file: File) => void | Promise<void> }) {
+  const [name, setName] = useState<string | null>(null);
+  return (
+    <div className="file-picker">
+      <label className="file-button">
+        {label}
+        <input
+          type="file"
+          className="visually-hidden"
+          accept={accept}
+          onChange={(e) => {
+            const input = e.currentTarget;
+            const file = input.files?.[0];
+            if (!file) return;
+            setName(file.name);
+            void Promise.resolve(onFile(file)).finally(() => (input.value = ''));
+          }}
+        />
+      </label>
+      <span className="file-name">{name ?? noFile}</span>
+    </div>
+  );
+}

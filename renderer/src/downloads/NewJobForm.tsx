@@ -1,0 +1,172 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { DownloadJob, ExistingPolicy } from '../../../common/calls/downloads';
+import { DEFAULT_INVOICE_KIND, downloadFlags, kindFromFlags, type DownloadDataType } from '../../../common/model';
+import { formatCount } from '../../../common/format';
+import { useErrorText, useLang } from '../app/error-text';
+import { FilePicker, SelectField } from '../app/fields';
+import { SampleInvoices, useSandboxMode } from '../app/SampleInvoices';
+import { useLive } from '../app/useLive';
+import { bridge } from '../bridge';
+
+const INITIAL_FLAGS = downloadFlags(DEFAULT_INVOICE_KIND);
+const TYPES: readonly DownloadDataType[] = ['Pdf', 'Xml', 'Html', 'All'];
+const POLICIES: readonly ExistingPolicy[] = ['skip', 'overwrite', 'keepBoth'];
+
+/** A new download job: the IDs (typed, pasted or from a file), the file type, the folder and what to do with existing files. */
+export function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) => void; onError: (text: string) => void }) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const sandbox = useSandboxMode();
+  const lang = useLang();
+  const idsHint = (h: { ids: number; duplicates: number; blanks: number }) =>
+    t('downloads.idsHint', { ids: formatCount(h.ids, lang), duplicates: formatCount(h.duplicates, lang), blanks: formatCount(h.blanks, lang) });
+  const [idsText, setIdsText] = useState('');
+  const [fileName, setFileName] = useState<string | undefined>(undefined);
+  const [hint, setHint] = useState<{ ids: number; duplicates: number; blanks: number } | null>(null);
+  const [type, setType] = useState<DownloadDataType>('Pdf');
+  const [withCode, setWithCode] = useState(INITIAL_FLAGS.invoiceWithCode);
+  const [calc, setCalc] = useState(INITIAL_FLAGS.invoiceCalcu);
+  const [folder, setFolder] = useState('');
+  const [existing, setExisting] = useState<ExistingPolicy>('skip');
+  const [unzip, setUnzip] = useState(false);
+  const [busy, setBusy] = useState(false);
+  /** Whether the host has a folder dialog: unknown until the button is used (the browser host has none). */
+  const [dialog, setDialog] = useState<boolean | null>(null);
+
+  useEffect(() => {
+    if (idsText.trim() === '') {
+      setHint(null);
+      return;
+    }
+    const timer = setTimeout(() => {
+      bridge.call('downloads.parseIds', { idsText, ...(fileName ? { fileName } : {}) }).then(setHint, () => setHint(null));
+    }, 200);
+    return () => clearTimeout(timer);
+  }, [idsText, fileName]);
+
+  const onFile = async (file: File) => {
+    setIdsText(await file.text());
+    setFileName(file.name);
+  };
+
+  // The folder of the last download (kept in the settings) is where the next one goes.
+  const settings = useLive('settings.get', {}, { 'settings.changed': (next) => next }).data;
+  const remembered = settings?.downloadFolder ?? null;
+  useEffect(() => {
+    if (remembered) setFolder((current) => current || remembered);
+  }, [remembered]);
+
+  const choose = async () => {
+    try {
+      const answer = await bridge.call('downloads.chooseFolder', folder ? { defaultPath: folder } : {});
+      setDialog(answer.supported);
+      if (answer.folder) setFolder(answer.folder);
+    } catch (error) {
+      props.onError(errorText(error));
+    }
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    try {
+      const res = await bridge.call('downloads.create', {
+        idsText,
+        ...(fileName ? { fileName } : {}),
+        type,
+        kind: kindFromFlags(withCode, calc),
+        folder,
+        existing,
+        unzip: type === 'All' && unzip,
+      });
+      if (folder.trim() !== remembered) void bridge.call('settings.update', { downloadFolder: folder.trim() }).catch(() => {});
+      props.onCreated(
+        res.job,
+        `${t('downloads.created', { n: formatCount(res.added, lang) })} ${idsHint({ ids: res.added, duplicates: res.duplicates, blanks: res.blanks })}`,
+      );
+      setIdsText('');
+      setFileName(undefined);
+    } catch (error) {
+      props.onError(errorText(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="downloads-form" onSubmit={(e) => void submit(e)} aria-labelledby="downloads-new">
+      <h2 id="downloads-new">{t('downloads.newJob')}</h2>
+      <label className="downloads-ids">
+        <span>{t('downloads.ids')}</span>
+        <textarea
+          value={idsText}
+          rows={5}
+          onChange={(e) => {
+            setIdsText(e.target.value);
+            setFileName(undefined);
+          }}
+          spellCheck={false}
+        />
+      </label>
+      {sandbox && (
+        <SampleInvoices
+          onPick={(g) => {
+            setIdsText(g.ids.join('\n'));
+            setFileName(undefined);
+            const flags = downloadFlags(g.kind);
+            setWithCode(flags.invoiceWithCode);
+            setCalc(flags.invoiceCalcu);
+          }}
+        />
+      )}
+      {hint && (
+        <p className="downloads-hint" data-testid="ids-hint">
+          {idsHint(hint)}
+        </p>
+      )}
+      <FilePicker label={t('downloads.importFile')} accept=".txt,.csv,text/plain,text/csv" noFile={t('app.noFile')} onFile={onFile} />
+      <fieldset>
+        <legend>{t('downloads.type')}</legend>
+        {TYPES.map((ty) => (
+          <label key={ty}>
+            <input type="radio" name="download-type" value={ty} checked={type === ty} onChange={() => setType(ty)} /> {t(`downloads.types.${ty}`)}
+          </label>
+        ))}
+      </fieldset>
+      <label>
+        <input type="checkbox" checked={withCode} onChange={(e) => setWithCode(e.target.checked)} /> {t('downloads.withCode')}
+      </label>
+      <label>
+        <input type="checkbox" checked={calc} onChange={(e) => setCalc(e.target.checked)} /> {t('downloads.calc')}
+      </label>
+      {type === 'All' && (
+        <label>
+          <input type="checkbox" checked={unzip} onChange={(e) => setUnzip(e.target.checked)} /> {t('downloads.unzip')}
+        </label>
+      )}
+      <div className="downloads-folder">
+        <label>
+          <span>{t('downloads.folder')}</span>
+          <input type="text" value={folder} onChange={(e) => setFolder(e.target.value)} placeholder={t('downloads.folderHint')} required spellCheck={false} />
+        </label>
+        {dialog !== false && (
+          <button type="button" onClick={() => void choose()}>
+            {t('downloads.chooseFolder')}
+          </button>
+        )}
+        {dialog === false && <small>{t('downloads.folderHint')}</small>}
+      </div>
+      <SelectField
+        className="downloads-select"
+        label={t('downloads.existing')}
+        value={existing}
+        onChange={setExisting}
+        options={POLICIES.map((p) => ({ value: p, label: t(`downloads.policies.${p}`) }))}
+      />
+      <button type="submit" className="primary" disabled={busy || idsText.trim() === '' || folder.trim() === ''}>
+        {t('downloads.start')}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,114 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Settings } from '../../../common/calls/settings';
+import { useErrorText } from '../app/error-text';
+import { Notice, type NoticeMessage } from '../app/Notice';
+import { useLive } from '../app/useLive';
+import { bridge } from '../bridge';
+import { setLanguage } from '../i18n';
+
+const BATCHES = [
+  { key: 'download', max: 50, label: 'settings.prefs.batchDownload' },
+  { key: 'email', max: 100, label: 'settings.prefs.batchEmail' },
+] as const;
+
+function BatchInput({ label, max, value, onChange }: { label: string; max: number; value: number; onChange: (n: number) => void }) {
+  const id = useId();
+  return (
+    <>
+      <label htmlFor={id}>{label}</label>
+      <input id={id} type="number" min={1} max={max} value={value} onChange={(e) => onChange(Number(e.target.value))} />
+    </>
+  );
+}
+
+/** Language, amount-in-words style, the download folder and batch sizes. */
+export function PreferencesSection() {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const live = useLive('settings.get', {}, { 'settings.changed': (next) => next });
+  const settings = live.data;
+  const setSettings = (next: Settings) => live.set(() => next);
+  const [message, setMessage] = useState<NoticeMessage | null>(null);
+  const ids = { heading: useId(), lang: useId(), zero: useId(), thousand: useId(), tu: useId(), even: useId(), folder: useId(), words: useId() };
+
+  if (!settings) return null;
+
+  const patch = (p: Partial<Settings>) => setSettings({ ...settings, ...p });
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setMessage(null);
+    try {
+      const saved = await bridge.call('settings.update', {
+        language: settings.language,
+        amountInWords: settings.amountInWords,
+        downloadFolder: settings.downloadFolder?.trim() ? settings.downloadFolder.trim() : null,
+        batchSizes: settings.batchSizes,
+      });
+      setSettings(saved);
+      await setLanguage(saved.language);
+      setMessage({ kind: 'ok', text: t('settings.prefs.saved') });
+    } catch (error) {
+      setMessage({ kind: 'error', text: errorText(error) });
+    }
+  };
+
+  const words = settings.amountInWords;
+  return (
+    <section aria-labelledby={ids.heading} className="settings-section">
+      <h2 id={ids.heading}>{t('settings.prefs.title')}</h2>
+      <form onSubmit={(e) => void save(e)} aria-labelledby={ids.heading}>
+        <label htmlFor={ids.lang}>{t('settings.prefs.language')}</label>
+        <select id={ids.lang} value={settings.language} onChange={(e) => patch({ language: e.target.value as Settings['language'] })}>
+          <option value="vi">Tiếng Việt</option>
+          <option value="en">English</option>
+        </select>
+        <fieldset>
+          <legend id={ids.words}>{t('settings.prefs.words')}</legend>
+          <label htmlFor={ids.zero}>{t('settings.prefs.zeroTens')}</label>
+          <select
+            id={ids.zero}
+            value={words.zeroTens}
+            onChange={(e) => patch({ amountInWords: { ...words, zeroTens: e.target.value as typeof words.zeroTens } })}
+          >
+            <option value="linh">linh (một trăm linh năm)</option>
+            <option value="lẻ">lẻ (một trăm lẻ năm)</option>
+          </select>
+          <label htmlFor={ids.thousand}>{t('settings.prefs.thousand')}</label>
+          <select
+            id={ids.thousand}
+            value={words.thousand}
+            onChange={(e) => patch({ amountInWords: { ...words, thousand: e.target.value as typeof words.thousand } })}
+          >
+            <option value="nghìn">nghìn</option>
+            <option value="ngàn">ngàn</option>
+          </select>
+          <label className="check" htmlFor={ids.tu}>
+            <input id={ids.tu} type="checkbox" checked={words.useTu} onChange={(e) => patch({ amountInWords: { ...words, useTu: e.target.checked } })} />
+            {t('settings.prefs.useTu')}
+          </label>
+          <label className="check" htmlFor={ids.even}>
+            <input id={ids.even} type="checkbox" checked={words.even} onChange={(e) => patch({ amountInWords: { ...words, even: e.target.checked } })} />
+            {t('settings.prefs.even')}
+          </label>
+        </fieldset>
+        <label htmlFor={ids.folder}>{t('settings.prefs.downloadFolder')}</label>
+        <input id={ids.folder} value={settings.downloadFolder ?? ''} onChange={(e) => patch({ downloadFolder: e.target.value })} />
+        <p className="hint">{t('settings.prefs.downloadFolderHint')}</p>
+        {BATCHES.map(({ key, max, label }) => (
+          <BatchInput
+            key={key}
+            label={t(label)}
+            max={max}
+            value={settings.batchSizes[key]}
+            onChange={(n) => patch({ batchSizes: { ...settings.batchSizes, [key]: n } })}
+          />
+        ))}
+        <div className="form-actions">
+          <button type="submit">{t('settings.prefs.save')}</button>
+        </div>
+        <Notice notice={message} />
+      </form>
+    </section>
+  );
+}
