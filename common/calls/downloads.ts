@@ -79,11 +79,6 @@ export const downloadsCalls = {
       .strict(),
     z.object({ job: DownloadJobSchema, added: count, duplicates: count, blanks: count }),
   ),
-  /** Counts what `idsText` holds, without creating anything (for the form's hint). */
-  'downloads.parseIds': call(
-    z.object({ idsText: z.string().max(20_000_000), fileName: z.string().max(500).optional() }).strict(),
-    z.object({ ids: count, duplicates: count, blanks: count }),
-  ),
   'downloads.list': call(noInput, z.object({ jobs: z.array(DownloadJobSchema) })),
   'downloads.get': call(jobId, DownloadJobSchema),
   /** A window of a job's items (the virtualised table asks for what it shows). */

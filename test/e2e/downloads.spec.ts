@@ -17,6 +17,9 @@ test('paste IDs, type a folder, watch progress, retry the failed ones', async ({
   const ids = env.sandbox.catalogue.list('withCode').slice(0, 300);
   const out = path.join(env.host.dataDir, 'hoa-don');
   // Pasted with a duplicate and blank lines: counted, dropped.
+  // A list typed on one line splits on commas, semicolons, tabs and spaces.
+  await page.getByLabel('Mã tra cứu (TransactionID), mỗi dòng một mã').fill(`${ids[0]},${ids[1]};${ids[2]}\t${ids[3]} ${ids[4]}`);
+  await expect(page.getByTestId('ids-hint')).toHaveText('5 mã');
   await page.getByLabel('Mã tra cứu (TransactionID), mỗi dòng một mã').fill([...ids, ids[0], '', '  '].join('\n'));
   await expect(page.getByTestId('ids-hint')).toHaveText('300 mã; bỏ 1 mã trùng và 2 dòng trống');
   await page.getByRole('radio', { name: 'PDF', exact: true }).check();

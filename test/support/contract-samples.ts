@@ -79,7 +79,6 @@ export const sampleRequests: { [N in CallName]: CallRequest<N> } = {
   'preview.run': { draftId: 'no-such-draft' },
   'preview.open': { previewId: 'no-such-preview' },
   'downloads.create': { idsText: 'TX-SAMPLE-1\nTX-SAMPLE-1\n\nTX-SAMPLE-2\n', type: 'Pdf', folder: '/tmp/einvoice-contract-sample-downloads', start: false },
-  'downloads.parseIds': { idsText: 'A\nB\nA\n\n' },
   'downloads.list': {},
   'downloads.get': { jobId: 'no-such-job' },
   'downloads.items': { jobId: 'no-such-job', offset: 0, limit: 50 },

@@ -3,6 +3,5 @@ export { DownloadEngine, type DownloadClient, type EngineOptions, type EngineOut
 export type { EngineProgress } from './progress';
 export { JobsRepository, jobFingerprint, type JobRow, type JobSettings, type JobCounts } from './repository';
 export { safeComponent, fileNameFor, resolveInside, extensionFor, TEMP_PREFIX } from './names';
-export { parseIdsText, dedupeIds, type ParsedIds } from './ids';
 export { readZipSafely, writeEntries, safeEntryParts, ZipRefused, DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip';
 export { failedItemsCsv } from './csv';

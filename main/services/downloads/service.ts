@@ -7,7 +7,7 @@ import { failedItemsCsv } from './csv';
 import { prepareFolder } from './folder';
 import { DownloadEngine, type DownloadClient, type EngineOptions } from './engine';
 import type { EngineProgress } from './progress';
-import { dedupeIds, parseIdsText, type ParsedIds } from './ids';
+import { dedupeIds, parseIdsText, type ParsedIds } from '../../../common/rules/transaction-ids';
 import { JobsRepository, jobFingerprint, type JobRow, type JobSettings } from './repository';
 import type { Store } from '../store';
 
@@ -334,7 +334,6 @@ export class DownloadsService {
   handlers(): Pick<
     ContractHandlers,
     | 'downloads.create'
-    | 'downloads.parseIds'
     | 'downloads.list'
     | 'downloads.get'
     | 'downloads.items'
@@ -352,10 +351,6 @@ export class DownloadsService {
         const { job, parsed } = await this.create(req);
         const view = req.start ? this.start(job.id) : this.view(job.id);
         return { job: view, added: parsed.ids.length, duplicates: parsed.duplicates, blanks: parsed.blanks };
-      },
-      'downloads.parseIds': (req) => {
-        const p = this.parse(req);
-        return { ids: p.ids.length, duplicates: p.duplicates, blanks: p.blanks };
       },
       'downloads.list': () => ({ jobs: this.repo.list(this.deps.activeProfileId()).map((j) => this.view(j.id)) }),
       'downloads.get': (req) => this.view(req.jobId),

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { DownloadJob, ExistingPolicy } from '../../../common/calls/downloads';
 import { DEFAULT_INVOICE_KIND, downloadFlags, kindFromFlags, type DownloadDataType } from '../../../common/model';
 import { formatCount } from '../../../common/format';
+import { parseIdsText } from '../../../common/rules/transaction-ids';
 import { useErrorText, useLang } from '../app/error-text';
 import { FilePicker, SelectField } from '../app/fields';
 import { SampleInvoices, useSandboxMode } from '../app/SampleInvoices';
@@ -20,7 +21,9 @@ export function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) 
   const sandbox = useSandboxMode();
   const lang = useLang();
   const idsHint = (h: { ids: number; duplicates: number; blanks: number }) =>
-    t('downloads.idsHint', { ids: formatCount(h.ids, lang), duplicates: formatCount(h.duplicates, lang), blanks: formatCount(h.blanks, lang) });
+    h.duplicates + h.blanks === 0
+      ? t('downloads.idsCount', { ids: formatCount(h.ids, lang) })
+      : t('downloads.idsHint', { ids: formatCount(h.ids, lang), duplicates: formatCount(h.duplicates, lang), blanks: formatCount(h.blanks, lang) });
   const [idsText, setIdsText] = useState('');
   const [fileName, setFileName] = useState<string | undefined>(undefined);
   const [hint, setHint] = useState<{ ids: number; duplicates: number; blanks: number } | null>(null);
@@ -39,8 +42,10 @@ export function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) 
       setHint(null);
       return;
     }
+    // Counted here as the person types; main reads the same text again when the job is created.
     const timer = setTimeout(() => {
-      bridge.call('downloads.parseIds', { idsText, ...(fileName ? { fileName } : {}) }).then(setHint, () => setHint(null));
+      const p = parseIdsText(idsText, fileName || undefined);
+      setHint({ ids: p.ids.length, duplicates: p.duplicates, blanks: p.blanks });
     }, 200);
     return () => clearTimeout(timer);
   }, [idsText, fileName]);

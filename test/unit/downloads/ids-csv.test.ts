@@ -1,7 +1,7 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { failedItemsCsv } from '../../../main/services/downloads/csv';
-import { parseIdsText } from '../../../main/services/downloads/ids';
+import { parseIdsText } from '../../../common/rules/transaction-ids';
 
 describe('parseIdsText', () => {
   it('reads one ID per line, dropping blanks and duplicates with counts', () => {
@@ -17,6 +17,18 @@ describe('parseIdsText', () => {
   it('takes the first column of a CSV without a header (semicolons too)', () => {
     expect(parseIdsText('X1;a\nX2;b\n', 'x.csv').ids).toEqual(['X1', 'X2']);
   });
+  it('splits a typed or pasted list on new lines, commas, semicolons, tabs and spaces', () => {
+    expect(parseIdsText('A,B,C').ids).toEqual(['A', 'B', 'C']);
+    expect(parseIdsText('A;B;C').ids).toEqual(['A', 'B', 'C']);
+    expect(parseIdsText('A\tB\tC').ids).toEqual(['A', 'B', 'C']);
+    expect(parseIdsText('A,B\nC;D E\tF, ,G').ids).toEqual(['A', 'B', 'C', 'D', 'E', 'F', 'G']);
+    expect(parseIdsText('A, B;\r\nB\n')).toEqual({ ids: ['A', 'B'], duplicates: 1, blanks: 0 });
+  });
+
+  it('reads a pasted table headed TransactionID by that column', () => {
+    expect(parseIdsText('Buyer,TransactionID\nCông ty A,X1\nB,X2\n').ids).toEqual(['X1', 'X2']);
+  });
+
   it('reads the first column of rows pasted from a spreadsheet (tabs)', () => {
     expect(parseIdsText('X1\tCông ty A\nX2\tB\n').ids).toEqual(['X1', 'X2']);
   });

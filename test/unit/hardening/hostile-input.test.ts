@@ -6,7 +6,7 @@ import { emptyDraft, type InvoiceDraft } from '../../../common/money/draft';
 import { computeInvoice } from '../../../common/money';
 import { validateDraft } from '../../../common/validation';
 import { Catalogues } from '../../../main/services/catalogues/catalogues';
-import { parseIdsText } from '../../../main/services/downloads/ids';
+import { parseIdsText } from '../../../common/rules/transaction-ids';
 import { readZipSafely, ZipRefused } from '../../../main/services/downloads/zip';
 import { parseEmailCsv } from '../../../main/services/emails/csv';
 import { openDatabase } from '../../../main/services/store';

@@ -33,19 +33,30 @@ export function dedupeIds(raw: readonly string[]): ParsedIds {
   return { ids, duplicates, blanks };
 }
 
+/** Rows pasted from a spreadsheet: two or more lines, each with the same number (≥ 2) of tab-separated cells. */
+function isSpreadsheetPaste(lines: readonly string[]): boolean {
+  const filled = lines.filter((l) => l.trim() !== '');
+  if (filled.length < 2) return false;
+  const cells = filled[0]!.split('\t').length;
+  return cells >= 2 && filled.every((l) => l.split('\t').length === cells);
+}
+
 /**
- * TransactionIDs from pasted text or an imported TXT/CSV file. A CSV (or any text with commas,
- * semicolons or tabs on its lines) is read with a CSV parser: the column headed TransactionID
- * when there is one, otherwise the first column. Plain text: one ID per line (spaces also split).
+ * TransactionIDs from pasted text or an imported TXT/CSV file. A CSV file, text headed by a
+ * TransactionID column, or rows pasted from a spreadsheet are read as a table: the column headed
+ * TransactionID when there is one, otherwise the first column. Any other list splits on new
+ * lines, commas, semicolons, tabs and spaces (a TransactionID holds none of them).
  */
 export function parseIdsText(text: string, fileName?: string): ParsedIds {
   const body = text.replace(/^\uFEFF/, '');
   const lines = body.split(/\r\n|\n|\r/);
-  const isCsv = /\.csv$/i.test(fileName ?? '') || lines.some((l) => /[,;\t]/.test(l));
-  if (!isCsv) {
+  const firstLine = lines.find((l) => l.trim() !== '') ?? '';
+  const headed = firstLine.split(/[,;\t|]/).some((cell) => HEADER.test(cell.replace(/"/g, '').trim()));
+  const isTable = /\.csv$/i.test(fileName ?? '') || headed || isSpreadsheetPaste(lines);
+  if (!isTable) {
     const raw: string[] = [];
     for (const line of lines) {
-      const parts = line.split(/\s+/);
+      const parts = line.split(/[\s,;]+/);
       if (parts.every((p) => p === '')) raw.push('');
       else raw.push(...parts.filter((p) => p !== ''));
     }
@@ -53,8 +64,7 @@ export function parseIdsText(text: string, fileName?: string): ParsedIds {
     if (raw.length > 0 && raw[raw.length - 1] === '' && /[\r\n]$/.test(body)) raw.pop();
     return dedupeIds(raw);
   }
-  const first = lines.find((l) => l.trim() !== '') ?? '';
-  const delimiter = [',', ';', '\t', '|'].map((d) => ({ d, n: first.split(d).length })).sort((a, b) => b.n - a.n)[0]!.d;
+  const delimiter = [',', ';', '\t', '|'].map((d) => ({ d, n: firstLine.split(d).length })).sort((a, b) => b.n - a.n)[0]!.d;
   const parsed = Papa.parse<string[]>(body, { skipEmptyLines: false, delimiter });
   const rows = parsed.data.filter((r) => Array.isArray(r));
   let column = 0;
