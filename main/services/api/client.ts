@@ -45,6 +45,8 @@ export interface ApiClientOptions {
   /** Injected for tests: jitter source (0…1) and the wait between retries. */
   random?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** The most read of one answer, per operation (default {@link ANSWER_LIMITS}). */
+  answerLimits?: Partial<Record<Operation, number>>;
 }
 
 export interface DownloadOptions extends CallOptions {
@@ -118,6 +120,7 @@ export class ApiClient {
       ...(options.log ? { log: options.log } : {}),
       ...(options.random ? { random: options.random } : {}),
       ...(options.sleep ? { sleep: options.sleep } : {}),
+      ...(options.answerLimits ? { answerLimits: options.answerLimits } : {}),
     });
   }
 
