@@ -21,8 +21,8 @@ export interface Answer {
 export interface AnswerServer {
   /** `http://127.0.0.1:PORT/api/integration/invoice` */
   baseUrl: string;
-  /** Each request's method, path and body, in order. */
-  requests: Array<{ method: string; url: string; body: string }>;
+  /** Each request's method, path, body and Authorization header, in order. */
+  requests: Array<{ method: string; url: string; body: string; authorization: string | null }>;
   /** What the next requests get (until set again). */
   answer(a: Answer): void;
   close(): Promise<void>;
@@ -36,7 +36,7 @@ export async function startAnswerServer(): Promise<AnswerServer> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      requests.push({ method: req.method ?? '', url: req.url ?? '', body: Buffer.concat(chunks).toString('utf8') });
+      requests.push({ method: req.method ?? '', url: req.url ?? '', body: Buffer.concat(chunks).toString('utf8'), authorization: req.headers.authorization ?? null });
       const a = current;
       if (typeof a.body === 'function') return a.body(res);
       res.writeHead(a.status ?? 200, { 'content-type': 'application/json; charset=utf-8', ...a.headers });

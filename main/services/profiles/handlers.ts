@@ -8,6 +8,7 @@ import type { Connectivity } from '../connectivity/connectivity';
 import { secretAccounts, type SecretStore } from '../secrets';
 import type { ProfileService } from './profiles';
 import type { SandboxRunner } from './sandbox-runner';
+import { originChanged } from './urls';
 
 export type ProfileCallName =
   | 'profiles.list'
@@ -41,14 +42,18 @@ export function profileHandlers(deps: ProfileHandlersDeps): Pick<ContractHandler
       publishProfiles();
       return profile;
     },
-    'profiles.update': (req) => {
+    'profiles.update': async (req) => {
       const patch: { name?: string; baseUrl?: string | null; tokenUrl?: string | null } = {};
       if (req.name !== undefined) patch.name = req.name;
       if (req.baseUrl !== undefined) patch.baseUrl = req.baseUrl;
       if (req.tokenUrl !== undefined) patch.tokenUrl = req.tokenUrl;
+      // A token follows its origin: signed out before the new address is stored, so no request
+      // can carry the old token or password to the new host in between.
+      const signedOutByOriginChange = originChanged(profiles.get(req.id), profiles.resolvePatch(req.id, patch));
+      if (signedOutByOriginChange) await auth.signOut(req.id);
       const profile = profiles.update(req.id, patch);
       publishProfiles();
-      return profile;
+      return { ...profile, signedOutByOriginChange };
     },
     'profiles.remove': async (req) => {
       profiles.get(req.id);
