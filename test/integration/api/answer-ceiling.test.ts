@@ -1,7 +1,8 @@
 import type http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient, ApiError } from '../../../main/services/api';
+import { ApiClient } from '../../../main/services/api';
 import { startAnswerServer, type AnswerServer } from '../../support/answer-server';
+import { failure } from '../../support/api-failure';
 
 let server: AnswerServer;
 const clients: ApiClient[] = [];
@@ -25,16 +26,6 @@ function client(limits: Record<string, number> = {}): ApiClient {
   const c = new ApiClient({ baseUrl: server.baseUrl, token: 't', timeoutMs: 20_000, retry: { retries: 2, baseDelayMs: 5 }, answerLimits: limits });
   clients.push(c);
   return c;
-}
-
-async function failure(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ApiError) return e;
-    throw e;
-  }
-  throw new Error('expected the call to fail');
 }
 
 beforeAll(async () => {

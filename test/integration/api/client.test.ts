@@ -1,9 +1,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Agent } from 'undici';
 import { unzipSync } from 'fflate';
-import { ApiClient, ApiError, type ApiClientOptions } from '../../../main/services/api';
+import { ApiClient, type ApiClientOptions } from '../../../main/services/api';
 import { startSandbox, SANDBOX_CREDENTIALS, SANDBOX_INACTIVE_APPID, type Sandbox } from '../../../main/sandbox';
 import { sampleInvoiceData } from '../../support/sandbox-invoice';
+import { failure } from '../../support/api-failure';
 import type { InvoiceData, SendEmailData } from '../../../common/model';
 
 let sb: Sandbox;
@@ -22,16 +23,6 @@ function client(extra: Partial<ApiClientOptions> = {}): ApiClient {
   });
   clients.push(c);
   return c;
-}
-
-async function failure(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ApiError) return e;
-    throw e;
-  }
-  throw new Error('expected the call to fail');
 }
 
 const utf8 = (b: Uint8Array) => Buffer.from(b).toString('utf8');
