@@ -1,14 +1,13 @@
 import { AppError } from '../../../common/errors';
 import type { EventBus } from '../../../common/ipc/bus';
 import type { ContractHandlers } from '../../../common/ipc/dispatch';
-import { isUnreachableKind } from '../../../common/rules/network';
+import { isUnreachableKind, originChanged } from '../../../common/rules/network';
 import { isApiError, type ClientFactory } from '../api';
 import type { AuthService, Endpoint, ResolveEndpoint } from '../auth';
 import type { Connectivity } from '../connectivity/connectivity';
 import { secretAccounts, type SecretStore } from '../secrets';
 import type { ProfileService } from './profiles';
 import type { SandboxRunner } from './sandbox-runner';
-import { originChanged } from './urls';
 
 export type ProfileCallName =
   | 'profiles.list'

@@ -1,5 +1,4 @@
 import { AppError } from '../../../common/errors';
-import { defaultTokenUrl } from '../api/base-url';
 import { checkServiceUrl as checkUrl, isLoopbackHost, SERVICE_PRESETS } from '../../../common/rules/network';
 
 export { isLoopbackHost };
@@ -29,23 +28,4 @@ export function checkServiceUrl(field: keyof typeof FIELD_LABEL, raw: string): s
   const url = checked.url;
   url.search = '';
   return url.toString().replace(/\/+$/, '');
-}
-
-/** Where a profile's token and password go: the service's origin and the token operation's. */
-function originsOf(urls: { baseUrl: string | null; tokenUrl: string | null }): string[] {
-  if (!urls.baseUrl) return [];
-  const base = new URL(urls.baseUrl);
-  const token = urls.tokenUrl ? new URL(urls.tokenUrl) : defaultTokenUrl(base);
-  return [base.origin, token.origin];
-}
-
-/**
- * True when an edit moves the profile to another scheme, host or port (of the service or of
- * its token address): its token and remembered password must not follow. A path change on the
- * same origin keeps them.
- */
-export function originChanged(before: { baseUrl: string | null; tokenUrl: string | null }, after: { baseUrl: string | null; tokenUrl: string | null }): boolean {
-  const a = originsOf(before);
-  const b = originsOf(after);
-  return a.length !== b.length || a.some((origin, i) => origin !== b[i]);
 }

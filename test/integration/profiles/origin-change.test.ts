@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices, type Services } from '../../../main/services';
-import { originChanged } from '../../../main/services/profiles/urls';
+import { originChanged } from '../../../common/rules/network';
 import { MemorySecretStore, secretAccounts } from '../../../main/services/secrets';
 import { startSandbox, SANDBOX_CREDENTIALS, type Sandbox } from '../../../main/sandbox';
 import { startAnswerServer, type AnswerServer } from '../../support/answer-server';
@@ -80,5 +80,8 @@ describe('a token follows its origin', () => {
     expect(originChanged(base, at('https://api.example.vn:8443/api/integration/invoice'))).toBe(true);
     expect(originChanged(at('http://127.0.0.1:5000/x'), at('https://127.0.0.1:5000/x'))).toBe(true);
     expect(originChanged(base, at('https://api.example.vn/api/integration/invoice', 'https://login.example.vn/auth/token'))).toBe(true);
+    // Half-typed form values never throw; an unreadable address counts as another place.
+    expect(originChanged(base, at('https://'))).toBe(true);
+    expect(originChanged(base, at('  https://api.example.vn/x  ', '  '))).toBe(false);
   });
 });
