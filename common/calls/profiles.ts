@@ -43,7 +43,10 @@ export const profilesCalls = {
         tokenUrl: urlField.nullable().optional(),
       })
       .strict(),
-    ProfileSchema,
+    ProfileSchema.extend({
+      /** The edit moved the profile to another scheme, host or port: it was signed out and its remembered password forgotten. */
+      signedOutByOriginChange: z.boolean(),
+    }),
   ),
   'profiles.remove': call(z.object({ id: z.string().min(1) }).strict(), ProfileListSchema),
   'profiles.activate': call(z.object({ id: z.string().min(1) }).strict(), ProfileListSchema),

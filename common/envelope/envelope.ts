@@ -106,6 +106,55 @@ export function unwrapData(value: unknown, maxDepth: number = MAX_UNWRAP_DEPTH):
   return current;
 }
 
+/**
+ * An error-code value as services spell it. "No error" comes as null, `""`, `0`, `"0"`, `false`,
+ * `[]` or `{}`; a list gives its first code, an object its `code`/`errorCode` field, a
+ * JSON-in-string layer is peeled. Anything else is a code (an unreadable object as its JSON).
+ */
+export function readCode(value: unknown): string | null {
+  if (value === null || value === undefined || value === false || value === 0) return null;
+  if (typeof value === 'string') {
+    const t = value.trim();
+    if (t === '' || t === '0') return null;
+    const inner = unwrapData(t);
+    return typeof inner === 'string' ? t : readCode(inner);
+  }
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) {
+    for (const element of value) {
+      const code = readCode(element);
+      if (code !== null) return code;
+    }
+    return null;
+  }
+  if (isPlainObject(value)) {
+    if (Object.keys(value).length === 0) return null;
+    for (const name of ['errorCode', 'code', 'key']) {
+      if (hasField(value, name)) return codeField(value, name);
+    }
+  }
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A code field in any casing: the first spelling that holds a real code wins, so `ErrorCode: []`
+ * beside `errorCode: ""` is no error and `errorCode: ""` beside `ErrorCode: "InvalidEmail"` does
+ * not hide the code.
+ */
+export function codeField(obj: Record<string, unknown>, name: string): string | null {
+  const wanted = name.toLowerCase();
+  for (const key of Object.keys(obj)) {
+    if (key.toLowerCase() !== wanted) continue;
+    const code = readCode(obj[key]);
+    if (code !== null) return code;
+  }
+  return null;
+}
+
 function asOptionalString(value: unknown): string | null {
   // `0`/`false` are how some stacks say "no code"; a real code is text.
   if (value === null || value === undefined || value === 0 || value === false) return null;
@@ -176,7 +225,7 @@ function readEnvelopeUnsafe(value: unknown): EnvelopeResult {
   const rawData = getField(value, 'data');
   const envelope: Envelope = {
     success: asSuccessFlag(getField(value, 'success')),
-    errorCode: asOptionalString(getField(value, 'errorCode')),
+    errorCode: codeField(value, 'errorCode'),
     description: asOptionalString(getField(value, 'descriptionErrorCode')),
     errors: asErrorList(getField(value, 'errors')),
     data: rawData === undefined ? null : unwrapData(rawData),

@@ -5,6 +5,8 @@ export {
   getField,
   hasField,
   firstErrorCode,
+  readCode,
+  codeField,
   MAX_UNWRAP_DEPTH,
   type Envelope,
   type EnvelopeResult,

@@ -38,6 +38,44 @@ export function isLoopbackHost(hostname: string): boolean {
   return m !== null && m.slice(1).every((octet) => Number(octet) <= 255);
 }
 
+/** `…/api/integration/invoice` → `…/api/integration/auth/token` (docs/service.md#token). */
+export function defaultTokenUrl(baseUrl: URL): URL {
+  const u = new URL(baseUrl.href);
+  const path = u.pathname.replace(/\/+$/, '');
+  u.pathname = /\/invoice$/i.test(path) ? path.replace(/\/invoice$/i, '/auth/token') : `${path}/auth/token`;
+  u.search = '';
+  return u;
+}
+
+function urlOrNull(raw: string): URL | null {
+  try {
+    return new URL(raw.trim());
+  } catch {
+    return null;
+  }
+}
+
+/** Where a profile's token and password go: the service's origin and the token operation's. */
+function originsOf(urls: { baseUrl: string | null; tokenUrl: string | null }): string[] {
+  if (!urls.baseUrl?.trim()) return [];
+  const base = urlOrNull(urls.baseUrl);
+  // An address that does not parse is a different place from any that does.
+  if (!base) return [`unreadable ${urls.baseUrl.trim()}`];
+  const token = urls.tokenUrl?.trim() ? urlOrNull(urls.tokenUrl) : defaultTokenUrl(base);
+  return [base.origin, token ? token.origin : `unreadable ${urls.tokenUrl ?? ''}`];
+}
+
+/**
+ * True when an edit moves the profile to another scheme, host or port (of the service or of
+ * its token address): its token and remembered password must not follow. A path change on the
+ * same origin keeps them. Pure and total, so a form can warn before saving.
+ */
+export function originChanged(before: { baseUrl: string | null; tokenUrl: string | null }, after: { baseUrl: string | null; tokenUrl: string | null }): boolean {
+  const a = originsOf(before);
+  const b = originsOf(after);
+  return a.length !== b.length || a.some((origin, i) => origin !== b[i]);
+}
+
 export type ServiceUrlProblem = 'invalid' | 'scheme' | 'insecure' | 'credentials';
 
 export type ServiceUrlCheck = { ok: true; url: URL } | { ok: false; problem: ServiceUrlProblem; message: Bilingual };

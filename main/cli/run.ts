@@ -28,7 +28,7 @@ const GLOBAL_OPTIONS: Record<string, CliOption> = {
 const GLOBAL_VALUE_OPTIONS = new Set(Object.entries(GLOBAL_OPTIONS).filter(([, o]) => o.type === 'string').map(([k]) => `--${k}`));
 
 /** Exit code for a failure kind: 3 authentication, 4 unreachable, 2 configuration, 1 otherwise. */
-export function exitCodeForKind(kind: ApiErrorKind): number {
+function exitCodeForKind(kind: ApiErrorKind): number {
   switch (kind) {
     case 'auth':
       return ExitCode.Auth;
@@ -70,7 +70,7 @@ function optionLines(options: Record<string, CliOption>): string[] {
   });
 }
 
-export function usageText(registry: CommandRegistry, command?: string): string {
+function usageText(registry: CommandRegistry, command?: string): string {
   const cmd = command ? registry.get(command) : undefined;
   if (cmd) {
     return [
@@ -171,7 +171,7 @@ function describeFailure(error: unknown): ErrorReport {
   };
 }
 
-export interface RunOptions {
+interface RunOptions {
   io: CliIo;
   signal?: AbortSignal;
 }

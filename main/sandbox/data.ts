@@ -20,7 +20,7 @@ export interface SandboxInvoiceLine {
   VATRateName: string;
 }
 
-export interface SandboxTaxRateInfo {
+interface SandboxTaxRateInfo {
   VATRateName: string;
   AmountWithoutVATOC: number;
   VATAmountOC: number;
@@ -62,7 +62,7 @@ export const SANDBOX_SELLER = {
 // ---------------------------------------------------------------------------------------------
 // Templates (docs/service.md#invoicetemplatedata, with every extra sample field)
 
-export interface TemplateSpec {
+interface TemplateSpec {
   form: '1' | '2' | '5';
   withCode: boolean;
   letter: string;

@@ -45,8 +45,8 @@ export interface OpFaults {
 export type FaultConfig = Partial<Record<FaultOp | 'all', OpFaults>>;
 
 export type FaultKind = 'status429' | 'status500' | 'status503' | 'error' | 'reset' | 'hang' | 'malformed' | 'truncated' | 'wrongTypes' | 'emptyData';
-export const PRE_FAULTS: readonly FaultKind[] = ['status429', 'status500', 'status503', 'error'];
-export const POST_FAULTS: readonly FaultKind[] = ['reset', 'hang', 'malformed', 'truncated', 'wrongTypes', 'emptyData'];
+const PRE_FAULTS: readonly FaultKind[] = ['status429', 'status500', 'status503', 'error'];
+const POST_FAULTS: readonly FaultKind[] = ['reset', 'hang', 'malformed', 'truncated', 'wrongTypes', 'emptyData'];
 const ORDER: readonly FaultKind[] = [...PRE_FAULTS, ...POST_FAULTS];
 
 /** Names accepted in the compact string (and, case-insensitively, as object keys). */
@@ -169,7 +169,7 @@ export function formatFaultSpec(config: FaultConfig): string {
     .join(',');
 }
 
-export interface FaultDecision {
+interface FaultDecision {
   kind?: FaultKind;
   delayMs: number;
   retryAfterS: number;

@@ -211,7 +211,7 @@ async function handle(ctx: SandboxContext, server: ServerState, req: http.Incomi
   send(ctx, req, res, reply, decision.kind, entry);
 }
 
-export interface SandboxServer {
+interface SandboxServer {
   /** Listens on 127.0.0.1 (the configured port, or a free one the first time) and sets `ctx.origin`. */
   listen(): Promise<void>;
   /** Stops listening and drops open connections. */

@@ -44,7 +44,7 @@ export interface SandboxOptions {
   fontDir?: string;
 }
 
-export interface SandboxCatalogue {
+interface SandboxCatalogue {
   /** Live issued invoices of one kind, in issue order. */
   list(kind: InvoiceKind): readonly string[];
   /** Invoices that were deleted (Download answers InvoiceDeleted). */

@@ -29,6 +29,18 @@ export interface SandboxQuirks {
   requireCompanyTaxCode: boolean;
   /** When set, the four operations (after auth) answer this call-level errorCode, e.g. `LicenseInfo_OutOfInvoice`. */
   callError: string | null;
+  /**
+   * sendemail's answer: `items` (one result per invoice), `emptyData` (`success: true`, `data: ""`,
+   * the integration document's example) or `noTransactionId` (results without their TransactionID).
+   */
+  emailAnswer: 'items' | 'emptyData' | 'noTransactionId';
+  /** How a good sendemail item says "no error" in its ErrorCode: `""`, null, 0, `"0"`, `[]` or `{}`. */
+  itemNoError: 'emptyString' | 'null' | 'zero' | 'zeroString' | 'emptyList' | 'emptyObject';
+}
+
+/** The ErrorCode value of each {@link SandboxQuirks.itemNoError} choice. */
+export function noErrorValue(choice: SandboxQuirks['itemNoError']): unknown {
+  return { emptyString: '', null: null, zero: 0, zeroString: '0', emptyList: [], emptyObject: {} }[choice];
 }
 
 export const DEFAULT_QUIRKS: SandboxQuirks = {
@@ -44,6 +56,8 @@ export const DEFAULT_QUIRKS: SandboxQuirks = {
   emailStatus: 'auto',
   requireCompanyTaxCode: false,
   callError: null,
+  emailAnswer: 'items',
+  itemNoError: 'emptyString',
 };
 
 const CHOICES: { [K in keyof SandboxQuirks]: readonly unknown[] | 'boolean' | 'count' | 'code' } = {
@@ -59,6 +73,8 @@ const CHOICES: { [K in keyof SandboxQuirks]: readonly unknown[] | 'boolean' | 'c
   emailStatus: ['auto', 3, 4],
   requireCompanyTaxCode: 'boolean',
   callError: 'code',
+  emailAnswer: ['items', 'emptyData', 'noTransactionId'],
+  itemNoError: ['emptyString', 'null', 'zero', 'zeroString', 'emptyList', 'emptyObject'],
 };
 
 /** Validates a partial quirks object (admin endpoint, options); throws on unknown names/values. */

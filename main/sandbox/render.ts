@@ -29,7 +29,7 @@ export const DOWNLOAD_DATA_TYPES: readonly DownloadDataType[] = ['Xml', 'Pdf', '
 const FONT_FILES = { regular: 'DejaVuSans.ttf', bold: 'DejaVuSans-Bold.ttf' } as const;
 
 /** Where the shipped fonts are: explicit dir, $EINVOICE_FONT_DIR, or assets/fonts above the code, argv[1] or cwd. */
-export function findFontDir(explicit?: string): string {
+function findFontDir(explicit?: string): string {
   const candidates: string[] = [];
   if (explicit) candidates.push(explicit);
   if (process.env.EINVOICE_FONT_DIR) candidates.push(process.env.EINVOICE_FONT_DIR);
@@ -310,7 +310,7 @@ function num(v: unknown): number {
 // ---------------------------------------------------------------------------------------------
 // XML (a TT78-like layout) and HTML
 
-export function renderXml(inv: SandboxInvoice): string {
+function renderXml(inv: SandboxInvoice): string {
   const lines = inv.OriginalInvoiceDetail.map(
     (l) =>
       `      <HHDVu><TChat>${l.ItemType}</TChat><STT>${l.LineNumber}</STT><MHHDVu>${escapeXml(l.ItemCode)}</MHHDVu><THHDVu>${escapeXml(l.ItemName)}</THHDVu><DVTinh>${escapeXml(l.UnitName)}</DVTinh><SLuong>${l.Quantity}</SLuong><DGia>${l.UnitPrice}</DGia><TLCKhau>${l.DiscountRate}</TLCKhau><STCKhau>${l.DiscountAmountOC}</STCKhau><ThTien>${l.AmountWithoutVATOC}</ThTien><TSuat>${escapeXml(l.VATRateName)}</TSuat></HHDVu>`,
@@ -374,7 +374,7 @@ ${rates}
 `;
 }
 
-export function renderHtml(inv: SandboxInvoice): string {
+function renderHtml(inv: SandboxInvoice): string {
   const { d, m, y } = dateParts(inv.InvDate);
   const cur = inv.CurrencyCode;
   const rows = inv.OriginalInvoiceDetail.map(
@@ -408,7 +408,7 @@ ${rows}
 // ---------------------------------------------------------------------------------------------
 // PDF
 
-export interface PdfOptions {
+interface PdfOptions {
   preview?: boolean;
   /** Grow the file to about this many KB with an incompressible padding object (0 = none). */
   padKb?: number;
@@ -557,7 +557,7 @@ class PdfWriter {
   }
 }
 
-export interface LoadedFonts {
+interface LoadedFonts {
   regular: LoadedFont;
   bold: LoadedFont;
 }
@@ -708,7 +708,7 @@ export async function mergePdfs(parts: readonly Uint8Array[]): Promise<Uint8Arra
   return out.save({ useObjectStreams: false });
 }
 
-export function renderZip(inv: SandboxInvoice, xml: string, pdf: Uint8Array): Uint8Array {
+function renderZip(inv: SandboxInvoice, xml: string, pdf: Uint8Array): Uint8Array {
   const id = inv.TransactionID ?? inv.RefID;
   const mtime = /^\d{4}-\d{2}-\d{2}$/.test(inv.InvDate) ? new Date(`${inv.InvDate}T09:00:00`) : FIXED_DATE;
   return zipSync(
@@ -765,7 +765,7 @@ export class ByteLru {
   }
 }
 
-export interface RendererOptions {
+interface RendererOptions {
   fontDir?: string;
   padKb?: number;
   cacheMb?: number;

@@ -15,7 +15,7 @@ export const SANDBOX_INACTIVE_APPID = 'sandbox-appid-inactive';
 export const SANDBOX_DEV_TOKEN = 'einvoice-sandbox-dev-token';
 
 /** Default lifetime of issued tokens (the documented 14 days). */
-export const DEFAULT_TOKEN_TTL_MS = 14 * 24 * 3600 * 1000;
+const DEFAULT_TOKEN_TTL_MS = 14 * 24 * 3600 * 1000;
 
 const b64url = (data: Buffer | string): string => Buffer.from(data).toString('base64url');
 

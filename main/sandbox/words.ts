@@ -30,7 +30,7 @@ function readTriple(n: number, full: boolean): string[] {
   return out;
 }
 
-export function integerInWords(value: bigint): string {
+function integerInWords(value: bigint): string {
   if (value === 0n) return 'không';
   const groups = thousandGroups(value);
   const words: string[] = [];

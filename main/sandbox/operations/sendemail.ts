@@ -3,6 +3,7 @@ import { kindFromFlags } from '../../../common/model/kind';
 import { createRng, uuid } from '../prng';
 import { TRANSACTION_ID, envelope, fail, type Reply } from '../reply';
 import { getCI } from '../validate';
+import { noErrorValue } from '../quirks';
 
 const EMAIL = /^[^\s@;,<>()"]+@[^\s@;,<>()"]+\.[^\s@;,<>()".]{2,}$/;
 
@@ -56,7 +57,9 @@ export function opSendEmail(ctx: SandboxContext, body: unknown): Reply {
       subject: `Hóa đơn điện tử số ${inv.InvNo ?? ''} ký hiệu ${inv.InvSeries} của ${inv.BuyerLegalName || inv.BuyerFullName}`,
       status,
     });
-    return { ...base, SendEmailStatus: status, ErrorCode: '' };
+    return { ...base, SendEmailStatus: status, ErrorCode: noErrorValue(ctx.quirks.itemNoError) };
   });
-  return { status: 200, envelope: envelope(!ctx.quirks.emailEnvelopeFailure, encodeData(ctx, results)) };
+  if (ctx.quirks.emailAnswer === 'emptyData') return { status: 200, envelope: envelope(true, '') };
+  const answered = ctx.quirks.emailAnswer === 'noTransactionId' ? results.map(({ TransactionID: _id, ...rest }) => rest) : results;
+  return { status: 200, envelope: envelope(!ctx.quirks.emailEnvelopeFailure, encodeData(ctx, answered)) };
 }

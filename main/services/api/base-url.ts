@@ -1,4 +1,5 @@
 import { checkServiceUrl } from '../../../common/rules/network';
+export { defaultTokenUrl } from '../../../common/rules/network';
 import { apiErrors } from './errors';
 import type { Bilingual } from '../../../common/model';
 
@@ -13,15 +14,6 @@ export function parseServiceUrl(raw: string, what: Bilingual = { en: 'service ad
     en: `The ${what.en} "${raw.trim()}": ${checked.message.en}.`,
     vi: `${capitalise(what.vi)} "${raw.trim()}": ${checked.message.vi}.`,
   });
-}
-
-/** `…/api/integration/invoice` → `…/api/integration/auth/token` (docs/service.md#token). */
-export function defaultTokenUrl(baseUrl: URL): URL {
-  const u = new URL(baseUrl.href);
-  const path = u.pathname.replace(/\/+$/, '');
-  u.pathname = /\/invoice$/i.test(path) ? path.replace(/\/invoice$/i, '/auth/token') : `${path}/auth/token`;
-  u.search = '';
-  return u;
 }
 
 function capitalise(s: string): string {

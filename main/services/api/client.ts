@@ -6,6 +6,7 @@ import { MAX_DOWNLOAD_BATCH, normaliseEmailList } from './batching';
 import { isUnreachableKind } from '../../../common/rules/network';
 import { ApiError, apiErrors } from './errors';
 import {
+  acceptedWithoutItems,
   jwtExpiry,
   NormaliseError,
   normaliseDownload,
@@ -44,6 +45,8 @@ export interface ApiClientOptions {
   /** Injected for tests: jitter source (0…1) and the wait between retries. */
   random?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** The most read of one answer, per operation (default {@link ANSWER_LIMITS}). */
+  answerLimits?: Partial<Record<Operation, number>>;
 }
 
 export interface DownloadOptions extends CallOptions {
@@ -117,6 +120,7 @@ export class ApiClient {
       ...(options.log ? { log: options.log } : {}),
       ...(options.random ? { random: options.random } : {}),
       ...(options.sleep ? { sleep: options.sleep } : {}),
+      ...(options.answerLimits ? { answerLimits: options.answerLimits } : {}),
     });
   }
 
@@ -158,7 +162,7 @@ export class ApiClient {
         throw this.envelopeError('download', env);
       }
       try {
-        return normaliseDownload(env.data, type, env.success);
+        return normaliseDownload(env.data, type, env.success, ids);
       } catch (error) {
         if (error instanceof NormaliseError) throw apiErrors.malformed(error.message, { operation: 'download' });
         throw error;
@@ -177,12 +181,16 @@ export class ApiClient {
       this.callRaw({ operation: 'sendemail', method: 'POST', url: this.opUrl('/sendemail'), body, auth: true, unsafe: true }, opts),
     );
     if (env.kind === 'malformed') throw apiErrors.unknownOutcome(`unreadable answer: ${env.reason}`, { operation: 'sendemail' });
+    const requested = parameter.SendEmailDatas.map((d) => d.TransactionID);
     let items;
     try {
-      items = normaliseSendEmailItems(env.data);
+      items = normaliseSendEmailItems(env.data, requested);
     } catch (error) {
       if (env.kind === 'error') throw this.envelopeError('sendemail', env);
       throw apiErrors.unknownOutcome(`unreadable answer: ${messageOf(error)}`, { operation: 'sendemail' });
+    }
+    if (items.length === 0 && env.kind === 'success' && env.success === true && isEmptyAnswer(env.envelope.rawData)) {
+      items = acceptedWithoutItems(requested);
     }
     if (env.kind === 'error' && (isAuthCode(env.code) || items.length === 0)) throw this.envelopeError('sendemail', env);
     if (items.length === 0 && parameter.SendEmailDatas.length > 0) {
@@ -325,6 +333,11 @@ export class ApiClient {
     if (tokenOp && !code) return apiErrors.auth(details);
     return apiErrors.rejected(code, env.description, details);
   }
+}
+
+/** `data: ""` exactly as the integration document shows it; a missing or null `data` stays unknown. */
+function isEmptyAnswer(data: unknown): boolean {
+  return typeof data === 'string' && data.trim() === '';
 }
 
 function pickLink(data: unknown): string | null {

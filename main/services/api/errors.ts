@@ -177,6 +177,17 @@ export const apiErrors = {
       d,
     );
   },
+  /** An answer past the client's ceiling: not read, not retried (it would be as large again). */
+  tooLarge(megabytes: string, d: ApiErrorDetails = {}): ApiError {
+    return new ApiError(
+      'rejected',
+      {
+        en: `The service's answer was larger than ${megabytes} MB, the most the app reads at once; it was not read. Ask for fewer invoices at a time.`,
+        vi: `Câu trả lời của dịch vụ lớn hơn ${megabytes} MB, mức tối đa ứng dụng đọc một lần, nên không được đọc. Hãy yêu cầu ít hóa đơn hơn mỗi lần.`,
+      },
+      d,
+    );
+  },
   unknownOutcome(detail: string, d: ApiErrorDetails = {}): ApiError {
     return new ApiError(
       'unknown_outcome',

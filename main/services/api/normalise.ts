@@ -1,4 +1,4 @@
-import { getField, unwrapData } from '../../../common/envelope';
+import { codeField, getField, unwrapData } from '../../../common/envelope';
 import {
   InvoiceTemplateSchema,
   SendEmailStatus,
@@ -66,8 +66,21 @@ function decodeBase64(s: string): Uint8Array {
   return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
 }
 
+/**
+ * The TransactionID of result #i: its own, or — when the request held exactly one invoice and the
+ * item names none (a published sample does this) — that invoice's.
+ */
+function itemId(el: Record<string, unknown>, requested: readonly string[] | undefined): string | null {
+  return text(getField(el, 'TransactionID')) ?? (requested?.length === 1 ? requested[0]! : null);
+}
+
 /** Turns Download's `data` (already unwrapped by the envelope reader) into items or the link form. */
-export function normaliseDownload(data: unknown, type: DownloadDataType, envelopeSuccess: boolean | undefined): DownloadResult {
+export function normaliseDownload(
+  data: unknown,
+  type: DownloadDataType,
+  envelopeSuccess: boolean | undefined,
+  requested?: readonly string[],
+): DownloadResult {
   if (typeof data === 'string') {
     const s = data.trim();
     if (URL_RE.test(s)) return { kind: 'link', url: s };
@@ -82,9 +95,9 @@ export function normaliseDownload(data: unknown, type: DownloadDataType, envelop
   const items: DownloadItem[] = list.map((raw, i) => {
     const el = unwrapData(raw);
     if (!isObject(el)) throw new NormaliseError(`Download result #${i + 1} is not an object`);
-    const id = text(getField(el, 'TransactionID'));
+    const id = itemId(el, requested);
     if (id === null) throw new NormaliseError(`Download result #${i + 1} has no TransactionID`);
-    const errorCode = text(getField(el, 'ErrorCode'));
+    const errorCode = codeField(el, 'ErrorCode');
     const rawContent = getField(el, 'data');
     let content: Uint8Array | string | null = null;
     let link: string | null = null;
@@ -102,8 +115,11 @@ function toStatus(v: unknown): SendEmailStatus | null {
   return Number.isInteger(n) && n >= 0 && n <= 4 ? (n as SendEmailStatus) : null;
 }
 
-/** sendemail's `data`: a list of SendEmailResult (case-insensitive field names). */
-export function normaliseSendEmailItems(data: unknown): SendEmailItemResult[] {
+/**
+ * sendemail's `data`: a list of SendEmailResult (case-insensitive field names). `requested` are the
+ * request's TransactionIDs: an item without one is matched only when there was exactly one.
+ */
+export function normaliseSendEmailItems(data: unknown, requested?: readonly string[]): SendEmailItemResult[] {
   let list: unknown[];
   if (Array.isArray(data)) list = data;
   else if (isObject(data) && getField(data, 'TransactionID') !== undefined) list = [data];
@@ -112,10 +128,10 @@ export function normaliseSendEmailItems(data: unknown): SendEmailItemResult[] {
   return list.map((raw, i) => {
     const el = unwrapData(raw);
     if (!isObject(el)) throw new NormaliseError(`sendemail result #${i + 1} is not an object`);
-    const id = text(getField(el, 'TransactionID'));
+    const id = itemId(el, requested);
     if (id === null) throw new NormaliseError(`sendemail result #${i + 1} has no TransactionID`);
     const status = toStatus(getField(el, 'SendEmailStatus'));
-    const errorCode = text(getField(el, 'ErrorCode'));
+    const errorCode = codeField(el, 'ErrorCode');
     const ok =
       errorCode === null && (status === SendEmailStatus.Sent || status === SendEmailStatus.Requested || status === SendEmailStatus.Sending);
     return {
@@ -128,6 +144,22 @@ export function normaliseSendEmailItems(data: unknown): SendEmailItemResult[] {
       raw: el,
     };
   });
+}
+
+/**
+ * `success: true` with no data at all (`data: ""`, the integration document's own example): the
+ * service took the request and will send — each invoice reads as SendEmailStatus 4, "requested".
+ */
+export function acceptedWithoutItems(requested: readonly string[]): SendEmailItemResult[] {
+  return requested.map((transactionId) => ({
+    transactionId,
+    refId: null,
+    refDetailId: null,
+    status: SendEmailStatus.Requested,
+    errorCode: null,
+    ok: true,
+    raw: {},
+  }));
 }
 
 /** templates' `data`: a list of InvoiceTemplateData; unknown fields pass through untouched. */

@@ -48,6 +48,42 @@ export interface HttpRequest {
   unsafe?: boolean;
 }
 
+/**
+ * The most the client reads of one answer, by operation: an endless or runaway answer fails that
+ * call (that batch, that email) with a clear message instead of filling the memory. Download and
+ * link answers carry up to 50 invoices' files; the others are short envelopes.
+ */
+export const ANSWER_LIMITS: Readonly<Record<Operation, number>> = {
+  download: 128 * 1024 * 1024,
+  fetch: 128 * 1024 * 1024,
+  preview: 16 * 1024 * 1024,
+  sendemail: 16 * 1024 * 1024,
+  templates: 16 * 1024 * 1024,
+  token: 1024 * 1024,
+  probe: 1024 * 1024,
+};
+
+class AnswerTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`answer larger than ${limit} bytes`);
+  }
+}
+
+/** Reads a body up to `limit` bytes; past it the stream is destroyed (the connection dropped). */
+async function readCapped(body: Dispatcher.ResponseData['body'], limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    total += chunk.length;
+    if (total > limit) {
+      body.destroy();
+      throw new AnswerTooLarge(limit);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, total);
+}
+
 export interface HttpResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -145,6 +181,8 @@ export interface TransportOptions {
   log?: ApiLogger;
   random?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Lowers (or raises) {@link ANSWER_LIMITS} per operation. */
+  answerLimits?: Partial<Record<Operation, number>>;
 }
 
 export class HttpTransport {
@@ -224,13 +262,26 @@ export class HttpTransport {
       });
       status = res.statusCode;
       const responseHeaders = res.headers as HttpResponse['headers'];
+      const limit = this.options.answerLimits?.[req.operation] ?? ANSWER_LIMITS[req.operation];
+      const announced = Number(header(responseHeaders, 'content-length'));
+      if (Number.isFinite(announced) && announced > limit) {
+        res.body.destroy();
+        throw new AnswerTooLarge(limit);
+      }
+      const raw = await readCapped(res.body, limit);
       let text = '';
       let bytes: Uint8Array | null = null;
-      if (req.bytes && status >= 200 && status < 300) bytes = new Uint8Array(await res.body.arrayBuffer());
-      else text = await res.body.text();
+      if (req.bytes && status >= 200 && status < 300) bytes = new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength);
+      else text = raw.toString('utf8');
       if (this.log) this.logLine('info', `${req.operation} ${req.method} ${req.url.pathname}${req.url.search} → HTTP ${status} in ${Math.round(performance.now() - started)} ms`, secrets);
       return { status, headers: responseHeaders, text, bytes };
     } catch (error) {
+      if (error instanceof AnswerTooLarge) {
+        if (this.log) this.logLine('warn', `${req.operation} ${req.method} ${req.url.pathname}: answer larger than ${error.limit} bytes, reading stopped`, secrets);
+        const details = { operation: req.operation, httpStatus: status || undefined };
+        if (req.unsafe) throw apiErrors.unknownOutcome(`the answer was larger than ${megabytes(error.limit)} MB and was not read`, details);
+        throw apiErrors.tooLarge(megabytes(error.limit), details);
+      }
       const code = errorCodeOf(error);
       const detail = code || messageOf(error);
       const details = { operation: req.operation, cause: error, httpStatus: status || undefined };
@@ -278,6 +329,10 @@ export class HttpTransport {
       }
     }
   }
+}
+
+function megabytes(bytes: number): string {
+  return String(Math.round((bytes / 1048576) * 10) / 10);
 }
 
 function isRetryable(error: ApiError): boolean {

@@ -1,7 +1,7 @@
 import { AppError } from '../../../common/errors';
 import type { EventBus } from '../../../common/ipc/bus';
 import type { ContractHandlers } from '../../../common/ipc/dispatch';
-import { isUnreachableKind } from '../../../common/rules/network';
+import { isUnreachableKind, originChanged } from '../../../common/rules/network';
 import { isApiError, type ClientFactory } from '../api';
 import type { AuthService, Endpoint, ResolveEndpoint } from '../auth';
 import type { Connectivity } from '../connectivity/connectivity';
@@ -43,14 +43,18 @@ export function profileHandlers(deps: ProfileHandlersDeps): Pick<ContractHandler
       publishProfiles();
       return profile;
     },
-    'profiles.update': (req) => {
+    'profiles.update': async (req) => {
       const patch: { name?: string; baseUrl?: string | null; tokenUrl?: string | null } = {};
       if (req.name !== undefined) patch.name = req.name;
       if (req.baseUrl !== undefined) patch.baseUrl = req.baseUrl;
       if (req.tokenUrl !== undefined) patch.tokenUrl = req.tokenUrl;
+      // A token follows its origin: signed out before the new address is stored, so no request
+      // can carry the old token or password to the new host in between.
+      const signedOutByOriginChange = originChanged(profiles.get(req.id), profiles.resolvePatch(req.id, patch));
+      if (signedOutByOriginChange) await auth.signOut(req.id);
       const profile = profiles.update(req.id, patch);
       publishProfiles();
-      return profile;
+      return { ...profile, signedOutByOriginChange };
     },
     'profiles.remove': async (req) => {
       profiles.get(req.id);

@@ -125,7 +125,8 @@ export class ProfileService {
     return this.get(id);
   }
 
-  update(id: string, patch: ProfilePatch): Profile {
+  /** What {@link update} would store (checked, normalised), without storing it. */
+  resolvePatch(id: string, patch: ProfilePatch): { name: string; baseUrl: string | null; tokenUrl: string | null } {
     const current = this.get(id);
     if (current.builtin && (patch.baseUrl !== undefined || patch.tokenUrl !== undefined)) {
       throw new AppError('profile_builtin', {
@@ -138,6 +139,11 @@ export class ProfileService {
       current.kind === 'sandbox'
         ? { baseUrl: null, tokenUrl: null }
         : resolveUrls(current.kind, patch.baseUrl === undefined ? current.baseUrl : patch.baseUrl, patch.tokenUrl === undefined ? current.tokenUrl : patch.tokenUrl);
+    return { name, ...urls };
+  }
+
+  update(id: string, patch: ProfilePatch): Profile {
+    const { name, ...urls } = this.resolvePatch(id, patch);
     this.store.transaction((db) => {
       this.assertNameFree(name, id);
       db.prepare('UPDATE profiles SET name = ?, base_url = ?, token_url = ?, updated_at = ? WHERE id = ?').run(

@@ -1,7 +1,7 @@
 import { AppError } from '../../../common/errors';
 
 /** The part of the sandbox (main/sandbox) the built-in profile needs. */
-export interface SandboxHandle {
+interface SandboxHandle {
   baseUrl: string;
   tokenUrl: string;
   devToken: string;

@@ -28,3 +28,15 @@ it('queue flush with the refused token: exit 3 after one request, the entry stay
   expect(world.sb.requests({ op: 'sendemail' }).length - before).toBe(1);
   expect(flush.json).toMatchObject({ items: [{ transactionId: id, state: 'queued' }] });
 });
+
+it('answers the public documentation shows: download with a refused token ends with exit 3 like the other commands', async () => {
+  const id = world.sb.catalogue.list('withoutCode')[0]!;
+  const before = world.sb.requests({ op: 'download' }).length;
+  const r = await world.run(['download', '--type', 'xml', '--out', 'refused-out', '--base-url', world.sb.baseUrl, '--json', id], {
+    env: { EINVOICE_TOKEN: 'not-the-token' },
+    timeoutMs: 20_000,
+  });
+  expect(r.code, r.stderr).toBe(3);
+  expect(world.sb.requests({ op: 'download' }).length - before).toBe(1);
+  expect(r.stdout + r.stderr).not.toContain('not-the-token');
+});

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, isApiError } from '../../../main/services/api';
-import { SANDBOX_CREDENTIALS, startSandbox, type FaultKind, type FaultOp, type Sandbox } from '../../../main/sandbox';
+import { SANDBOX_CREDENTIALS, startSandbox, type FaultKind, type FaultOp, type Sandbox, type SandboxQuirks } from '../../../main/sandbox';
 import { sampleInvoiceData } from '../../support/sandbox-invoice';
 import { recordHardening } from '../../support/hardening-report';
 
@@ -123,10 +123,33 @@ describe('fault matrix: one fault, then the service behaves', () => {
   }
 });
 
+// Not faults: answers the service really gives, each of which must read as success, in one request.
+const ANSWERS: ReadonlyArray<Partial<SandboxQuirks>> = [
+  ...(['zero', 'zeroString', 'emptyString', 'null', 'emptyList', 'emptyObject'] as const).map((itemNoError) => ({ itemNoError })),
+  { emailAnswer: 'emptyData' },
+  { emailAnswer: 'noTransactionId' },
+];
+
+describe('fault matrix: sendemail answers that are not errors (ErrorCode 0, "0", "", null, [], {}; data ""; no TransactionID)', () => {
+  it.each(ANSWERS)('sendemail answered with %o: every item ok, exactly one request', async (quirks) => {
+    sandbox.setFaults({});
+    sandbox.setQuirks(quirks);
+    try {
+      const sentBefore = sandbox.requests({ op: 'sendemail' }).length;
+      const outcome = (await run('sendemail')) as { items: Array<{ ok: boolean; errorCode: string | null }> };
+      seen.push(`sendemail answer ${JSON.stringify(quirks)} → ${outcome.items.map((i) => (i.ok ? 'ok' : i.errorCode)).join(',')}`);
+      expect(outcome.items).toEqual([expect.objectContaining({ ok: true, errorCode: null })]);
+      expect(sandbox.requests({ op: 'sendemail' }).length - sentBefore).toBe(1);
+    } finally {
+      sandbox.setQuirks({ itemNoError: 'emptyString', emailAnswer: 'items' });
+    }
+  });
+});
+
 describe('fault matrix bookkeeping', () => {
   it('covers every operation and every fault kind', () => {
     expect(Object.keys(ALWAYS).sort()).toEqual([...OPS].sort());
     for (const op of OPS) expect(Object.keys(ALWAYS[op]).sort()).toEqual([...FAULTS].sort());
-    recordHardening('fault-matrix', { faultsTried: OPS.length * FAULTS.length + OPS.length * TRANSIENT.length });
+    recordHardening('fault-matrix', { faultsTried: OPS.length * FAULTS.length + OPS.length * TRANSIENT.length + ANSWERS.length });
   });
 });

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
+  codeField,
   firstErrorCode,
   getField,
   readEnvelope,
+  readCode,
   readEnvelopeText,
   unwrapData,
   type EnvelopeResult,
@@ -272,5 +274,32 @@ describe('property: never throws', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('a per-item ErrorCode of 0, "0", "" or null with SendEmailStatus 3/4 is success (codes as the envelope reader reads them)', () => {
+  it('every spelling of "no error" reads as null', () => {
+    for (const none of [null, undefined, '', '  ', 0, '0', false, [], {}, '[]', [null, ''], { code: '' }]) {
+      expect(readCode(none), JSON.stringify(none)).toBeNull();
+    }
+  });
+
+  it('a real code is kept, from a string, a number, a list or an object', () => {
+    expect(readCode('InvalidEmail')).toBe('InvalidEmail');
+    expect(readCode(' InvoiceNotExist ')).toBe('InvoiceNotExist');
+    expect(readCode(['', 'InvoiceDeleted'])).toBe('InvoiceDeleted');
+    expect(readCode({ ErrorCode: 'InvalidEmail' })).toBe('InvalidEmail');
+    expect(readCode('["InvalidTransactionID"]')).toBe('InvalidTransactionID');
+    expect(readCode(17)).toBe('17');
+  });
+
+  it('answers the public documentation shows: ErrorCode [] beside errorCode "" is no error in either order; a real code wins over an empty spelling', () => {
+    expect(codeField({ ErrorCode: [], errorCode: '' }, 'ErrorCode')).toBeNull();
+    expect(codeField({ errorCode: '', ErrorCode: {} }, 'ErrorCode')).toBeNull();
+    expect(codeField({ errorCode: '', ErrorCode: 'InvalidEmail' }, 'ErrorCode')).toBe('InvalidEmail');
+    expect(codeField({ ErrorCode: [], errorCode: 'InvoiceDeleted' }, 'errorCode')).toBe('InvoiceDeleted');
+    expect(success(readEnvelope({ Success: true, ErrorCode: [], errorCode: '', Data: [] })).success).toBe(true);
+    expect(success(readEnvelope({ success: true, errorCode: '0', data: 'x' })).data).toBe('x');
+    expect(error(readEnvelope({ success: false, ErrorCode: [], errorCode: 'UnAuthorize', data: null })).code).toBe('UnAuthorize');
   });
 });
