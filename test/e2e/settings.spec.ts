@@ -52,6 +52,20 @@ test.describe('signing in and the connection state', () => {
     await app.getByRole('button', { name: 'Kiểm tra kết nối Quầy 1' }).click();
     await expect(app.getByText(/Kết nối được: \d+ mẫu hóa đơn\./)).toBeVisible();
 
+    // Moving the profile to another server warns before saving, then signs it out: the token never
+    // follows to the new host.
+    await app.getByRole('button', { name: 'Sửa cấu hình Quầy 1' }).click();
+    const moved = new URL(sandbox.baseUrl);
+    moved.port = String(Number(moved.port) + 1);
+    await app.getByLabel('Địa chỉ dịch vụ (base URL)').fill(moved.toString());
+    await expect(app.getByRole('alert').filter({ hasText: 'Địa chỉ mới thuộc máy chủ khác' })).toBeVisible();
+    await app.getByLabel('Địa chỉ dịch vụ (base URL)').fill(sandbox.baseUrl);
+    await expect(app.getByRole('alert').filter({ hasText: 'Địa chỉ mới thuộc máy chủ khác' })).toHaveCount(0);
+    await app.getByLabel('Địa chỉ dịch vụ (base URL)').fill(moved.toString());
+    await app.getByRole('button', { name: 'Lưu cấu hình' }).click();
+    await expect(app.getByText('Đã lưu cấu hình Quầy 1. Địa chỉ máy chủ đã đổi nên cấu hình này đã đăng xuất: hãy đăng nhập lại.')).toBeVisible();
+    await expect(app.getByTestId('auth-state')).toContainText('Chưa đăng nhập');
+
     // Offline and online again, on the built-in Sandbox's own switch.
     await app.getByRole('button', { name: 'Dùng cấu hình Sandbox' }).click();
     const state = app.getByRole('status').filter({ hasText: /Đang trực tuyến|Mất kết nối/ });

@@ -2,12 +2,22 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ProfileView } from '../../../common/calls/profiles';
 import { CallError } from '../../../common/ipc/bridge';
+import { originChanged } from '../../../common/rules/network';
 import { useErrorText } from '../app/error-text';
-import { Notice } from '../app/Notice';
+import { Notice, type NoticeMessage } from '../app/Notice';
 import { bridge } from '../bridge';
 
 /** Adds a profile, or edits one that is not built in. */
-export function ProfileForm({ editing, onDone, onChanged }: { editing: ProfileView | undefined; onDone: () => void; onChanged: () => Promise<void> }) {
+export function ProfileForm({
+  editing,
+  onDone,
+  onChanged,
+}: {
+  editing: ProfileView | undefined;
+  /** The form closes; `result` is what the section shows after it (the form itself is gone). */
+  onDone: (result?: NoticeMessage) => void;
+  onChanged: () => Promise<void>;
+}) {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const [name, setName] = useState(editing?.name ?? '');
@@ -25,8 +35,8 @@ export function ProfileForm({ editing, onDone, onChanged }: { editing: ProfileVi
     try {
       if (editing) {
         const saved = await bridge.call('profiles.update', { id: editing.id, name, baseUrl: baseUrl.trim() || null, tokenUrl: tokenUrl.trim() || null });
-        setDone(t('settings.profiles.saved', { name: saved.name }));
-        onDone();
+        const text = t(saved.signedOutByOriginChange ? 'settings.profiles.savedSignedOut' : 'settings.profiles.saved', { name: saved.name });
+        onDone({ kind: saved.signedOutByOriginChange ? 'warning' : 'ok', text });
       } else {
         const added = await bridge.call('profiles.add', { name, kind, baseUrl: baseUrl.trim() || null, tokenUrl: tokenUrl.trim() || null });
         setDone(t('settings.profiles.added', { name: added.name }));
@@ -41,6 +51,8 @@ export function ProfileForm({ editing, onDone, onChanged }: { editing: ProfileVi
     }
   };
 
+  // A token and a remembered password belong to the server they were given to: say so before saving.
+  const moving = editing !== undefined && originChanged(editing, { baseUrl: baseUrl.trim() || null, tokenUrl: tokenUrl.trim() || null });
   const invalid = (field: string) =>
     error && (error.field === field || (!error.field && field === 'baseUrl')) ? { 'aria-invalid': true, 'aria-describedby': ids.error } : {};
   return (
@@ -61,12 +73,13 @@ export function ProfileForm({ editing, onDone, onChanged }: { editing: ProfileVi
       <UrlField id={ids.base} label={t('settings.profiles.baseUrl')} value={baseUrl} onChange={setBaseUrl} invalid={invalid('baseUrl')} />
       <UrlField id={ids.token} label={t('settings.profiles.tokenUrl')} value={tokenUrl} onChange={setTokenUrl} invalid={invalid('tokenUrl')} />
       {kind !== 'custom' && !editing && <p className="hint">{t('settings.profiles.presetHint')}</p>}
+      <Notice notice={moving ? { kind: 'warning', text: t('settings.profiles.originWarning') } : null} />
       <Notice id={ids.error} notice={error ? { kind: 'error', text: error.text } : null} />
       <Notice notice={done ? { kind: 'ok', text: done } : null} />
       <div className="form-actions">
         <button type="submit">{editing ? t('settings.profiles.save') : t('settings.profiles.add')}</button>
         {editing && (
-          <button type="button" onClick={onDone}>
+          <button type="button" onClick={() => onDone()}>
             {t('settings.profiles.cancel')}
           </button>
         )}

@@ -109,7 +109,10 @@ export function ProfilesSection({ profiles, onChanged }: { profiles: ProfileView
         ))}
       </ul>
       <Notice notice={message} />
-      <ProfileForm key={editing?.id ?? 'new'} editing={editing} onDone={() => setEditing(undefined)} onChanged={onChanged} />
+      <ProfileForm key={editing?.id ?? 'new'} editing={editing} onDone={(text) => {
+          setEditing(undefined);
+          if (text) setMessage(text);
+        }} onChanged={onChanged} />
     </section>
   );
 }
