@@ -36,6 +36,7 @@ async function seed(page: Page): Promise<void> {
   await page.getByRole('navigation').getByRole('button', { name: 'Tải hóa đơn' }).click();
   await page.getByLabel(/^Mã tra cứu/).fill(ids.slice(0, 20).join('\n'));
   await page.getByLabel('Thư mục lưu').fill(path.join(env.host.dataDir, 'hoa-don'));
+  await page.getByLabel('Hóa đơn có mã của cơ quan thuế').check();
   await page.getByRole('button', { name: 'Bắt đầu tải' }).click();
   await expect(page.getByTestId('download-counts')).toContainText('20/20', { timeout: 30_000 });
 }

@@ -97,3 +97,18 @@ test('Export diagnostics writes a zip to the data folder, and the update switch 
   expect(Object.keys(entries).some((name) => name.startsWith('logs/'))).toBe(true);
   expect(Object.values(entries).map((b) => strFromU8(b)).join('\n')).not.toMatch(/einvoice-sandbox-dev-token/);
 });
+
+test('the decimal digits the shop issues with are chosen in Settings and kept', async ({ app }) => {
+  await app.getByRole('button', { name: 'Cài đặt' }).click();
+  const digits = app.getByRole('group', { name: 'Số chữ số thập phân khi phát hành' });
+  await expect(digits.getByLabel('Số lượng')).toHaveValue('');
+  await digits.getByLabel('Số lượng').selectOption('3');
+  await digits.getByLabel('Thành tiền quy đổi (VND)').selectOption('0');
+  await app.getByRole('button', { name: 'Lưu tùy chọn' }).click();
+  await expect(app.getByText('Đã lưu tùy chọn.')).toBeVisible();
+  await app.getByRole('button', { name: 'Mẫu hóa đơn' }).click();
+  await app.getByRole('button', { name: 'Cài đặt' }).click();
+  await expect(digits.getByLabel('Số lượng')).toHaveValue('3');
+  await expect(digits.getByLabel('Thành tiền quy đổi (VND)')).toHaveValue('0');
+  await expect(digits.getByLabel('Đơn giá')).toHaveValue('');
+});

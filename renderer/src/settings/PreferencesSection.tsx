@@ -5,6 +5,7 @@ import { useErrorText } from '../app/error-text';
 import { Notice, type NoticeMessage } from '../app/Notice';
 import { useLive } from '../app/useLive';
 import { bridge } from '../bridge';
+import { DigitsFieldset } from './DigitsFieldset';
 import { setLanguage } from '../i18n';
 
 const BATCHES = [
@@ -44,6 +45,7 @@ export function PreferencesSection() {
         amountInWords: settings.amountInWords,
         downloadFolder: settings.downloadFolder?.trim() ? settings.downloadFolder.trim() : null,
         batchSizes: settings.batchSizes,
+        decimalDigits: settings.decimalDigits,
       });
       setSettings(saved);
       await setLanguage(saved.language);
@@ -104,6 +106,7 @@ export function PreferencesSection() {
             onChange={(n) => patch({ batchSizes: { ...settings.batchSizes, [key]: n } })}
           />
         ))}
+        <DigitsFieldset value={settings.decimalDigits} onChange={(decimalDigits) => patch({ decimalDigits })} />
         <div className="form-actions">
           <button type="submit">{t('settings.prefs.save')}</button>
         </div>
