@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DraftMetaSchema, InvoiceDraftSchema, type DraftSummary } from '../../../common/calls/drafts';
 import { pick } from '../../../common/model';
+import { CallError } from '../../../common/ipc/bridge';
 import { bridge } from '../bridge';
 import { formatDate, formatDateTime } from '../../../common/format';
 import { saveTextFile } from '../app/save-file';
@@ -60,7 +61,9 @@ export function DraftsArea() {
         remember(rec.id);
         setError(null);
       } catch (e) {
-        remember(null);
+        // Forget the open draft only when it is really gone: a call cut short by a reload must
+        // bring the same draft back after it.
+        if (e instanceof CallError && e.payload.code === 'draft_not_found') remember(null);
         setError(errorText(e, i18n.language));
       }
     },

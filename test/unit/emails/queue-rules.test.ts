@@ -8,8 +8,9 @@ describe('email queue rules the screen applies', () => {
     expect(editable).toEqual(['queued', 'failed', 'unknown', 'cancelled']);
   });
 
-  it('counts the entries whose outcome is unknown before sending again', () => {
-    expect(resendNeedsConfirmation([{ state: 'failed' }, { state: 'unknown' }, { state: 'unknown' }, { state: 'sent' }])).toBe(2);
-    expect(resendNeedsConfirmation([{ state: 'failed' }])).toBe(0);
+  it('counts the entries the buyer may already have received (sent, handed over, unknown) before sending again', () => {
+    const entries = [{ state: 'failed' }, { state: 'unknown' }, { state: 'sent' }, { state: 'requested' }, { state: 'sendingAtService' }, { state: 'cancelled' }, { state: 'queued' }] as const;
+    expect(resendNeedsConfirmation(entries)).toBe(4);
+    expect(resendNeedsConfirmation([{ state: 'failed' }, { state: 'cancelled' }])).toBe(0);
   });
 });
