@@ -112,8 +112,15 @@ test('the side bar stays in place while a long page scrolls, and the tab shows t
   await page.goto(await env.host.newLaunchUrl());
   await page.getByRole('navigation').getByRole('button', { name: 'Cài đặt' }).click();
   await expect(page.getByRole('heading', { name: 'Cập nhật và chẩn đoán' })).toBeAttached();
-  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(200);
+  // The sections fill in as their answers arrive: scroll to the bottom until the page is long enough.
+  await expect
+    .poll(() =>
+      page.evaluate(() => {
+        window.scrollTo(0, document.documentElement.scrollHeight);
+        return window.scrollY;
+      }),
+    )
+    .toBeGreaterThan(200);
   await expect(page.getByRole('navigation').getByRole('button', { name: 'Hàng đợi email' })).toBeInViewport();
   await expect(page.getByRole('combobox', { name: 'Ngôn ngữ / Language' })).toBeInViewport();
   await expect(page.getByRole('status').filter({ hasText: 'Đang trực tuyến' })).toBeInViewport();
