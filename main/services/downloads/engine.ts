@@ -8,7 +8,8 @@ import type { DownloadResult } from '../api/normalise';
 import { exists, placeFile, removeWithPrefix, sizeOf, syncFolder, writeFileFully } from './files';
 import { matchAnswers } from './matching';
 import { fileNameFor, numbered, resolveInside, TEMP_PREFIX } from './names';
-import { apiFailure, AuthStop, failure, message, sleep, transient } from './outcomes';
+import { apiFailure, AuthStop, failure, message, sleep, transient, writeFailure } from './outcomes';
+import { OwnershipLost } from './ownership';
 import { ProgressMeter, type EngineProgress } from './progress';
 import type { ItemOutcome, ItemRow, JobRow, JobsRepository } from './repository';
 import { DEFAULT_ZIP_LIMITS, readZipSafely, writeEntries, ZipRefused, type ZipLimits } from './zip';
@@ -48,8 +49,6 @@ export type EngineOutcome =
 
 const MAX_BATCH = 50;
 
-/** What the file system says when an archive's entries collide (a file and a folder of one name). */
-const LAYOUT_ERRORS = new Set(['EEXIST', 'ENOTDIR', 'EISDIR', 'ENOTEMPTY', 'ENAMETOOLONG', 'EINVAL']);
 
 interface Ready {
   item: ItemRow;
@@ -139,7 +138,8 @@ export class DownloadEngine {
         this.controller.abort();
         return;
       }
-      if (this.signal.aborted) return;
+      // Another process took the job over (this one was thought gone): stop writing at once.
+      if (error instanceof OwnershipLost || this.signal.aborted) return this.controller.abort();
       // Anything unexpected (disk full, permission denied…) fails the batch's items with the reason.
       const text = error instanceof Error ? error.message : String(error);
       this.opts.log?.('error', `download batch failed: ${text}`);
@@ -370,14 +370,8 @@ export class DownloadEngine {
       return { item, temp, bytes: await writeEntries(temp, entries), isDir: true };
     } catch (error) {
       await fs.promises.rm(temp, { recursive: true, force: true }).catch(() => {});
-      if (error instanceof ZipRefused) return failure(item, error.code, message(error.en, error.vi));
-      const text = error instanceof Error ? error.message : String(error);
-      const code = (error as NodeJS.ErrnoException).code;
-      if (this.unzip && code && LAYOUT_ERRORS.has(code)) {
-        return failure(item, 'ZipUnwritable', message(`The archive's entries cannot be laid out as files (${code}); nothing of it was kept.`, `Không giải nén được tệp nén thành các tệp (${code}); không giữ lại phần nào.`));
-      }
-      this.opts.log?.('error', `download: could not save item ${item.seq}: ${text}`);
-      return failure(item, code ?? 'WriteFailed', message(`Could not save the file: ${text}`, `Không lưu được tệp: ${text}`));
+      if (!(error instanceof ZipRefused)) this.opts.log?.('error', `download: could not save item ${item.seq}: ${error instanceof Error ? error.message : String(error)}`);
+      return writeFailure(item, error, this.unzip);
     }
   }
 
