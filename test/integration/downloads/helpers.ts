@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { EventBus } from '../../../common/ipc/bus';
@@ -94,4 +95,17 @@ export function countItems(store: Store, jobId: string): { total: number; pendin
     c.bytes += r.b;
   }
   return c;
+}
+
+export type CliDone = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
+
+/** Runs the built CLI (`out/main/cli.cjs`) as its own process; `done` resolves when it exits. */
+export function runCli(cli: string, args: string[], env: Record<string, string>): { child: ChildProcess; done: Promise<CliDone> } {
+  const child = spawn(process.execPath, [cli, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  const done = new Promise<CliDone>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  return { child, done };
 }

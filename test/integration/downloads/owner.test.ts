@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../main/sandbox';
 import { DatabaseSync } from 'node:sqlite';
 import { makeTempDir } from '../../support/temp-dir';
-import { listFiles } from './helpers';
+import { listFiles, runCli as runCliAt } from './helpers';
 
 const CLI = path.resolve(__dirname, '../../../out/main/cli.cjs');
 const JOB_SIZE = 600;
@@ -19,15 +18,8 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-type Done = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
-function runCli(args: string[]): { child: ChildProcess; done: Promise<Done> } {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, EINVOICE_TOKEN: sandbox.devToken }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-  const done = new Promise<Done>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
-  return { child, done };
+function runCli(args: string[]) {
+  return runCliAt(CLI, args, { EINVOICE_TOKEN: sandbox.devToken });
 }
 
 interface ItemRow {

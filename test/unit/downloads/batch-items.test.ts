@@ -2,25 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { zipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
-import { apiErrors, type DownloadOptions } from '../../../main/services/api';
-import type { DownloadResult } from '../../../main/services/api/normalise';
+import { apiErrors } from '../../../main/services/api';
 import { DownloadsService, TEMP_PREFIX, type DownloadClient } from '../../../main/services/downloads';
 import { ProfileService } from '../../../main/services/profiles';
 import { openDatabase, type Store } from '../../../main/services/store';
 import { makeTempDir } from '../../support/temp-dir';
-
-/** Answers given through the engine's client interface: one item of a batch goes wrong, the others must not. */
-class ScriptedClient implements DownloadClient {
-  calls: string[][] = [];
-  constructor(private readonly answer: (ids: readonly string[]) => DownloadResult) {}
-  async download(ids: readonly string[], _opts?: DownloadOptions): Promise<DownloadResult> {
-    this.calls.push([...ids]);
-    return this.answer(ids);
-  }
-  async fetchBytes(): Promise<never> {
-    throw new Error('no links here');
-  }
-}
+import { ScriptedClient } from './scripted-client';
 
 const temps: Array<() => void> = [];
 const stores: Store[] = [];
