@@ -1,25 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../../main/sandbox';
+import { describe, expect, it } from 'vitest';
 import { DatabaseSync } from 'node:sqlite';
 import { makeTempDir } from '../../support/temp-dir';
-import { listFiles, runCli as runCliAt } from './helpers';
+import { listFiles, runCli as runCliAt, BUILT_CLI, sandboxForBuiltCli, writeIdsFile } from './helpers';
 
-const CLI = path.resolve(__dirname, '../../../out/main/cli.cjs');
 const JOB_SIZE = 600;
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  if (!fs.existsSync(CLI)) throw new Error('build first: node scripts/build.mjs --quiet');
-  sandbox = await startSandbox({ port: 0, invoiceCount: 1800, seed: 11 });
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
+const sandboxOf = sandboxForBuiltCli(11);
 
 function runCli(args: string[]) {
-  return runCliAt(CLI, args, { EINVOICE_TOKEN: sandbox.devToken });
+  return runCliAt(BUILT_CLI, args, { EINVOICE_TOKEN: sandboxOf().devToken });
 }
 
 interface ItemRow {
@@ -53,12 +44,10 @@ async function until(check: () => boolean, what: string, ms = 20_000): Promise<v
 
 describe('one owner per job', () => {
   it('two CLI processes on one job: the second is told it runs in another window and writes nothing; after kill -9 of the owner it takes over; 0 files written twice', async () => {
+    const sandbox = sandboxOf();
     const tmp = makeTempDir('einvoice-owner-');
     try {
-      const ids = sandbox.catalogue.list('withCode').slice(0, JOB_SIZE);
-      expect(ids).toHaveLength(JOB_SIZE);
-      const idsFile = path.join(tmp.dir, 'ids.txt');
-      fs.writeFileSync(idsFile, ids.join('\n') + '\n');
+      const { idsFile } = writeIdsFile(sandbox, tmp.dir, JOB_SIZE);
       const dataDir = path.join(tmp.dir, 'data');
       const out = path.join(tmp.dir, 'out');
       const args = ['download', '--type', 'pdf', '--with-code', '--concurrency', '1', '--out', out, '--ids-file', idsFile, '--base-url', sandbox.baseUrl, '--data-dir', dataDir, '--json'];
