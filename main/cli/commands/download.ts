@@ -84,6 +84,7 @@ export const downloadCommand: CliCommand = {
       { ids: positionals, idsText, fileName, type, kind: invoiceKindOf(values), folder, existing, unzip: values.unzip === true },
       profileId,
       `${profileId}|${parseServiceUrl(session.endpoint.baseUrl).href}`,
+      session.endpoint.baseUrl,
     );
     if (parsed.duplicates + parsed.blanks > 0) {
       ctx.progress({

@@ -6,8 +6,10 @@ import type { DownloadOptions, FetchedBytes } from '../api/client';
 import { apiErrors, isApiError, type ApiError } from '../api/errors';
 import type { DownloadResult } from '../api/normalise';
 import { exists, placeFile, removeWithPrefix, sizeOf, syncFolder, writeFileFully } from './files';
+import { matchAnswers } from './matching';
 import { fileNameFor, numbered, resolveInside, TEMP_PREFIX } from './names';
-import { apiFailure, AuthStop, failure, message, sleep, transient } from './outcomes';
+import { apiFailure, AuthStop, failure, message, sleep, transient, writeFailure } from './outcomes';
+import { OwnershipLost } from './ownership';
 import { ProgressMeter, type EngineProgress } from './progress';
 import type { ItemOutcome, ItemRow, JobRow, JobsRepository } from './repository';
 import { DEFAULT_ZIP_LIMITS, readZipSafely, writeEntries, ZipRefused, type ZipLimits } from './zip';
@@ -46,6 +48,7 @@ export type EngineOutcome =
   | { kind: 'auth'; error: ApiError };
 
 const MAX_BATCH = 50;
+
 
 interface Ready {
   item: ItemRow;
@@ -135,7 +138,8 @@ export class DownloadEngine {
         this.controller.abort();
         return;
       }
-      if (this.signal.aborted) return;
+      // Another process took the job over (this one was thought gone): stop writing at once.
+      if (error instanceof OwnershipLost || this.signal.aborted) return this.controller.abort();
       // Anything unexpected (disk full, permission denied…) fails the batch's items with the reason.
       const text = error instanceof Error ? error.message : String(error);
       this.opts.log?.('error', `download batch failed: ${text}`);
@@ -243,8 +247,10 @@ export class DownloadEngine {
     } catch (error) {
       if (error instanceof AuthStop || this.signal.aborted) throw error;
       if (isApiError(error)) {
-        // Some deployments refuse a batch size with HTTP 400 or InvoiceQuantityTooLarge: halve it.
-        if (batch.length > 1 && error.kind === 'rejected' && (error.serviceCode === 'InvoiceQuantityTooLarge' || error.httpStatus === 400)) {
+        // Some deployments refuse a batch size with HTTP 400 or InvoiceQuantityTooLarge, and an
+        // answer past the client's ceiling is refused with no service code: halve the batch, down
+        // to one ID, so only an invoice that is too large on its own fails (at most 2n-1 calls).
+        if (batch.length > 1 && error.kind === 'rejected' && (error.serviceCode === 'InvoiceQuantityTooLarge' || error.httpStatus === 400 || !error.serviceCode)) {
           const half = Math.ceil(batch.length / 2);
           queue.unshift(batch.slice(0, half), batch.slice(half));
           return null;
@@ -267,20 +273,16 @@ export class DownloadEngine {
 
   /** Writes one answered batch: temp files (in parallel), names decided and recorded, renames, outcomes committed. */
   private async storeBatch(batch: ItemRow[], result: Extract<DownloadResult, { kind: 'items' }>): Promise<void> {
-    const byId = new Map<string, (typeof result.items)[number]>();
-    for (const it of result.items) if (!byId.has(it.transactionId)) byId.set(it.transactionId, it);
-    // Some deployments change the case of IDs: fall back to a case-insensitive match.
-    const byLower = new Map<string, (typeof result.items)[number]>();
-    for (const it of result.items) if (!byLower.has(it.transactionId.toLowerCase())) byLower.set(it.transactionId.toLowerCase(), it);
-
+    const matches = matchAnswers(batch, result.items);
     const outcomes: ItemOutcome[] = [];
     const contents: Array<{ item: ItemRow; bytes: Uint8Array }> = [];
     for (const item of batch) {
-      const answer = byId.get(item.transactionId) ?? byLower.get(item.transactionId.toLowerCase());
-      if (!answer) {
-        outcomes.push(failure(item, 'NotReturned', message('The service did not return this invoice in its answer.', 'Dịch vụ không trả về hóa đơn này trong kết quả.')));
+      const match = matches.get(item.seq)!;
+      if (!('answer' in match)) {
+        outcomes.push(failure(item, match.errorCode, match.text));
         continue;
       }
+      const answer = match.answer;
       if (answer.errorCode) {
         const d = describeErrorCode(answer.errorCode);
         outcomes.push(failure(item, answer.errorCode, message(d.en, d.vi)));
@@ -309,25 +311,7 @@ export class DownloadEngine {
       contents.push({ item, bytes: typeof content === 'string' ? Buffer.from(content, 'utf8') : content });
     }
 
-    const written = await Promise.all(
-      contents.map(async ({ item, bytes }): Promise<Ready | ItemOutcome> => {
-        const temp = this.tempPath(item.seq);
-        if (!this.unzip) {
-          await writeFileFully(temp, bytes, this.opts.durable);
-          return { item, temp, bytes: bytes.length, isDir: false };
-        }
-        let entries;
-        try {
-          entries = readZipSafely(bytes, this.opts.zipLimits ?? DEFAULT_ZIP_LIMITS);
-        } catch (error) {
-          if (error instanceof ZipRefused) return failure(item, error.code, message(error.en, error.vi));
-          throw error;
-        }
-        await fs.promises.rm(temp, { recursive: true, force: true });
-        await fs.promises.mkdir(temp);
-        return { item, temp, bytes: await writeEntries(temp, entries), isDir: true };
-      }),
-    );
+    const written = await Promise.all(contents.map(({ item, bytes }) => this.writeTemp(item, bytes)));
     const ready: Ready[] = [];
     for (const w of written) {
       if ('temp' in w) ready.push(w);
@@ -366,6 +350,29 @@ export class DownloadEngine {
       if (this.opts.durable) await syncFolder(this.folder);
     }
     this.commit([...outcomes, ...placing.map((p): ItemOutcome => ({ seq: p.item.seq, status: 'saved', file: p.name, bytes: p.bytes, attempt: true }))]);
+  }
+
+  /**
+   * One item's content under its temporary name (a folder when extracting). Whatever goes wrong
+   * with it (a refused or unwritable archive, a failed write) fails this item only, and its
+   * temporary file or folder is removed at once.
+   */
+  private async writeTemp(item: ItemRow, bytes: Uint8Array): Promise<Ready | ItemOutcome> {
+    const temp = this.tempPath(item.seq);
+    try {
+      if (!this.unzip) {
+        await writeFileFully(temp, bytes, this.opts.durable);
+        return { item, temp, bytes: bytes.length, isDir: false };
+      }
+      const entries = readZipSafely(bytes, this.opts.zipLimits ?? DEFAULT_ZIP_LIMITS);
+      await fs.promises.rm(temp, { recursive: true, force: true });
+      await fs.promises.mkdir(temp);
+      return { item, temp, bytes: await writeEntries(temp, entries), isDir: true };
+    } catch (error) {
+      await fs.promises.rm(temp, { recursive: true, force: true }).catch(() => {});
+      if (!(error instanceof ZipRefused)) this.opts.log?.('error', `download: could not save item ${item.seq}: ${error instanceof Error ? error.message : String(error)}`);
+      return writeFailure(item, error, this.unzip);
+    }
   }
 
   private commit(outcomes: ItemOutcome[]): void {

@@ -1,6 +1,7 @@
 import type { Bilingual } from '../../../common/model';
 import { TRANSIENT_KINDS, type ApiError } from '../api/errors';
 import type { ItemOutcome, ItemRow } from './repository';
+import { ZipRefused } from './zip';
 
 /** What the engine writes for an item that did not make it, and when a failed call is worth another round. */
 
@@ -41,4 +42,22 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
     }
     signal.addEventListener('abort', done, { once: true });
   });
+}
+
+/** What the file system says when an archive's entries collide (a file and a folder of one name). */
+const LAYOUT_ERRORS = new Set(['EEXIST', 'ENOTDIR', 'EISDIR', 'ENOTEMPTY', 'ENAMETOOLONG', 'EINVAL']);
+
+/** The failure of one item whose content could not be written or extracted. */
+export function writeFailure(item: ItemRow, error: unknown, unzip: boolean): ItemOutcome {
+  if (error instanceof ZipRefused) return failure(item, error.code, message(error.en, error.vi));
+  const text = error instanceof Error ? error.message : String(error);
+  const code = (error as NodeJS.ErrnoException).code;
+  if (unzip && code && LAYOUT_ERRORS.has(code)) {
+    return failure(
+      item,
+      'ZipUnwritable',
+      message(`The archive's entries cannot be laid out as files (${code}); nothing of it was kept.`, `Không giải nén được tệp nén thành các tệp (${code}); không giữ lại phần nào.`),
+    );
+  }
+  return failure(item, code ?? 'WriteFailed', message(`Could not save the file: ${text}`, `Không lưu được tệp: ${text}`));
 }

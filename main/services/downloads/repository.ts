@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { DownloadItemView, ExistingPolicy, ItemState, JobStatus } from '../../../common/calls/downloads';
 import { downloadFlags, kindFromFlags, type Bilingual, type DownloadDataType, type InvoiceKind } from '../../../common/model';
 import type { Store } from '../store';
+import { OwnershipLost, type OwnerAlive } from './ownership';
 
 export interface JobSettings {
   type: DownloadDataType;
@@ -16,6 +17,11 @@ export interface JobRow extends JobSettings {
   profileId: string;
   fingerprint: string;
   status: JobStatus;
+  /** The process running it ("<pid>:<random>"), null when none. */
+  owner: string | null;
+  heartbeatAt: string | null;
+  /** The service address it was created for (set at creation or on its first run). */
+  baseUrl: string | null;
   lastError: Bilingual | null;
   createdAt: string;
   updatedAt: string;
@@ -65,6 +71,9 @@ interface RawJob {
   existing: string;
   unzip: number;
   status: string;
+  owner: string | null;
+  heartbeat_at: string | null;
+  base_url: string | null;
   last_error: string | null;
   created_at: string;
   updated_at: string;
@@ -88,6 +97,9 @@ function toJob(r: RawJob): JobRow {
     existing: r.existing as ExistingPolicy,
     unzip: r.unzip === 1,
     status: r.status as JobStatus,
+    owner: r.owner,
+    heartbeatAt: r.heartbeat_at,
+    baseUrl: r.base_url,
     lastError: r.last_error ? (JSON.parse(r.last_error) as Bilingual) : null,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
@@ -117,6 +129,8 @@ export class JobsRepository {
   constructor(
     private readonly store: Store,
     private readonly now: () => Date = () => new Date(),
+    /** This process's owner identity: only it may record outcomes of the jobs it claimed. */
+    readonly owner: string = `${process.pid}:repository`,
   ) {}
 
   private get db() {
@@ -124,16 +138,16 @@ export class JobsRepository {
   }
 
   /** `scope` goes into the fingerprint (default the profile; the CLI adds the service address). */
-  create(profileId: string, settings: JobSettings, ids: readonly string[], scope: string = profileId): JobRow {
+  create(profileId: string, settings: JobSettings, ids: readonly string[], scope: string = profileId, baseUrl: string | null = null): JobRow {
     const id = randomUUID();
     const stamp = this.now().toISOString();
     const fingerprint = jobFingerprint(scope, settings, ids);
     const flags = downloadFlags(settings.kind);
     this.store.transaction((db) => {
       db.prepare(
-        `INSERT INTO download_jobs(id, profile_id, fingerprint, type, with_code, calc, folder, existing, unzip, status, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'ready', ?, ?)`,
-      ).run(id, profileId, fingerprint, settings.type, flags.invoiceWithCode ? 1 : 0, flags.invoiceCalcu ? 1 : 0, settings.folder, settings.existing, settings.unzip ? 1 : 0, stamp, stamp);
+        `INSERT INTO download_jobs(id, profile_id, fingerprint, type, with_code, calc, folder, existing, unzip, status, base_url, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'ready', ?, ?, ?)`,
+      ).run(id, profileId, fingerprint, settings.type, flags.invoiceWithCode ? 1 : 0, flags.invoiceCalcu ? 1 : 0, settings.folder, settings.existing, settings.unzip ? 1 : 0, baseUrl, stamp, stamp);
       const insert = db.prepare(`INSERT INTO download_items(job_id, seq, transaction_id, status) VALUES (?, ?, ?, 'pending')`);
       ids.forEach((tid, seq) => insert.run(id, seq, tid));
     });
@@ -162,10 +176,47 @@ export class JobsRepository {
     return row ? toJob(row) : undefined;
   }
 
+  /** Sets the status of a job that has no owner or is ours (never of one another process runs). */
   setStatus(id: string, status: JobStatus, lastError?: Bilingual | null): void {
     const stamp = this.now().toISOString();
-    if (lastError === undefined) this.db.prepare('UPDATE download_jobs SET status = ?, updated_at = ? WHERE id = ?').run(status, stamp, id);
-    else this.db.prepare('UPDATE download_jobs SET status = ?, last_error = ?, updated_at = ? WHERE id = ?').run(status, lastError ? JSON.stringify(lastError) : null, stamp, id);
+    const mine = '(owner IS NULL OR owner = ?)';
+    if (lastError === undefined) this.db.prepare(`UPDATE download_jobs SET status = ?, updated_at = ? WHERE id = ? AND ${mine}`).run(status, stamp, id, this.owner);
+    else {
+      this.db
+        .prepare(`UPDATE download_jobs SET status = ?, last_error = ?, updated_at = ? WHERE id = ? AND ${mine}`)
+        .run(status, lastError ? JSON.stringify(lastError) : null, stamp, id, this.owner);
+    }
+  }
+
+  /**
+   * Makes this process the job's owner, unless a live process owns it: returns that owner then.
+   * Checked and written in one immediate transaction, so two processes never both win.
+   */
+  claim(id: string, alive: OwnerAlive): string | null {
+    return this.store.transaction((db) => {
+      const row = db.prepare('SELECT owner FROM download_jobs WHERE id = ?').get(id) as { owner: string | null } | undefined;
+      const held = row?.owner ?? null;
+      if (held !== null && held !== this.owner && alive(held)) return held;
+      const stamp = this.now().toISOString();
+      db.prepare('UPDATE download_jobs SET owner = ?, heartbeat_at = ? WHERE id = ?').run(this.owner, stamp, id);
+      return null;
+    });
+  }
+
+  /** Writes the heartbeat of a job we own; false when it is no longer ours. */
+  beat(id: string): boolean {
+    const stamp = this.now().toISOString();
+    return Number(this.db.prepare('UPDATE download_jobs SET heartbeat_at = ? WHERE id = ? AND owner = ?').run(stamp, id, this.owner).changes) > 0;
+  }
+
+  release(id: string): void {
+    this.db.prepare('UPDATE download_jobs SET owner = NULL WHERE id = ? AND owner = ?').run(id, this.owner);
+  }
+
+  /** Records the service address on a job that has none yet; returns the address it holds. */
+  bindService(id: string, baseUrl: string): string {
+    this.db.prepare('UPDATE download_jobs SET base_url = ? WHERE id = ? AND base_url IS NULL').run(baseUrl, id);
+    return this.get(id)?.baseUrl ?? baseUrl;
   }
 
   remove(id: string): boolean {
@@ -250,6 +301,9 @@ export class JobsRepository {
     if (outcomes.length === 0) return;
     const stamp = this.now().toISOString();
     this.store.transaction((db) => {
+      // Ownership is checked in the same transaction as the writes: a process that lost the job writes nothing.
+      const owned = db.prepare('UPDATE download_jobs SET updated_at = ?, heartbeat_at = ? WHERE id = ? AND owner = ?').run(stamp, stamp, jobId, this.owner);
+      if (Number(owned.changes) === 0) throw new OwnershipLost(jobId);
       const update = db.prepare(
         `UPDATE download_items SET status = ?, file = ?, bytes = ?, error_code = ?, message = ?, message_vi = ?, attempts = attempts + ?
          WHERE job_id = ? AND seq = ?`,
@@ -257,7 +311,6 @@ export class JobsRepository {
       for (const o of outcomes) {
         update.run(o.status, o.file ?? null, o.bytes ?? 0, o.errorCode ?? null, o.message?.en ?? null, o.message?.vi ?? null, o.attempt ? 1 : 0, jobId, o.seq);
       }
-      db.prepare('UPDATE download_jobs SET updated_at = ? WHERE id = ?').run(stamp, jobId);
     });
   }
 

@@ -68,3 +68,16 @@ export function addDownloadCounters(db: DatabaseSync): void {
     END;
   `);
 }
+
+/**
+ * One owner per job: the process running it (`owner`, "<pid>:<random>") and its last sign of life
+ * (`heartbeat_at`); and the service address the job was created for (`base_url`), so it is never
+ * continued against another one.
+ */
+export function addDownloadOwner(db: DatabaseSync): void {
+  db.exec(`
+    ALTER TABLE download_jobs ADD COLUMN owner TEXT;
+    ALTER TABLE download_jobs ADD COLUMN heartbeat_at TEXT;
+    ALTER TABLE download_jobs ADD COLUMN base_url TEXT;
+  `);
+}

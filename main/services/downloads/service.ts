@@ -4,6 +4,8 @@ import type { EventBus } from '../../../common/ipc/bus';
 import type { ContractHandlers } from '../../../common/ipc/dispatch';
 import { DEFAULT_INVOICE_KIND, type Bilingual, type DownloadDataType, type InvoiceKind } from '../../../common/model';
 import { failedItemsCsv } from './csv';
+import { heartbeat, newOwner, ownerAlive, runningElsewhere, sameService } from './ownership';
+import { jobView } from './view';
 import { prepareFolder } from './folder';
 import { DownloadEngine, type DownloadClient, type EngineOptions } from './engine';
 import type { EngineProgress } from './progress';
@@ -13,6 +15,8 @@ import type { Store } from '../store';
 
 export interface DownloadSession {
   profileId: string;
+  /** The service address the client talks to: a job is never continued against another one. */
+  baseUrl?: string;
   client: DownloadClient;
   /** Closes what the session opened (an HTTP pool). */
   release?: () => Promise<void> | void;
@@ -78,9 +82,11 @@ export class DownloadsService {
   private readonly running = new Map<string, Running>();
   private readonly unregisterWork: (() => void) | undefined;
   private closed = false;
+  /** This service's identity as a job owner ("<pid>:<random>"), alive until close(). */
+  private readonly owner = newOwner();
 
   constructor(private readonly deps: DownloadsDeps) {
-    this.repo = new JobsRepository(deps.store, deps.now);
+    this.repo = new JobsRepository(deps.store, deps.now, this.owner.id);
     this.unregisterWork = deps.work?.register('downloads', () => {
       const n = this.running.size;
       return n === 0
@@ -126,6 +132,7 @@ export class DownloadsService {
     input: CreateJobInput,
     profileId = this.deps.activeProfileId(),
     scope: string = profileId,
+    baseUrl: string | null = null,
   ): Promise<{ job: JobRow; parsed: ParsedIds; resumed: boolean }> {
     const parsed = this.parse(input);
     if (parsed.ids.length === 0) {
@@ -134,7 +141,7 @@ export class DownloadsService {
     const settings = await this.settingsOf(input);
     const existing = this.repo.findUnfinished(jobFingerprint(scope, settings, parsed.ids));
     if (existing) return { job: existing, parsed, resumed: true };
-    return { job: this.repo.create(profileId, settings, parsed.ids, scope), parsed, resumed: false };
+    return { job: this.repo.create(profileId, settings, parsed.ids, scope, baseUrl), parsed, resumed: false };
   }
 
   job(id: string): JobRow {
@@ -144,31 +151,7 @@ export class DownloadsService {
   }
 
   view(id: string): DownloadJob {
-    const job = this.job(id);
-    const c = job.counts;
-    const live = this.running.get(id)?.progress ?? null;
-    const done = c.saved + c.skipped + c.failed;
-    return {
-      id: job.id,
-      type: job.type,
-      kind: job.kind,
-      folder: job.folder,
-      existing: job.existing,
-      unzip: job.unzip,
-      status: job.status,
-      total: c.total,
-      saved: c.saved,
-      skipped: c.skipped,
-      failed: c.failed,
-      done,
-      bytes: c.bytes,
-      rate: live?.rate ?? 0,
-      itemsPerSecond: live?.itemsPerSecond ?? 0,
-      etaSeconds: job.status === 'running' ? (live?.etaSeconds ?? null) : done === c.total ? 0 : null,
-      lastError: job.lastError,
-      createdAt: job.createdAt,
-      updatedAt: job.updatedAt,
-    };
+    return jobView(this.job(id), this.running.get(id)?.progress ?? null);
   }
 
   isRunning(id: string): boolean {
@@ -202,14 +185,18 @@ export class DownloadsService {
     if (this.closed) throw new AppError('download_closed', { en: 'The app is closing.', vi: 'Ứng dụng đang đóng.' });
     const job = this.job(id);
     if (this.running.has(id)) return this.view(id);
+    this.claim(id);
     this.repo.setStatus(id, 'running', null);
     const controller = new AbortController();
     const entry: Running = { engine: undefined, done: Promise.resolve(), stopAs: null, progress: null, abort: () => controller.abort() };
     const run = async () => {
       let session: DownloadSession | undefined;
+      let stopBeating = () => {};
       try {
         session = await this.deps.session(job.profileId, controller.signal);
         if (entry.stopAs) return;
+        if (session.baseUrl !== undefined) sameService(this.repo.bindService(id, session.baseUrl), session.baseUrl);
+        stopBeating = heartbeat(() => this.repo.beat(id), () => this.stop(id, 'paused'));
         const engine = new DownloadEngine({
           ...this.deps.engine,
           ...(this.deps.log ? { log: this.deps.log } : {}),
@@ -243,6 +230,8 @@ export class DownloadsService {
         if (!(error instanceof AppError)) this.deps.log?.('error', `download job ${id} failed: ${payload.en}`);
         if (entry.stopAs || !this.closed) this.repo.setStatus(id, entry.stopAs ?? 'paused', entry.stopAs ? undefined : payload);
       } finally {
+        stopBeating();
+        this.repo.release(id);
         await session?.release?.();
         this.running.delete(id);
         this.deps.work?.changed?.();
@@ -261,6 +250,12 @@ export class DownloadsService {
     const view = this.view(id);
     this.publish(id);
     return view;
+  }
+
+  /** Makes this process the job's one owner, or says it runs in another window (a live process). */
+  private claim(id: string): void {
+    const held = this.repo.claim(id, ownerAlive);
+    if (held !== null) throw runningElsewhere(held);
   }
 
   private stop(id: string, as: 'paused' | 'cancelled'): void {
@@ -290,13 +285,18 @@ export class DownloadsService {
     if (this.running.has(id)) {
       this.stop(id, as);
       await this.running.get(id)?.done;
-    } else if (from.includes(job.status)) this.repo.setStatus(id, as);
+    } else if (from.includes(job.status)) {
+      this.claim(id);
+      this.repo.setStatus(id, as);
+      this.repo.release(id);
+    }
     this.publish(id);
     return this.view(id);
   }
 
   retryFailed(id: string): DownloadJob {
     this.job(id);
+    if (!this.running.has(id)) this.claim(id);
     this.repo.resetFailed(id);
     if (this.running.has(id)) {
       // The running engine read its queue already: restart it after this run ends.
@@ -311,6 +311,7 @@ export class DownloadsService {
 
   async remove(id: string): Promise<boolean> {
     if (this.running.has(id)) await this.cancel(id);
+    else this.claim(id);
     return this.repo.remove(id);
   }
 
@@ -324,7 +325,8 @@ export class DownloadsService {
   resumeInterrupted(): string[] {
     const ids: string[] = [];
     for (const job of this.repo.interruptedJobs()) {
-      if (this.running.has(job.id)) continue;
+      // Left running by this or a stopped process; one another live process runs is left to it.
+      if (this.running.has(job.id) || (job.owner !== null && job.owner !== this.owner.id && ownerAlive(job.owner))) continue;
       this.start(job.id);
       ids.push(job.id);
     }
@@ -386,6 +388,7 @@ export class DownloadsService {
       e.engine?.stop();
     }
     await Promise.all(entries.map((e) => e.done.catch(() => {})));
+    this.owner.end();
     this.unregisterWork?.();
   }
 }

@@ -28,6 +28,6 @@ export function sessionFromGate(
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.log ? { log: options.log } : {}),
     });
-    return { profileId, client, release: () => client.close() };
+    return { profileId, baseUrl: session.endpoint.baseUrl, client, release: () => client.close() };
   };
 }

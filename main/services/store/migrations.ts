@@ -1,5 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
-import { addDownloadCounters, createDownloadsTables } from '../downloads/schema';
+import { addDownloadCounters, addDownloadOwner, createDownloadsTables } from '../downloads/schema';
 import { createDraftsTables } from '../drafts/schema';
 import { createEmailAttempts, createEmailsTables } from '../emails/schema';
 import { createTemplatesTables } from '../templates/schema';
@@ -89,4 +89,5 @@ export const migrations: Migration[] = [
       `);
     },
   },
+  { version: 10, name: 'download job owner, heartbeat and service address', up: (db) => addDownloadOwner(db) },
 ];

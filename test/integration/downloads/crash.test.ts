@@ -1,48 +1,24 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../../main/sandbox';
+import { describe, expect, it } from 'vitest';
 import { TEMP_PREFIX } from '../../../main/services/downloads';
 import { CRASH_SEEDS, seededRandom } from '../../support/crash';
 import { recordHardening } from '../../support/hardening-report';
 import { makeTempDir } from '../../support/temp-dir';
 import { openDatabase } from '../../../main/services/store';
-import { countItems, listFiles } from './helpers';
+import { countItems, listFiles, runCli, type CliDone, BUILT_CLI, sandboxForBuiltCli, writeIdsFile } from './helpers';
 
-const CLI = path.resolve(__dirname, '../../../out/main/cli.cjs');
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  if (!fs.existsSync(CLI)) throw new Error('build first: node scripts/build.mjs --quiet');
-  sandbox = await startSandbox({ port: 0, invoiceCount: 1800, seed: 3 });
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-
-function runCli(args: string[], env: Record<string, string>): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
-  );
-  return { child, done };
-}
+const sandboxOf = sandboxForBuiltCli(3);
 
 const JOB_SIZE = 600;
 
 describe('crash safety of the download command', () => {
   it(`kill -9 at a seeded random moment of a job, ${CRASH_SEEDS} seeds: no partial file under a final name; every job completes byte-identical with no temp file left`, async () => {
+    const sandbox = sandboxOf();
     const tmp = makeTempDir('einvoice-crash-');
     try {
-      const ids = sandbox.catalogue.list('withCode').slice(0, JOB_SIZE);
-      expect(ids).toHaveLength(JOB_SIZE);
-      const idsFile = path.join(tmp.dir, 'ids.txt');
-      fs.writeFileSync(idsFile, ids.join('\n') + '\n');
+      const { ids, idsFile } = writeIdsFile(sandbox, tmp.dir, JOB_SIZE);
       const expected = new Map<string, Buffer>();
       for (const id of ids) expected.set(`${id}.pdf`, Buffer.from(await sandbox.catalogue.expected(id, 'Pdf')));
       const env = { EINVOICE_TOKEN: sandbox.devToken };
@@ -56,7 +32,7 @@ describe('crash safety of the download command', () => {
         for (const f of finals) expect(Buffer.compare(fs.readFileSync(path.join(tmp.dir, `out-${n}`, f)), expected.get(f) ?? Buffer.alloc(0)), f).toBe(0);
         return { files, finals };
       };
-      const checkComplete = (n: number, result: Awaited<ReturnType<typeof runCli>['done']>) => {
+      const checkComplete = (n: number, result: CliDone) => {
         expect(result.code, result.stderr).toBe(0);
         const report = JSON.parse(result.stdout) as { saved: number; failed: number; skipped: number };
         // A kill can land after the last file was saved but before the job was closed: the run
@@ -90,7 +66,7 @@ describe('crash safety of the download command', () => {
       const progress: number[] = [];
       for (let seed = 0; seed < CRASH_SEEDS; seed++) {
         const random = seededRandom(7000 + seed);
-        const run = runCli(argsFor(job), env);
+        const run = runCli(BUILT_CLI, argsFor(job), env);
         // The CLI takes ~0.5 s to load and open the database; kill somewhere after that.
         const wait = 400 + Math.floor(random() * 1400);
         const result = await Promise.race([run.done, new Promise<null>((r) => setTimeout(() => r(null), wait))]);
@@ -113,7 +89,7 @@ describe('crash safety of the download command', () => {
         countersMatch();
       }
       sandbox.setFaults({});
-      checkComplete(job, await runCli(argsFor(job), env).done);
+      checkComplete(job, await runCli(BUILT_CLI, argsFor(job), env).done);
       completedJobs++;
       countersMatch(); // after the resumed runs too
       console.log(`crash test: ${kills} kills over ${completedJobs} jobs; files saved at each kill: ${progress.join(', ')}`);

@@ -4,9 +4,9 @@ import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../main/sandbox';
 import type { DownloadJob } from '../../../common/calls/downloads';
-import { TEMP_PREFIX } from '../../../main/services/downloads';
+import { DownloadsService, TEMP_PREFIX } from '../../../main/services/downloads';
 import { WorkInProgress } from '../../../main/services/updates/work-in-progress';
-import { countItems, harness, listFiles } from './helpers';
+import { clientFor, CountingClient, countItems, harness, listFiles } from './helpers';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -360,6 +360,39 @@ describe('sign-in refused mid-job', () => {
       const done = await h.service.whenDone(first.id);
       expect(done).toMatchObject({ status: 'done', saved: 20, lastError: null });
     } finally {
+      await h.close();
+    }
+  });
+
+});
+
+describe('answers past the client’s ceiling', () => {
+  it('a batch whose answer is past the client’s ceiling is split in half down to one ID: every invoice saved, calls bounded', async () => {
+    const ids = withCode().slice(40, 48);
+    // The answer carries each PDF in base64 (4/3 of its size) in a small envelope: pick a ceiling
+    // above any one invoice's answer and below any two invoices' answer.
+    const sizes = await Promise.all(ids.map(async (id) => (await sandbox.catalogue.expected(id, 'Pdf')).byteLength));
+    const one = Math.ceil((Math.max(...sizes) * 4) / 3) + 2_000;
+    const two = Math.floor((2 * Math.min(...sizes) * 4) / 3);
+    expect(one).toBeLessThan(two);
+    const client = new CountingClient(clientFor(sandbox, { answerLimits: { download: Math.floor((one + two) / 2) } }));
+    const h = harness(sandbox);
+    const service = new DownloadsService({
+      store: h.store,
+      activeProfileId: () => h.profileId,
+      session: async () => ({ profileId: h.profileId, client }),
+      engine: { retryDelayMs: 20, concurrency: 1 },
+    });
+    try {
+      const { job } = await service.create({ ids, type: 'Pdf', kind: 'withCode', folder: h.out });
+      service.start(job.id);
+      expect(await service.whenDone(job.id)).toMatchObject({ status: 'done', saved: 8, failed: 0 });
+      expect(client.requested.filter((r) => r.length === 1)).toHaveLength(8);
+      expect(client.requested.length).toBeLessThanOrEqual(2 * ids.length - 1);
+      for (const id of ids) expect(Buffer.compare(fs.readFileSync(path.join(h.out, `${id}.pdf`)), Buffer.from(await sandbox.catalogue.expected(id, 'Pdf')))).toBe(0);
+    } finally {
+      await service.close();
+      await client.inner.close();
       await h.close();
     }
   });

@@ -1,11 +1,13 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { EventBus } from '../../../common/ipc/bus';
 import { ApiClient } from '../../../main/services/api';
 import { DownloadsService, type DownloadClient, type DownloadsDeps } from '../../../main/services/downloads';
 import { ProfileService } from '../../../main/services/profiles';
 import { openDatabase, type Store } from '../../../main/services/store';
-import type { Sandbox } from '../../../main/sandbox';
+import { startSandbox, type Sandbox } from '../../../main/sandbox';
 import { makeTempDir } from '../../support/temp-dir';
 
 /** Observes which IDs the engine asked for (wraps the real HTTP client; no mocking). */
@@ -94,4 +96,42 @@ export function countItems(store: Store, jobId: string): { total: number; pendin
     c.bytes += r.b;
   }
   return c;
+}
+
+export type CliDone = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
+
+/** Runs the built CLI (`out/main/cli.cjs`) as its own process; `done` resolves when it exits. */
+export function runCli(cli: string, args: string[], env: Record<string, string>): { child: ChildProcess; done: Promise<CliDone> } {
+  const child = spawn(process.execPath, [cli, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  const done = new Promise<CliDone>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  return { child, done };
+}
+
+/** The built CLI the process tests run. */
+export const BUILT_CLI = path.resolve(__dirname, '../../../out/main/cli.cjs');
+
+/** A sandbox for the tests of one file that run the built CLI (refused when it is not built). */
+export function sandboxForBuiltCli(seed: number): () => Sandbox {
+  let sandbox: Sandbox | undefined;
+  beforeAll(async () => {
+    if (!fs.existsSync(BUILT_CLI)) throw new Error('build first: node scripts/build.mjs --quiet');
+    sandbox = await startSandbox({ port: 0, invoiceCount: 1800, seed });
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+  return () => sandbox!;
+}
+
+/** The first `count` issued-with-code IDs of the sandbox, written one a line to `<dir>/ids.txt`. */
+export function writeIdsFile(sandbox: Sandbox, dir: string, count: number): { ids: string[]; idsFile: string } {
+  const ids = sandbox.catalogue.list('withCode').slice(0, count);
+  if (ids.length !== count) throw new Error(`the sandbox has ${ids.length} such invoices, not ${count}`);
+  const idsFile = path.join(dir, 'ids.txt');
+  fs.writeFileSync(idsFile, ids.join('\n') + '\n');
+  return { ids, idsFile };
 }

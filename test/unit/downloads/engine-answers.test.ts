@@ -2,28 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { progressLine } from '../../../main/cli/commands/download';
-import type { DownloadOptions } from '../../../main/services/api';
-import type { DownloadResult } from '../../../main/services/api/normalise';
 import { DownloadsService, type DownloadClient } from '../../../main/services/downloads';
 import { ProfileService } from '../../../main/services/profiles';
 import { openDatabase, type Store } from '../../../main/services/store';
 import { makeTempDir } from '../../support/temp-dir';
-
-/**
- * Odd answers a deployment could give, fed through the engine's client interface (the HTTP
- * side is covered against the sandbox in test/integration/downloads/).
- */
-class ScriptedClient implements DownloadClient {
-  calls: string[][] = [];
-  constructor(private readonly answer: (ids: readonly string[]) => DownloadResult) {}
-  async download(ids: readonly string[], _opts?: DownloadOptions): Promise<DownloadResult> {
-    this.calls.push([...ids]);
-    return this.answer(ids);
-  }
-  async fetchBytes(link: string) {
-    return { bytes: new TextEncoder().encode(`fetched ${link}`), contentType: 'application/pdf' };
-  }
-}
+import { ScriptedClient } from './scripted-client';
 
 const temps: Array<() => void> = [];
 const stores: Store[] = [];
