@@ -356,13 +356,16 @@ export class EmailSender<S extends SenderSession> {
     }
   }
 
-  /** Lets a request in flight finish (up to the grace time), then aborts; its entries would become `unknown`. */
-  async stop(): Promise<void> {
+  /**
+   * Lets a request in flight finish (up to the grace time, `graceMs` overriding the tuning; 0 when
+   * the user interrupts), then aborts; its armed entries become `unknown`, never queued again.
+   */
+  async stop(graceMs: number = this.deps.stopGraceMs ?? 10_000): Promise<void> {
     this.stopped = true;
     this.schedule(null);
     const running = this.running;
-    if (running) {
-      const grace = new Promise<void>((resolve) => setTimeout(resolve, this.deps.stopGraceMs ?? 10_000).unref?.());
+    if (running && graceMs > 0) {
+      const grace = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref?.());
       await Promise.race([running, grace]);
     }
     this.abort.abort();
