@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { recordHardening } from '../../support/hardening-report';
 import { Outbox } from '../../../main/services/emails/outbox';
 import { openDatabase } from '../../../main/services/store';
 import { cliSandbox, runCli, spawnCli } from './cli-support';
@@ -28,6 +29,11 @@ function stateOf(transactionId: string): string | undefined {
   }
 }
 
+const exits: number[] = [];
+afterAll(() => {
+  if (exits.length > 0) recordHardening('cli-signals', { interrupted: exits.length, slowestExitMs: Math.max(...exits) });
+});
+
 /** Starts the command, waits for `ready`, sends the signal; the time from signal to exit. */
 async function interrupt(args: string[], signal: NodeJS.Signals, ready: () => boolean): Promise<{ ms: number; code: number | null; stderr: string }> {
   const { child, done } = spawnCli([...args, '--json', ...ctx.api()], ctx.env(), ctx.dir);
@@ -43,6 +49,7 @@ async function interrupt(args: string[], signal: NodeJS.Signals, ready: () => bo
   const r = await done;
   clearTimeout(killer);
   const ms = Date.now() - started;
+  exits.push(ms);
   console.log(`einvoice ${args[0]} ${args[1] ?? ''}: ${signal} → exit ${r.code} in ${ms} ms`);
   return { ms, code: r.code, stderr: r.stderr };
 }
