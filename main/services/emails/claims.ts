@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { AppError } from '../../../common/errors';
 import { emailFlags, type InvoiceKind } from '../../../common/model';
 import type { SendEmailParameter } from '../../../common/model';
 import type { Recipients } from './input';
@@ -99,6 +100,14 @@ export function groupVerdicts(verdicts: ReadonlyMap<number, Verdict>): Array<{ v
     else groups.set(key, { v, ids: [id] });
   }
   return [...groups.values()];
+}
+
+/** The rows a claim holds are not the rows expected: another process changed them. Stop. */
+export function claimLost(expected: number, changed: number): AppError {
+  return new AppError('email_claim_lost', {
+    en: `The email queue changed under this batch (${changed} of ${expected} entries still held); sending stops.`,
+    vi: `Hàng đợi email đã bị thay đổi trong lúc gửi lô này (còn giữ ${changed}/${expected} email); dừng gửi.`,
+  });
 }
 
 export const CRASHED_WHILE_SENDING = {

@@ -13,6 +13,7 @@ import type { Bilingual, InvoiceKind } from '../../../common/model';
 import { AppError } from '../../../common/errors';
 import type { Store } from '../store';
 import {
+  claimLost,
   CRASHED_WHILE_SENDING,
   defaultClaimAlive,
   groupVerdicts,
@@ -38,14 +39,6 @@ interface OutboxOptions {
   now?: () => number;
   /** Is a claim's owner alive? Only a dead owner's claim is recovered, however old it is. */
   claimAlive?: ClaimAlive;
-}
-
-/** The rows a claim holds are not the rows expected: another process changed them. Stop. */
-function claimLost(expected: number, changed: number): AppError {
-  return new AppError('email_claim_lost', {
-    en: `The email queue changed under this batch (${changed} of ${expected} entries still held); sending stops.`,
-    vi: `Hàng đợi email đã bị thay đổi trong lúc gửi lô này (còn giữ ${changed}/${expected} email); dừng gửi.`,
-  });
 }
 
 /**
