@@ -8,8 +8,9 @@ describe('email queue rules the screen applies', () => {
     expect(editable).toEqual(['queued', 'failed', 'unknown', 'cancelled']);
   });
 
-  it('counts the entries whose outcome is unknown before sending again', () => {
-    expect(resendNeedsConfirmation([{ state: 'failed' }, { state: 'unknown' }, { state: 'unknown' }, { state: 'sent' }])).toBe(2);
+  it('counts the entries the buyer may already have received (sent, handed to the service or unknown) before sending again', () => {
+    expect(resendNeedsConfirmation([{ state: 'failed' }, { state: 'unknown' }, { state: 'unknown' }, { state: 'sent' }])).toBe(3);
+    expect(resendNeedsConfirmation([{ state: 'requested' }, { state: 'sendingAtService' }, { state: 'cancelled' }, { state: 'queued' }])).toBe(2);
     expect(resendNeedsConfirmation([{ state: 'failed' }])).toBe(0);
   });
 });
