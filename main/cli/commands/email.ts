@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { EmailEntry, EmailReject, EmailSkip, EmailState } from '../../../common/calls/emails';
 import { flag, invoiceKindOf, KIND_OPTIONS, text } from '../options';
 import type { EmailService } from '../../services/emails';
@@ -37,21 +38,35 @@ interface FlushReport {
   offline: boolean;
 }
 
-/** Sends what is due; waits through backoff (up to `waitMs`) while `ids` are still queued. */
+/**
+ * Sends what is due; waits through backoff (up to `waitMs`) while `ids` are still queued. SIGINT or
+ * SIGTERM stops the sender at once (no grace): a request in flight was armed, so its entries
+ * become `unknown` and are never sent again; a back-off wait ends.
+ */
 export async function flushAndWait(ctx: CommandContext, q: CliQueue, ids: readonly number[], waitMs: number): Promise<FlushReport> {
   const { emails } = q;
   const deadline = Date.now() + waitMs;
   const pending = () => ids.some((id) => emails.outbox.get(id)?.state === 'queued');
-  for (;;) {
-    await emails.flush({ signInTimeoutMs: 3_000 });
-    if (ctx.signal.aborted) break;
-    const st = emails.sender.senderStatus();
-    if (!pending() || (st.state !== 'backoff' && st.state !== 'offline')) break;
-    const next = st.nextAttemptAt ? Date.parse(st.nextAttemptAt) : Date.now() + 1_000;
-    if (next > deadline) break;
-    ctx.progress({ en: `Waiting ${Math.ceil((next - Date.now()) / 1000)} s before sending again…`, vi: `Chờ ${Math.ceil((next - Date.now()) / 1000)} giây rồi gửi lại…` });
-    await new Promise((r) => setTimeout(r, Math.max(50, next - Date.now())));
+  const stopNow = () => void emails.sender.stop(0);
+  ctx.signal.addEventListener('abort', stopNow, { once: true });
+  try {
+    while (!ctx.signal.aborted) {
+      await emails.flush({ signInTimeoutMs: 3_000 });
+      if (ctx.signal.aborted) break;
+      const st = emails.sender.senderStatus();
+      if (!pending() || (st.state !== 'backoff' && st.state !== 'offline')) break;
+      const next = st.nextAttemptAt ? Date.parse(st.nextAttemptAt) : Date.now() + 1_000;
+      if (next > deadline) break;
+      ctx.progress({
+        en: `Waiting ${Math.ceil((next - Date.now()) / 1000)} s before sending again…`,
+        vi: `Chờ ${Math.ceil((next - Date.now()) / 1000)} giây rồi gửi lại…`,
+      });
+      await sleep(Math.max(50, next - Date.now()), undefined, { signal: ctx.signal }).catch(() => {});
+    }
+  } finally {
+    ctx.signal.removeEventListener('abort', stopNow);
   }
+  if (ctx.signal.aborted) await emails.sender.stop(0);
   const st = emails.sender.senderStatus();
   return { exitCode: 0, paused: st.state === 'paused', offline: st.state === 'offline' || st.state === 'backoff' };
 }
@@ -79,12 +94,30 @@ export function itemJson(e: EmailEntry): ItemJson {
 }
 
 function rejectJson(r: EmailReject): ItemJson {
-  return { id: null, transactionId: r.transactionId, state: 'rejected', sendEmailStatus: null, errorCode: null, message: r.reason.en, messageVi: r.reason.vi, line: r.line };
+  return {
+    id: null,
+    transactionId: r.transactionId,
+    state: 'rejected',
+    sendEmailStatus: null,
+    errorCode: null,
+    message: r.reason.en,
+    messageVi: r.reason.vi,
+    line: r.line,
+  };
 }
 
 /** A row not queued because its invoice was already sent or is waiting (`--resend` sends it again). */
 function skipJson(r: EmailSkip): ItemJson {
-  return { id: r.entryId, transactionId: r.transactionId, state: 'skipped', sendEmailStatus: null, errorCode: null, message: r.reason.en, messageVi: r.reason.vi, line: r.line };
+  return {
+    id: r.entryId,
+    transactionId: r.transactionId,
+    state: 'skipped',
+    sendEmailStatus: null,
+    errorCode: null,
+    message: r.reason.en,
+    messageVi: r.reason.vi,
+    line: r.line,
+  };
 }
 
 const STATE_VI: Record<ItemJson['state'], string> = {
@@ -107,7 +140,10 @@ export function itemsText(items: readonly ItemJson[]): string {
       const where = i.line ? `line ${i.line}: ` : i.id !== null ? `#${i.id} ` : '';
       const status = i.sendEmailStatus !== null ? ` (SendEmailStatus ${i.sendEmailStatus})` : '';
       const err = i.errorCode ? ` [${i.errorCode}]` : '';
-      const msg = i.message && (i.state === 'failed' || i.state === 'unknown' || i.state === 'rejected' || i.state === 'skipped') ? ` — ${i.messageVi} / ${i.message}` : '';
+      const msg =
+        i.message && (i.state === 'failed' || i.state === 'unknown' || i.state === 'rejected' || i.state === 'skipped')
+          ? ` — ${i.messageVi} / ${i.message}`
+          : '';
       return `${where}${i.transactionId ?? '?'}: ${STATE_VI[i.state]} / ${i.state}${status}${err}${msg}`;
     })
     .join('\n');
@@ -127,7 +163,10 @@ export function parseBatch(values: ParsedArgs['values'], command: string): numbe
   if (typeof raw !== 'string') return undefined;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1 || n > 100) {
-    throw new UsageError({ en: `--batch must be a whole number from 1 to 100 (got ${raw}).`, vi: `--batch phải là số nguyên từ 1 đến 100 (đang là ${raw}).` }, command);
+    throw new UsageError(
+      { en: `--batch must be a whole number from 1 to 100 (got ${raw}).`, vi: `--batch phải là số nguyên từ 1 đến 100 (đang là ${raw}).` },
+      command,
+    );
   }
   return n;
 }
@@ -136,7 +175,8 @@ export function parseWait(values: ParsedArgs['values'], command: string): number
   const raw = values.wait;
   if (typeof raw !== 'string') return 120_000;
   const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0) throw new UsageError({ en: `--wait must be a number of seconds (got ${raw}).`, vi: `--wait phải là số giây (đang là ${raw}).` }, command);
+  if (!Number.isFinite(n) || n < 0)
+    throw new UsageError({ en: `--wait must be a number of seconds (got ${raw}).`, vi: `--wait phải là số giây (đang là ${raw}).` }, command);
   return Math.round(n * 1000);
 }
 
@@ -210,7 +250,10 @@ export const emailCommand: CliCommand = {
     });
     const report = values['no-send'] === true ? { exitCode: 0, paused: false, offline: false } : await flushAndWait(ctx, q, result.added, waitMs);
     const items = [
-      ...result.added.map((n) => q.emails.outbox.get(n)).filter((e): e is EmailEntry => e !== null).map(itemJson),
+      ...result.added
+        .map((n) => q.emails.outbox.get(n))
+        .filter((e): e is EmailEntry => e !== null)
+        .map(itemJson),
       ...result.skipped.map(skipJson),
       ...result.rejected.map(rejectJson),
     ];

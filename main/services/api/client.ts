@@ -316,7 +316,9 @@ export class ApiClient {
     if (status === 401 || status === 403 || isAuthCode(code)) throw apiErrors.auth({ ...details, serviceCode: code });
     if (status === 429) throw apiErrors.rateLimited(parseRetryAfter(res.headers['retry-after']), details);
     if (status >= 500) {
-      if (unsafe && status !== 503) throw apiErrors.unknownOutcome(`HTTP ${status}`, details);
+      // After an unsafe request left, only the service's own 503 envelope proves it did not act;
+      // a bare 5xx or a gateway's page may come after the service sent the email.
+      if (unsafe && !(status === 503 && env?.kind === 'error')) throw apiErrors.unknownOutcome(`HTTP ${status}`, details);
       throw apiErrors.unavailable(status, status === 503 && looksHtml(res), { ...details, retryAfterMs: parseRetryAfter(res.headers['retry-after']) });
     }
     if (status === 404 && !code) throw apiErrors.unavailable(404, false, details);

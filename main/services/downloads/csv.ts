@@ -1,5 +1,5 @@
-import Papa from 'papaparse';
 import type { Bilingual } from '../../../common/model';
+import { spreadsheetCsv } from '../csv';
 
 interface FailedRow {
   transactionId: string;
@@ -7,21 +7,10 @@ interface FailedRow {
   message: Bilingual | null;
 }
 
-/**
- * The failed items as CSV (RFC 4180, CRLF, UTF-8 with a BOM so Excel shows Vietnamese right).
- * Cells that a spreadsheet would run as a formula are prefixed with an apostrophe.
- */
+/** The failed items as CSV (see spreadsheetCsv: quoted, formulas neutralised). */
 export function failedItemsCsv(rows: readonly FailedRow[]): string {
-  const guard = (s: string | null) => {
-    const v = s ?? '';
-    return /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
-  };
-  const body = Papa.unparse(
-    {
-      fields: ['TransactionID', 'ErrorCode', 'Message', 'MessageVi'],
-      data: rows.map((r) => [guard(r.transactionId), guard(r.errorCode), guard(r.message?.en ?? null), guard(r.message?.vi ?? null)]),
-    },
-    { newline: '\r\n', quotes: true },
+  return spreadsheetCsv(
+    ['TransactionID', 'ErrorCode', 'Message', 'MessageVi'],
+    rows.map((r) => [r.transactionId, r.errorCode, r.message?.en ?? null, r.message?.vi ?? null]),
   );
-  return `\uFEFF${body}\r\n`;
 }

@@ -1,6 +1,7 @@
 import Papa from 'papaparse';
 import type { EmailEntry, EmailReject } from '../../../common/calls/emails';
 import type { InvoiceKind } from '../../../common/model';
+import { spreadsheetCsv } from '../csv';
 import { checkInput, type CleanInput } from './input';
 
 /** The import columns, in their default order (used when a file has no header line). */
@@ -34,7 +35,12 @@ function countOutsideQuotes(line: string, ch: string): number {
   return n;
 }
 
-const norm = (s: string) => s.replace(/^\uFEFF/, '').trim().toLowerCase().replace(/[\s_-]/g, '');
+const norm = (s: string) =>
+  s
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]/g, '');
 const HEADER_INDEX = new Map<string, Column>(CSV_COLUMNS.map((c) => [c.toLowerCase(), c]));
 
 /**
@@ -130,28 +136,25 @@ export function parseEmailCsv(text: string, kind: InvoiceKind): ParsedCsv {
 
 const EXPORT_COLUMNS = [...CSV_COLUMNS, 'Kind', 'State', 'SendEmailStatus', 'ErrorCode', 'Attempts', 'LastError', 'CreatedAt', 'UpdatedAt'];
 
-/** Keeps spreadsheet programs from running a cell as a formula. */
-function safeCell(value: string): string {
-  return /^[=+@\t\r]/.test(value) ? `'${value}` : value;
-}
-
-/** The queue as CSV (UTF-8 with BOM so spreadsheet programs read Vietnamese right; `,`; CRLF). */
+/** The queue as CSV (see spreadsheetCsv: quoted, formulas neutralised). */
 export function exportEmailCsv(entries: readonly EmailEntry[]): string {
-  const data = entries.map((e) => [
-    e.transactionId,
-    safeCell(e.receiverName),
-    e.receiverEmail,
-    e.ccEmail,
-    e.bccEmail,
-    e.replyEmail,
-    e.kind,
-    e.state,
-    e.sendEmailStatus === null ? '' : String(e.sendEmailStatus),
-    e.errorCode ?? '',
-    String(e.attempts),
-    safeCell(e.lastError?.en ?? ''),
-    e.createdAt,
-    e.updatedAt,
-  ]);
-  return `\uFEFF${Papa.unparse({ fields: EXPORT_COLUMNS, data }, { delimiter: ',', newline: '\r\n', quotes: false })}\r\n`;
+  return spreadsheetCsv(
+    EXPORT_COLUMNS,
+    entries.map((e) => [
+      e.transactionId,
+      e.receiverName,
+      e.receiverEmail,
+      e.ccEmail,
+      e.bccEmail,
+      e.replyEmail,
+      e.kind,
+      e.state,
+      e.sendEmailStatus === null ? '' : String(e.sendEmailStatus),
+      e.errorCode ?? '',
+      String(e.attempts),
+      e.lastError?.en ?? '',
+      e.createdAt,
+      e.updatedAt,
+    ]),
+  );
 }

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { StatementSync } from 'node:sqlite';
 import {
   EMAIL_STATES,
@@ -13,7 +12,17 @@ import {
 import type { Bilingual, InvoiceKind } from '../../../common/model';
 import { AppError } from '../../../common/errors';
 import type { Store } from '../store';
-import { CRASHED_WHILE_SENDING, defaultClaimAlive, groupVerdicts, type Claim, type ClaimAlive, type ClaimedEntry, type Settlement } from './claims';
+import {
+  claimLost,
+  CRASHED_WHILE_SENDING,
+  defaultClaimAlive,
+  groupVerdicts,
+  newClaimToken,
+  type Claim,
+  type ClaimAlive,
+  type ClaimedEntry,
+  type Settlement,
+} from './claims';
 import { recipientsOf, SORT_COLUMNS, toEntry, whereOf, type ListQuery, type Row } from './entries';
 import { cancelledAfterMaybeSent, HISTORY_SQL, leftOf, NOT_SENT, reasonFor, RESENDABLE, skipOf, toAttempt } from './history';
 import { checkInput, type CleanInput, type Recipients } from './input';
@@ -28,8 +37,7 @@ const REQUEUE_SET =
 
 interface OutboxOptions {
   now?: () => number;
-  /** A claim older than this is taken as abandoned even if its pid is alive (pid reuse). Default 10 min. */
-  claimLeaseMs?: number;
+  /** Is a claim's owner alive? Only a dead owner's claim is recovered, however old it is. */
   claimAlive?: ClaimAlive;
 }
 
@@ -39,7 +47,6 @@ interface OutboxOptions {
  */
 export class Outbox {
   private readonly now: () => number;
-  private readonly leaseMs: number;
   private readonly claimAlive: ClaimAlive;
   private readonly stmts = new Map<string, StatementSync>();
   /** The claims this process (this Outbox) holds right now. */
@@ -50,7 +57,6 @@ export class Outbox {
     options: OutboxOptions = {},
   ) {
     this.now = options.now ?? Date.now;
-    this.leaseMs = options.claimLeaseMs ?? 10 * 60_000;
     this.claimAlive = options.claimAlive ?? defaultClaimAlive;
   }
 
@@ -96,7 +102,18 @@ export class Outbox {
       for (const { input, line = null, index = null } of inputs) {
         const row = latest.get(profileId, input.transactionId) as Row | undefined;
         if (!row) {
-          const r = insert.run(profileId, input.transactionId, input.receiverName, input.receiverEmail, input.ccEmail, input.bccEmail, input.replyEmail, input.kind, at, at);
+          const r = insert.run(
+            profileId,
+            input.transactionId,
+            input.receiverName,
+            input.receiverEmail,
+            input.ccEmail,
+            input.bccEmail,
+            input.replyEmail,
+            input.kind,
+            at,
+            at,
+          );
           added.push(Number(r.lastInsertRowid));
         } else if (again.includes(row.state) && (options.resend || !this.cancelledAfterMaybeSent(row))) {
           this.stmt(HISTORY_SQL.archive).run(row.id);
@@ -155,12 +172,11 @@ export class Outbox {
   /** Is a queued entry due now, and when is the earliest later one? (Two index range lookups.) */
   due(profileId: string): { due: boolean; nextAt: number | null } {
     const at = this.now();
-    const now = this.stmt(
-      "SELECT 1 AS x FROM email_outbox WHERE profile_id = ? AND state = 'queued' AND next_attempt_at <= ? LIMIT 1",
-    ).get(profileId, at);
-    const later = this.stmt(
-      "SELECT min(next_attempt_at) AS next FROM email_outbox WHERE profile_id = ? AND state = 'queued' AND next_attempt_at > ?",
-    ).get(profileId, at) as { next: number | null } | undefined;
+    const now = this.stmt("SELECT 1 AS x FROM email_outbox WHERE profile_id = ? AND state = 'queued' AND next_attempt_at <= ? LIMIT 1").get(profileId, at);
+    const later = this.stmt("SELECT min(next_attempt_at) AS next FROM email_outbox WHERE profile_id = ? AND state = 'queued' AND next_attempt_at > ?").get(
+      profileId,
+      at,
+    ) as { next: number | null } | undefined;
     return { due: now !== undefined, nextAt: later?.next ?? null };
   }
 
@@ -176,7 +192,7 @@ export class Outbox {
    */
   claim(profileId: string, max: number, previous: Settlement | null = null): Claim | null {
     const at = this.now();
-    const token = `${process.pid}:${randomBytes(8).toString('hex')}`;
+    const token = newClaimToken();
     const claim = this.store.transaction(() => {
       if (previous) this.writeVerdicts(previous, at);
       const first = this.stmt(
@@ -195,10 +211,11 @@ export class Outbox {
         entries.push({ id: r.id, transactionId: r.transaction_id, ...recipientsOf(r), attempts: r.attempts + 1 });
         if (entries.length >= max) break;
       }
-      this.stmt(
+      const armed = this.stmt(
         `UPDATE email_outbox SET state = 'sending', claim_token = ?, claimed_at = ?, attempts = attempts + 1, updated_at = ?
            WHERE state = 'queued' AND id IN (${entries.map(() => '?').join(', ')})`,
       ).run(token, at, at, ...entries.map((e) => e.id));
+      if (Number(armed.changes) !== entries.length) throw claimLost(entries.length, Number(armed.changes));
       return { token, kind: first.kind, profileId, entries };
     });
     if (previous) this.ownClaims.delete(previous.token);
@@ -213,15 +230,19 @@ export class Outbox {
     this.ownClaims.delete(settlement.token);
   }
 
+  /** Writes every verdict or none: the rows changed must be the rows the claim holds. */
   private writeVerdicts({ token, verdicts }: Settlement, at: number): void {
+    let changed = 0;
     for (const { v, ids } of groupVerdicts(verdicts)) {
       const done = v.state === 'sent' || v.state === 'requested' || v.state === 'sendingAtService' ? at : null;
-      this.stmt(
+      const r = this.stmt(
         `UPDATE email_outbox SET state = ?, send_email_status = ?, error_code = ?, retryable = ?, last_error = ?, last_error_vi = ?,
            claim_token = NULL, claimed_at = NULL, updated_at = ?, done_at = ?
          WHERE claim_token = ? AND state = 'sending' AND id IN (${ids.map(() => '?').join(', ')})`,
       ).run(v.state, v.sendEmailStatus, v.errorCode, v.retryable ? 1 : 0, v.message?.en ?? null, v.message?.vi ?? null, at, done, token, ...ids);
+      changed += Number(r.changes);
     }
+    if (changed !== verdicts.size) throw claimLost(verdicts.size, changed);
   }
 
   /**
@@ -248,18 +269,14 @@ export class Outbox {
   }
 
   /**
-   * After a crash or restart: entries left in `sending` by a process that is gone (or whose claim
-   * is older than the lease) may have been sent → `unknown`; entries claimed but not armed (the
+   * After a crash or restart: entries left in `sending` by a process that is gone (however old or
+   * young the claim: a clock proves nothing) may have been sent → `unknown`; entries claimed but not armed (the
    * request never left) go back to `queued`. Claims of live processes (the app and the CLI share
    * the database) are left alone. Returns how many became `unknown`.
    */
   recover(): number {
-    const rows = this.stmt(
-      "SELECT claim_token AS token, min(coalesce(claimed_at, updated_at)) AS at FROM email_outbox WHERE state = 'sending' GROUP BY claim_token",
-    ).all() as Array<{ token: string | null; at: number | null }>;
-    const stale = rows.filter(
-      (r) => r.token === null || (!this.ownClaims.has(r.token) && (!this.claimAlive(r.token) || this.now() - (r.at ?? 0) > this.leaseMs)),
-    );
+    const rows = this.stmt("SELECT DISTINCT claim_token AS token FROM email_outbox WHERE state = 'sending'").all() as Array<{ token: string | null }>;
+    const stale = rows.filter((r) => r.token === null || (!this.ownClaims.has(r.token) && !this.claimAlive(r.token)));
     if (stale.length === 0) return 0;
     let n = 0;
     this.store.transaction(() => {
@@ -362,9 +379,15 @@ export class Outbox {
         throw new AppError('email_invalid', checked.problem, { issues: [{ path: 'recipients', message: checked.problem.en, messageVi: checked.problem.vi }] });
       }
       const v = checked.value;
-      this.stmt(
-        'UPDATE email_outbox SET receiver_name = ?, receiver_email = ?, cc_email = ?, bcc_email = ?, reply_email = ?, updated_at = ? WHERE id = ?',
-      ).run(v.receiverName, v.receiverEmail, v.ccEmail, v.bccEmail, v.replyEmail, this.now(), id);
+      this.stmt('UPDATE email_outbox SET receiver_name = ?, receiver_email = ?, cc_email = ?, bcc_email = ?, reply_email = ?, updated_at = ? WHERE id = ?').run(
+        v.receiverName,
+        v.receiverEmail,
+        v.ccEmail,
+        v.bccEmail,
+        v.replyEmail,
+        this.now(),
+        id,
+      );
       return toEntry(this.row(id)!);
     });
   }

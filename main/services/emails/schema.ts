@@ -5,7 +5,7 @@ import type { DatabaseSync } from 'node:sqlite';
  * Once shipped, never change a function here: add a new one and a new migration entry.
  *
  * `email_outbox`: one row per invoice to email. Times are epoch milliseconds. A row in state
- * `sending` carries the claim (`claim_token` = "<pid>:<random>", `claimed_at`) of the process that
+ * `sending` carries the claim (`claim_token` = "<pid>:<random>[:<identity>]", `claimed_at`) of the process that
  * sent it, so a restart finds in-flight rows: a claim whose process is gone means the request may
  * have reached the service, and the row becomes `unknown` (never re-sent automatically).
  */

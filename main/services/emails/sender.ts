@@ -1,14 +1,16 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { EmailSenderStatus } from '../../../common/calls/emails';
 import type { Bilingual, SendEmailParameter } from '../../../common/model';
-import { isApiError, type SendEmailOutcome } from '../api';
+import { isApiError, redact, type SendEmailOutcome } from '../api';
 import { requestFor, type Claim, type Settlement } from './claims';
-import { judgeOutcome, refused } from './judge';
+import { judgeOutcome, refused, type Verdict } from './judge';
 import type { Outbox } from './outbox';
 
 /** What the sender needs from a sign-in: the profile it belongs to. */
 export interface SenderSession {
   profile: { id: string };
+  /** Redacted from every text of the service the sender stores or shows. */
+  token?: string;
 }
 
 /** How the sender paces itself and what it may ask of its host; the email service passes these through. */
@@ -48,12 +50,28 @@ export interface FlushOptions {
   signInTimeoutMs?: number;
 }
 
-function message(error: unknown): Bilingual {
+/** Text from the service, before it is stored or shown: no token, no Authorization header. */
+function cleaned(p: Bilingual, secrets: readonly string[]): Bilingual {
+  return { en: redact(p.en, secrets, { keepEmails: true }), vi: redact(p.vi, secrets, { keepEmails: true }) };
+}
+
+function message(error: unknown, secrets: readonly string[]): Bilingual {
   if (error && typeof error === 'object' && 'messageVi' in error && error instanceof Error) {
-    return { en: error.message, vi: String((error as { messageVi: unknown }).messageVi) };
+    return cleaned({ en: error.message, vi: String((error as { messageVi: unknown }).messageVi) }, secrets);
   }
   const text = error instanceof Error ? error.message : String(error);
-  return { en: text, vi: text };
+  return cleaned({ en: text, vi: text }, secrets);
+}
+
+function cleanedVerdicts(verdicts: Map<number, Verdict>, secrets: readonly string[]): Map<number, Verdict> {
+  for (const [id, v] of verdicts) {
+    verdicts.set(id, {
+      ...v,
+      errorCode: v.errorCode === null ? null : redact(v.errorCode, secrets, { keepEmails: true }),
+      ...(v.message ? { message: cleaned(v.message, secrets) } : {}),
+    });
+  }
+  return verdicts;
 }
 
 /**
@@ -74,6 +92,8 @@ export class EmailSender<S extends SenderSession> {
   private batchCap = Number.POSITIVE_INFINITY;
   private inFlight = 0;
   private status: EmailSenderStatus;
+  /** The tokens of the sessions this sender used: never stored or shown. */
+  private readonly secrets: string[] = [];
 
   constructor(private readonly deps: SenderDeps<S>) {
     this.status = { state: 'idle', nextAttemptAt: null, lastError: null, batchSize: deps.batchSize() };
@@ -119,7 +139,7 @@ export class EmailSender<S extends SenderSession> {
           await this.drain(options);
         } while (this.rerun && !this.stopped);
       } catch (error) {
-        if (!this.stopped) this.deps.log?.('error', `email sender: ${message(error).en}`);
+        if (!this.stopped) this.deps.log?.('error', `email sender: ${message(error, this.secrets).en}`);
       } finally {
         this.running = null;
         this.deps.onChange?.();
@@ -186,7 +206,7 @@ export class EmailSender<S extends SenderSession> {
       if (this.stopped) return null;
       // Endpoint unavailable (e.g. the built-in sandbox is stopped): offline.
       this.failures++;
-      const p = message(error);
+      const p = message(error, this.secrets);
       const at = this.now() + this.backoffDelay();
       this.setStatus({ state: 'offline', lastError: p, nextAttemptAt: new Date(at).toISOString() });
       this.deps.checkConnectivity?.();
@@ -197,6 +217,7 @@ export class EmailSender<S extends SenderSession> {
       this.setStatus({ state: 'paused' });
       return null;
     }
+    if (session.token && !this.secrets.includes(session.token)) this.secrets.push(session.token);
     return session.profile.id === profileId ? session : null;
   }
 
@@ -247,7 +268,7 @@ export class EmailSender<S extends SenderSession> {
         if (this.status.state !== 'flushing') this.setStatus({ state: 'flushing' });
         const result = await this.sendClaim(claim, session!);
         if (result.ok) {
-          settled = { token: claim.token, verdicts: judgeOutcome(claim.entries, result.outcome) };
+          settled = { token: claim.token, verdicts: cleanedVerdicts(judgeOutcome(claim.entries, result.outcome), this.secrets) };
           this.failures = 0;
           if (this.status.lastError !== null) this.status = { ...this.status, lastError: null };
           this.deps.onChange?.();
@@ -291,7 +312,7 @@ export class EmailSender<S extends SenderSession> {
   /** Records a failed request; says whether to go on and whether to ask for a new session. */
   private async onFailure(claim: Claim, session: S, error: unknown): Promise<{ stop: boolean; resetSession?: boolean }> {
     const { outbox } = this.deps;
-    const p = message(error);
+    const p = message(error, this.secrets);
     if (!isApiError(error)) {
       // Unexpected: the request may have left. Never guess "not sent".
       outbox.markUnknown(claim.token, p);
@@ -341,7 +362,7 @@ export class EmailSender<S extends SenderSession> {
           this.deps.log?.('warn', `email sender: the service refused ${claim.entries.length} invoices per request; using ${this.batchCap}`);
           return { stop: false };
         }
-        outbox.settle({ token: claim.token, verdicts: new Map(claim.entries.map((e) => [e.id, refused(code, p)])) });
+        outbox.settle({ token: claim.token, verdicts: cleanedVerdicts(new Map(claim.entries.map((e) => [e.id, refused(code, p)])), this.secrets) });
         return { stop: false };
       }
       case 'config':
@@ -356,13 +377,16 @@ export class EmailSender<S extends SenderSession> {
     }
   }
 
-  /** Lets a request in flight finish (up to the grace time), then aborts; its entries would become `unknown`. */
-  async stop(): Promise<void> {
+  /**
+   * Lets a request in flight finish (up to the grace time, `graceMs` overriding the tuning; 0 when
+   * the user interrupts), then aborts; its armed entries become `unknown`, never queued again.
+   */
+  async stop(graceMs: number = this.deps.stopGraceMs ?? 10_000): Promise<void> {
     this.stopped = true;
     this.schedule(null);
     const running = this.running;
-    if (running) {
-      const grace = new Promise<void>((resolve) => setTimeout(resolve, this.deps.stopGraceMs ?? 10_000).unref?.());
+    if (running && graceMs > 0) {
+      const grace = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref?.());
       await Promise.race([running, grace]);
     }
     this.abort.abort();

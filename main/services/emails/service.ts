@@ -32,7 +32,6 @@ export interface EmailServiceDeps extends SenderTuning {
   send?: (session: SignedInSession, parameter: SendEmailParameter, signal: AbortSignal) => Promise<SendEmailOutcome>;
   /** An undici dispatcher shared by the clients (tests, benchmarks). */
   dispatcher?: Dispatcher;
-  claimLeaseMs?: number;
   claimAlive?: ClaimAlive;
 }
 
@@ -52,7 +51,7 @@ export class EmailService {
   private started = false;
 
   constructor(private readonly deps: EmailServiceDeps) {
-    this.outbox = new Outbox(deps.store, { now: deps.now, claimLeaseMs: deps.claimLeaseMs, claimAlive: deps.claimAlive });
+    this.outbox = new Outbox(deps.store, { now: deps.now, claimAlive: deps.claimAlive });
     const tuning: SenderTuning = deps;
     this.sender = new EmailSender<SignedInSession>({
       ...tuning,

@@ -122,7 +122,8 @@ export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {})
   try {
     const mode = db.prepare('PRAGMA journal_mode = WAL').get() as { journal_mode: string } | undefined;
     if (mode?.journal_mode !== 'wal') throw new Error(`journal_mode is ${String(mode?.journal_mode)}`);
-    db.exec('PRAGMA synchronous = NORMAL');
+    // FULL: a commit (a claimed and armed batch, a download job's progress) survives a power cut.
+    db.exec('PRAGMA synchronous = FULL');
     db.exec('PRAGMA foreign_keys = ON');
   } catch (error) {
     db.close();

@@ -479,9 +479,9 @@ describe('sendemail is never silently re-sent', () => {
     expect(sb.requests({ op: 'sendemail' })).toHaveLength(1);
   });
 
-  it('503 maintenance and 429 are safe to report as such (nothing processed), never retried', async () => {
+  it('429 is safe to report as such (nothing processed); a 503 page without the service envelope is unknown; never retried', async () => {
     sb.setFaults('sendemail:503=1');
-    expect((await failure(client().sendEmail(body()))).kind).toBe('unavailable');
+    expect((await failure(client().sendEmail(body()))).kind).toBe('unknown_outcome');
     sb.setFaults('sendemail:429=1:retry-after=1');
     expect((await failure(client().sendEmail(body()))).kind).toBe('rate_limited');
     expect(sb.requests({ op: 'sendemail' })).toHaveLength(2);

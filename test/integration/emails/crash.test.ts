@@ -88,4 +88,45 @@ describe('kill -9 during a flush, with resets and 503s injected', () => {
     recordHardening('crash-emails', { crashSeeds: CRASH_SEEDS, crashKills: kills, crashScenarios: 1, crashLosses: 0 }); // reached only when every invariant held
     console.log(`crash test: ${kills} kills, ${recovered} in-flight entries recovered as unknown; final ${JSON.stringify(counts)}`);
   }, 900_000);
+
+  it('two processes flushing one outbox, one of them killed at a random moment: 0 double sends, nothing lost', async () => {
+    const outbox = new Outbox(store);
+    const rounds = Math.max(3, Math.ceil(CRASH_SEEDS / 5));
+    const perRound = 40;
+    const pool = sb.catalogue.list('withCode').slice(2_000);
+    expect(pool.length).toBeGreaterThanOrEqual(rounds * perRound);
+    const env = cliEnv(`${tmp.dir}/data`, { EINVOICE_TOKEN: sb.devToken });
+    const mine = new Set<string>();
+    let recovered = 0;
+    for (let round = 0; round < rounds; round++) {
+      const block = pool.slice(round * perRound, (round + 1) * perRound);
+      block.forEach((id) => mine.add(id));
+      outbox.add(
+        'sandbox',
+        block.map((id) => {
+          const r = checkInput({ transactionId: id, receiverEmail: `${id.toLowerCase()}@example.com`, kind: 'withCode' });
+          if (!r.ok) throw new Error(r.problem.en);
+          return { input: r.value };
+        }),
+      );
+      const random = seededRandom(9000 + round);
+      const args = ['queue', 'flush', '--batch', '4', '--json', '--base-url', sb.baseUrl];
+      const a = spawnCli(args, env, tmp.dir);
+      const b = spawnCli(args, env, tmp.dir);
+      await new Promise((r) => setTimeout(r, 200 + Math.floor(random() * 800)));
+      (random() < 0.5 ? a : b).child.kill('SIGKILL');
+      await Promise.all([a.done, b.done]);
+      recovered += outbox.recover();
+      const acked = sentCounts(sb);
+      for (const id of mine) expect(acked.get(id) ?? 0, `${id} acknowledged twice`).toBeLessThanOrEqual(1);
+      const entries = outbox.list('sandbox', { limit: 10_000 }).items.filter((e) => mine.has(e.transactionId));
+      expect(entries).toHaveLength(mine.size);
+      expect(entries.filter((e) => e.state === 'sending')).toHaveLength(0);
+    }
+    const acked = sentCounts(sb);
+    const twice = [...mine].filter((id) => (acked.get(id) ?? 0) > 1).length;
+    expect(twice).toBe(0);
+    recordHardening('crash-emails-two-processes', { rounds, entries: mine.size, doubleSends: twice });
+    console.log(`two flushers: ${rounds} rounds, ${mine.size} entries, ${recovered} recovered as unknown, 0 double sends`);
+  }, 900_000);
 });

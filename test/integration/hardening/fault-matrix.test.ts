@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, isApiError } from '../../../main/services/api';
 import { SANDBOX_CREDENTIALS, startSandbox, type FaultKind, type FaultOp, type Sandbox, type SandboxQuirks } from '../../../main/sandbox';
@@ -25,8 +27,9 @@ const ALWAYS: Record<Op, Record<FaultKind, Outcome>> = {
   templates: { hang: 'timeout', status429: 'rate_limited', status500: 'unavailable', status503: 'unavailable', error: 'unavailable', reset: 'network', malformed: 'malformed', truncated: 'network', wrongTypes: 'malformed', emptyData: 'ok' },
   preview:   { hang: 'timeout', status429: 'rate_limited', status500: 'unavailable', status503: 'unavailable', error: 'unavailable', reset: 'network', malformed: 'malformed', truncated: 'network', wrongTypes: 'malformed', emptyData: 'malformed' },
   download:  { hang: 'timeout', status429: 'rate_limited', status500: 'unavailable', status503: 'unavailable', error: 'unavailable', reset: 'network', malformed: 'malformed', truncated: 'network', wrongTypes: 'malformed', emptyData: 'malformed' },
-  // Once the request may have left, sendemail's outcome is unknown and it is never re-sent.
-  sendemail: { hang: 'unknown_outcome', status429: 'rate_limited', status500: 'unknown_outcome', status503: 'unavailable', error: 'unknown_outcome', reset: 'unknown_outcome', malformed: 'unknown_outcome', truncated: 'unknown_outcome', wrongTypes: 'unknown_outcome', emptyData: 'unknown_outcome' },
+  // Once the request may have left, sendemail's outcome is unknown and it is never re-sent; the
+  // maintenance page (503 HTML) may come from a gateway after the service acted.
+  sendemail: { hang: 'unknown_outcome', status429: 'rate_limited', status500: 'unknown_outcome', status503: 'unknown_outcome', error: 'unknown_outcome', reset: 'unknown_outcome', malformed: 'unknown_outcome', truncated: 'unknown_outcome', wrongTypes: 'unknown_outcome', emptyData: 'unknown_outcome' },
   token:     { hang: 'timeout', status429: 'rate_limited', status500: 'unavailable', status503: 'unavailable', error: 'unavailable', reset: 'network', malformed: 'malformed', truncated: 'network', wrongTypes: 'malformed', emptyData: 'malformed' },
   // A link serves bytes, not an envelope: a body cut with a correct length cannot be told apart
   // here, so the preview service checks the PDF itself (starts with %PDF, ends with %%EOF).
@@ -146,10 +149,93 @@ describe('fault matrix: sendemail answers that are not errors (ErrorCode 0, "0",
   });
 });
 
+/**
+ * A gateway in front of the sandbox: the sendemail request reaches the service (which records the
+ * email), then the gateway answers the client with something that is not the service's answer.
+ */
+type AfterSend = { status: number; contentType: string; body: string };
+const AFTER_SEND: Record<string, AfterSend & { expected: Outcome }> = {
+  'bare 503': { status: 503, contentType: 'text/plain', body: '', expected: 'unknown_outcome' },
+  'bare 502': { status: 502, contentType: 'text/plain', body: '', expected: 'unknown_outcome' },
+  '503 HTML page': { status: 503, contentType: 'text/html', body: '<!DOCTYPE html><h1>Service Unavailable</h1>', expected: 'unknown_outcome' },
+  '502 HTML page': { status: 502, contentType: 'text/html', body: '<html><body>Bad Gateway</body></html>', expected: 'unknown_outcome' },
+  '200 truncated JSON': { status: 200, contentType: 'application/json', body: '{"success":true,"data":"[{\\"Transac', expected: 'unknown_outcome' },
+  '200 HTML page': { status: 200, contentType: 'text/html', body: '<html>ok</html>', expected: 'unknown_outcome' },
+};
+
+async function gateway(answer: AfterSend): Promise<{ server: Server; baseUrl: string }> {
+  const target = new URL(sandbox.baseUrl);
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      void (async () => {
+        const url = new URL(req.url ?? '/', target.origin);
+        const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<string, string>;
+        const upstream = await fetch(url, { method: req.method, headers, body: req.method === 'POST' ? Buffer.concat(chunks) : undefined });
+        const text = await upstream.text();
+        if (/sendemail/i.test(url.pathname)) {
+          res.writeHead(answer.status, { 'content-type': answer.contentType, 'content-length': Buffer.byteLength(answer.body) });
+          res.end(answer.body);
+          return;
+        }
+        res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
+        res.end(text);
+      })();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { server, baseUrl: `http://127.0.0.1:${port}${target.pathname}` };
+}
+
+describe('fault matrix: sendemail answered by a gateway after the service acted (bare 5xx, not JSON)', () => {
+  it.each(Object.keys(AFTER_SEND))('a bare 5xx or a non-JSON answer after the request left is unknown, not "not sent": %s', async (name) => {
+    const cell = AFTER_SEND[name]!;
+    sandbox.setFaults({});
+    const { server, baseUrl } = await gateway(cell);
+    const viaGateway = new ApiClient({ baseUrl, token: sandbox.devToken, timeoutMs: 2_000, retry: { retries: 2, baseDelayMs: 5, maxDelayMs: 20, maxTotalMs: 4_000 } });
+    try {
+      const sentBefore = sandbox.requests({ op: 'sendemail' }).length;
+      let outcome: string = 'ok';
+      try {
+        await viaGateway.sendEmail({ SendEmailDatas: [{ TransactionID: withCodeIds[0]!, ReceiverName: 'Khách', ReceiverEmail: 'khach@example.vn' }], IsInvoiceCode: true } as never);
+      } catch (error) {
+        outcome = isApiError(error) ? error.kind : `plain error: ${(error as Error).message}`;
+      }
+      seen.push(`sendemail after send ${name} → ${outcome}`);
+      expect(outcome).toBe(cell.expected);
+      expect(sandbox.requests({ op: 'sendemail' }).length - sentBefore).toBe(1);
+    } finally {
+      await viaGateway.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('a 503 carrying the service\'s own envelope says it did not act: the caller may retry later', async () => {
+    sandbox.setFaults({});
+    const { server, baseUrl } = await gateway({
+      status: 503,
+      contentType: 'application/json',
+      body: JSON.stringify({ success: false, errorCode: 'ServiceUnavailable', descriptionErrorCode: 'maintenance', data: null }),
+    });
+    const viaGateway = new ApiClient({ baseUrl, token: sandbox.devToken, timeoutMs: 2_000, retry: false });
+    try {
+      const error = await viaGateway
+        .sendEmail({ SendEmailDatas: [{ TransactionID: withCodeIds[0]!, ReceiverName: 'Khách', ReceiverEmail: 'khach@example.vn' }], IsInvoiceCode: true } as never)
+        .catch((e: unknown) => e);
+      expect(isApiError(error) && error.kind).toBe('unavailable');
+    } finally {
+      await viaGateway.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
 describe('fault matrix bookkeeping', () => {
   it('covers every operation and every fault kind', () => {
     expect(Object.keys(ALWAYS).sort()).toEqual([...OPS].sort());
     for (const op of OPS) expect(Object.keys(ALWAYS[op]).sort()).toEqual([...FAULTS].sort());
-    recordHardening('fault-matrix', { faultsTried: OPS.length * FAULTS.length + OPS.length * TRANSIENT.length + ANSWERS.length });
+    recordHardening('fault-matrix', { faultsTried: OPS.length * FAULTS.length + OPS.length * TRANSIENT.length + ANSWERS.length + Object.keys(AFTER_SEND).length + 1 });
   });
 });

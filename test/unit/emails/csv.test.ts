@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import Papa from 'papaparse';
+import { failedItemsCsv } from '../../../main/services/downloads/csv';
 import { exportEmailCsv, parseEmailCsv } from '../../../main/services/emails/csv';
 import type { EmailEntry } from '../../../common/calls/emails';
 
@@ -18,7 +19,13 @@ describe('parseEmailCsv', () => {
       [2, 'TX1', 'a@x.vn;b@y.vn'],
       [6, 'TX3', 'c@x.vn'],
     ]);
-    expect(r.good[1]!.input).toMatchObject({ receiverName: 'Trần, Thị "B"', ccEmail: 'd@x.vn;e@x.vn', bccEmail: 'f@x.vn', replyEmail: 'reply@x.vn', kind: 'withCode' });
+    expect(r.good[1]!.input).toMatchObject({
+      receiverName: 'Trần, Thị "B"',
+      ccEmail: 'd@x.vn;e@x.vn',
+      bccEmail: 'f@x.vn',
+      replyEmail: 'reply@x.vn',
+      kind: 'withCode',
+    });
     expect(r.good[0]!.input.receiverName).toBe('Nguyễn Văn An');
     expect(r.bad.map((b) => [b.line, b.transactionId])).toEqual([
       [3, 'TX2'],
@@ -95,5 +102,62 @@ describe('address lists inside fields', () => {
   it('a duplicate address is kept once', () => {
     const r = parseEmailCsv('TransactionID,ReceiverEmail\nTX1,"a@x.vn, A@x.vn"\n', 'withCode');
     expect(r.good[0]!.input.receiverEmail).toBe('a@x.vn');
+  });
+});
+
+describe('spreadsheet exports are safe', () => {
+  const DANGER = ['=1+2', '+31 555', '-2+3', '@SUM(A1)', '\t=cmd', '\r=cmd', '=HYPERLINK("x")\nsecond line'];
+
+  /** Every cell of the rows (after the header) whose text started with a formula character. */
+  function checkCells(csv: string, originals: readonly string[][]): void {
+    expect(csv.startsWith('\uFEFF')).toBe(true);
+    const rows = Papa.parse<string[]>(csv.slice(1), { skipEmptyLines: true }).data.slice(1);
+    expect(rows).toHaveLength(originals.length);
+    originals.forEach((row, r) =>
+      row.forEach((value, c) => {
+        const cell = rows[r]![c];
+        if (/^[=+\-@\t\r]/.test(value)) expect(cell, `row ${r} column ${c}`).toBe(`'${value}`);
+        else expect(cell, `row ${r} column ${c}`).toBe(value);
+      }),
+    );
+    // Quoted by the CSV library: every cell of every data line starts with a quote.
+    expect(
+      csv
+        .slice(1)
+        .split('\r\n')
+        .filter((l) => l !== '')
+        .every((l) => l.startsWith('"')),
+    ).toBe(true);
+  }
+
+  it('every cell of every CSV the app writes is neutralised when it starts with =, +, -, @, tab or CR, and quoted', () => {
+    const entries: EmailEntry[] = DANGER.map((d, i) => ({
+      id: i + 1,
+      transactionId: d,
+      receiverName: d,
+      receiverEmail: d,
+      ccEmail: d,
+      bccEmail: d,
+      replyEmail: d,
+      kind: 'withCode',
+      state: 'failed',
+      sendEmailStatus: 2,
+      errorCode: d,
+      retryable: false,
+      attempts: 1,
+      nextAttemptAt: null,
+      lastError: { en: d, vi: d },
+      createdAt: d,
+      updatedAt: d,
+      doneAt: null,
+    }));
+    checkCells(
+      exportEmailCsv(entries),
+      DANGER.map((d) => [d, d, d, d, d, d, 'withCode', 'failed', '2', d, '1', d, d, d]),
+    );
+    checkCells(
+      failedItemsCsv(DANGER.map((d) => ({ transactionId: d, errorCode: d, message: { en: d, vi: d } }))),
+      DANGER.map((d) => [d, d, d, d]),
+    );
   });
 });

@@ -66,9 +66,20 @@ describe('Outbox', () => {
     expect(waiting.skipped[0]!.reason.vi).toContain('đã có trong hàng đợi: bỏ qua');
     const claim = outbox.claim('sandbox', 10)!;
     const [e1, e2, e3, e4] = claim.entries.map((e) => e.id) as [number, number, number, number];
-    outbox.settle({ token: claim.token, verdicts: new Map([[e1, judgeItem(3, null)], [e2, judgeItem(4, null)], [e3, judgeItem(null, null)], [e4, judgeItem(2, 'InvalidEmail')]]) });
+    outbox.settle({
+      token: claim.token,
+      verdicts: new Map([
+        [e1, judgeItem(3, null)],
+        [e2, judgeItem(4, null)],
+        [e3, judgeItem(null, null)],
+        [e4, judgeItem(2, 'InvalidEmail')],
+      ]),
+    });
     clock += 86_400_000;
-    const again = outbox.add('sandbox', [clean('TX1', 'moi@x.vn'), clean('TX2'), clean('TX3'), clean('TX4', 'fixed@x.vn')].map((x, i) => ({ ...x, line: i + 2 })));
+    const again = outbox.add(
+      'sandbox',
+      [clean('TX1', 'moi@x.vn'), clean('TX2'), clean('TX3'), clean('TX4', 'fixed@x.vn')].map((x, i) => ({ ...x, line: i + 2 })),
+    );
     // Only the failed one is queued again (same entry, new address); the others are reported row by row.
     expect(again.added).toEqual([e4]);
     expect(outbox.get(e4)).toMatchObject({ state: 'queued', receiverEmail: 'fixed@x.vn', errorCode: null });
@@ -77,7 +88,11 @@ describe('Outbox', () => {
       [3, 'TX2', 'requested'],
       [4, 'TX3', 'unknown'],
     ]);
-    expect(again.skipped[0]).toMatchObject({ entryId: e1, receiverEmail: 'an@x.vn', reason: { en: 'TX1: already sent on 23/11 to an@x.vn: skipped', vi: 'TX1: đã gửi ngày 23/11 tới an@x.vn: bỏ qua' } });
+    expect(again.skipped[0]).toMatchObject({
+      entryId: e1,
+      receiverEmail: 'an@x.vn',
+      reason: { en: 'TX1: already sent on 23/11 to an@x.vn: skipped', vi: 'TX1: đã gửi ngày 23/11 tới an@x.vn: bỏ qua' },
+    });
     expect(outbox.list('sandbox').total).toBe(4);
     expect(outbox.counts('sandbox')).toMatchObject({ sent: 1, requested: 1, unknown: 1, queued: 1 });
   });
@@ -161,8 +176,8 @@ describe('Outbox', () => {
     const restarted = new Outbox(store, { now: () => clock, claimAlive: () => false });
     expect(restarted.recover()).toBe(2);
     expect(outbox.counts('sandbox')).toMatchObject({ unknown: 2, sending: 0 });
-    // A late answer of the old claim changes nothing.
-    outbox.settle({ token: c.token, verdicts: new Map(c.entries.map((e) => [e.id, judgeItem(3, null)])) });
+    // A late answer of the old claim changes nothing: it no longer holds its rows, and says so.
+    expect(() => outbox.settle({ token: c.token, verdicts: new Map(c.entries.map((e) => [e.id, judgeItem(3, null)])) })).toThrow(/changed under this batch/);
     expect(outbox.counts('sandbox')).toMatchObject({ unknown: 2, sent: 0 });
   });
 
@@ -176,18 +191,13 @@ describe('Outbox', () => {
     expect(outbox.list('sandbox').items.every((e) => e.attempts === 0)).toBe(true);
   });
 
-  it('recover takes a claim older than the lease as abandoned even when the pid lives', () => {
-    outbox.add('sandbox', [clean('A1')]);
-    outbox.claim('sandbox', 5);
-    const other = new Outbox(store, { now: () => clock + 11 * 60_000, claimAlive: () => true });
-    expect(other.recover()).toBe(1);
-  });
-
   it('settling a batch and claiming the next commit together or not at all', () => {
     outbox.add('sandbox', [clean('A1'), clean('A2')]);
     const first = outbox.claim('sandbox', 1)!;
     const verdicts = new Map([[first.entries[0]!.id, judgeItem(3, null)]]);
-    store.db.exec("CREATE TEMP TRIGGER refuse_claim BEFORE UPDATE OF state ON email_outbox WHEN NEW.state = 'sending' BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END");
+    store.db.exec(
+      "CREATE TEMP TRIGGER refuse_claim BEFORE UPDATE OF state ON email_outbox WHEN NEW.state = 'sending' BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END",
+    );
     expect(() => outbox.claim('sandbox', 1, { token: first.token, verdicts })).toThrow(/disk I\/O/);
     // Rolled back: the answered batch is still held (armed) by its claim, the next one still queued.
     expect(outbox.get(first.entries[0]!.id)).toMatchObject({ state: 'sending' });
@@ -212,7 +222,13 @@ describe('Outbox', () => {
     expect(c.entries.map((e) => e.id).sort()).toEqual([a1, a3].sort());
     expect(outbox.remove([a1])).toEqual({ changed: 0, skipped: 1 }); // being sent
     expect(() => outbox.update(a1, { receiverEmail: 'z@x.vn' })).toThrow(/no longer be changed/);
-    outbox.settle({ token: c.token, verdicts: new Map([[a1, judgeItem(2, 'InvalidEmail')], [a3, judgeItem(3, null)]]) });
+    outbox.settle({
+      token: c.token,
+      verdicts: new Map([
+        [a1, judgeItem(2, 'InvalidEmail')],
+        [a3, judgeItem(3, null)],
+      ]),
+    });
     const edited = outbox.update(a1, { receiverEmail: 'z@x.vn, y@x.vn' });
     expect(edited.receiverEmail).toBe('z@x.vn;y@x.vn');
     expect(() => outbox.update(a1, { receiverEmail: 'nope' })).toThrow(/not a valid address/);

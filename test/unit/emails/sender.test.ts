@@ -40,7 +40,15 @@ function enqueue(ids: string[], kind: 'withCode' | 'withoutCode' | 'cashRegister
 }
 
 type Send = SenderDeps<typeof session>['send'];
-const item = (id: string, status: number, code = '') => ({ transactionId: id, refId: null, refDetailId: null, status: status as 0, errorCode: code || null, ok: !code && status >= 3, raw: {} });
+const item = (id: string, status: number, code = '') => ({
+  transactionId: id,
+  refId: null,
+  refDetailId: null,
+  status: status as 0,
+  errorCode: code || null,
+  ok: !code && status >= 3,
+  raw: {},
+});
 const outcome = (items: ReturnType<typeof item>[], extra: Partial<SendEmailOutcome> = {}): SendEmailOutcome => ({
   items,
   envelopeSuccess: false,
@@ -77,7 +85,11 @@ describe('EmailSender', () => {
       maxInFlight = Math.max(maxInFlight, inFlight);
       await new Promise((r) => setTimeout(r, 5));
       inFlight--;
-      return outcome(p.SendEmailDatas.map((d) => item(d.TransactionID, d.TransactionID === 'A2' ? 2 : d.TransactionID.endsWith('4') ? 4 : 3, d.TransactionID === 'A2' ? 'InvalidEmail' : '')));
+      return outcome(
+        p.SendEmailDatas.map((d) =>
+          item(d.TransactionID, d.TransactionID === 'A2' ? 2 : d.TransactionID.endsWith('4') ? 4 : 3, d.TransactionID === 'A2' ? 'InvalidEmail' : ''),
+        ),
+      );
     });
     await s.flush();
     expect(maxInFlight).toBe(1);
@@ -201,9 +213,12 @@ describe('EmailSender', () => {
       },
     );
     signedIn = false;
-    const first = sender(async () => {
-      throw apiErrors.auth({ operation: 'sendemail', serviceCode: 'TokenExpiredCode' });
-    }, { reportAuthFailure: () => void reported++, ready: () => Promise.resolve(session) });
+    const first = sender(
+      async () => {
+        throw apiErrors.auth({ operation: 'sendemail', serviceCode: 'TokenExpiredCode' });
+      },
+      { reportAuthFailure: () => void reported++, ready: () => Promise.resolve(session) },
+    );
     // One refusal: entries back in the queue, the gate told.
     const once = first.flush();
     await new Promise((r) => setTimeout(r, 50));
@@ -245,5 +260,48 @@ describe('EmailSender', () => {
     expect(s.senderStatus().state).toBe('offline');
     expect(outbox.counts('sandbox')).toMatchObject({ queued: 4, sending: 0 });
     await s.stop();
+  });
+});
+
+describe('when recording "unknown" fails, the claim stays armed', () => {
+  it('the database refuses the unknown write: nothing goes back to queued, nothing is sent again, a restart finds it unknown', async () => {
+    enqueue(['U1', 'U2']);
+    let calls = 0;
+    const logged: string[] = [];
+    const s = sender(
+      async () => {
+        calls++;
+        throw apiErrors.unknownOutcome('connection reset after the request left', { operation: 'sendemail' });
+      },
+      { log: (_level, line) => logged.push(line) },
+    );
+    store.db.exec(
+      "CREATE TRIGGER refuse_unknown BEFORE UPDATE OF state ON email_outbox WHEN NEW.state IN ('unknown', 'queued') BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END",
+    );
+    await s.flush();
+    await s.flush();
+    expect(calls).toBe(1);
+    expect(logged.join('\n')).toMatch(/disk I\/O error/);
+    const left = outbox.list('sandbox').items;
+    expect(left.map((e) => e.state)).toEqual(['sending', 'sending']);
+    await s.stop();
+    store.db.exec('DROP TRIGGER refuse_unknown');
+    // The next start: the owner is gone, the claim was armed → unknown, never queued again.
+    const restarted = new Outbox(store, { claimAlive: () => false });
+    expect(restarted.recover()).toBe(2);
+    expect(restarted.counts('sandbox')).toMatchObject({ unknown: 2, queued: 0, sending: 0 });
+    const after = new EmailSender<typeof session>({
+      outbox: restarted,
+      activeProfileId: () => 'sandbox',
+      ready: async () => session,
+      reportAuthFailure: () => {},
+      send: async () => {
+        calls++;
+        return outcome([]);
+      },
+      batchSize: () => 3,
+    });
+    await after.flush();
+    expect(calls).toBe(1);
   });
 });
