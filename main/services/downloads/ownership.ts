@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { AppError } from '../../../common/errors';
 import { parseServiceUrl } from '../api';
-import { defaultClaimAlive } from '../emails/claims';
+import { newOwnerToken, ownerAlive as processAlive } from '../store/owner';
 
 /**
  * One owner per download job: the process running it, named "<pid>:<random>" like the email
@@ -12,10 +11,10 @@ export type OwnerAlive = (owner: string) => boolean;
 /** Owners living in this process (a service until it is closed); any other one with our pid is a former process's. */
 const liveHere = new Set<string>();
 
-export const ownerAlive: OwnerAlive = (owner) => (Number(owner.split(':')[0]) === process.pid ? liveHere.has(owner) : defaultClaimAlive(owner));
+export const ownerAlive: OwnerAlive = (owner) => (Number(owner.split(':')[0]) === process.pid ? liveHere.has(owner) : processAlive(owner));
 
 export function newOwner(): { id: string; end: () => void } {
-  const id = `${process.pid}:${randomUUID()}`;
+  const id = newOwnerToken();
   liveHere.add(id);
   return { id, end: () => liveHere.delete(id) };
 }

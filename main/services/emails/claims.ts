@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { AppError } from '../../../common/errors';
 import { emailFlags, type InvoiceKind } from '../../../common/model';
 import type { SendEmailParameter } from '../../../common/model';
@@ -44,51 +42,6 @@ export interface Settlement {
 
 /** Is the process that holds a claim still alive? */
 export type ClaimAlive = (token: string) => boolean;
-
-/**
- * Who a process is, beyond its pid: the boot and the process's start time (Linux /proc), so a pid
- * reused after a reboot or by a later process is not taken for the owner. '' where unknown.
- */
-export function processIdentity(pid: number): string {
-  try {
-    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim().slice(0, 8);
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-    return boot && start ? `${boot}.${start}` : '';
-  } catch {
-    return '';
-  }
-}
-
-let ownIdentity: string | undefined;
-
-/** A claim token: "<pid>:<random>[:<identity>]". */
-export function newClaimToken(): string {
-  ownIdentity ??= processIdentity(process.pid);
-  const token = `${process.pid}:${randomBytes(8).toString('hex')}`;
-  return ownIdentity ? `${token}:${ownIdentity}` : token;
-}
-
-/**
- * A claim is alive while its pid answers signal 0 and, when the claim recorded the owner's
- * identity and this system can read the pid's, that identity is the same. When in doubt: alive
- * (a claim kept too long waits for a restart; a claim taken from a live owner sends twice).
- */
-export function defaultClaimAlive(token: string): boolean {
-  const [pidText, , identity] = token.split(':');
-  const pid = Number(pidText);
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  if (pid !== process.pid) {
-    try {
-      process.kill(pid, 0);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
-    }
-  }
-  if (!identity) return true;
-  const current = processIdentity(pid);
-  return current === '' || current === identity;
-}
 
 /** Verdicts grouped by what they write: most entries of a batch share one, so one UPDATE per group. */
 export function groupVerdicts(verdicts: ReadonlyMap<number, Verdict>): Array<{ v: Verdict; ids: number[] }> {

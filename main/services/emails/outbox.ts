@@ -10,14 +10,13 @@ import {
   type EmailState,
 } from '../../../common/calls/emails';
 import type { Bilingual, InvoiceKind } from '../../../common/model';
+import { newOwnerToken, ownerAlive } from '../store/owner';
 import { AppError } from '../../../common/errors';
 import type { Store } from '../store';
 import {
   claimLost,
   CRASHED_WHILE_SENDING,
-  defaultClaimAlive,
   groupVerdicts,
-  newClaimToken,
   type Claim,
   type ClaimAlive,
   type ClaimedEntry,
@@ -57,7 +56,7 @@ export class Outbox {
     options: OutboxOptions = {},
   ) {
     this.now = options.now ?? Date.now;
-    this.claimAlive = options.claimAlive ?? defaultClaimAlive;
+    this.claimAlive = options.claimAlive ?? ownerAlive;
   }
 
   private stmt(sql: string): StatementSync {
@@ -192,7 +191,7 @@ export class Outbox {
    */
   claim(profileId: string, max: number, previous: Settlement | null = null): Claim | null {
     const at = this.now();
-    const token = newClaimToken();
+    const token = newOwnerToken();
     const claim = this.store.transaction(() => {
       if (previous) this.writeVerdicts(previous, at);
       const first = this.stmt(

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultClaimAlive, newClaimToken, processIdentity } from '../../../main/services/emails/claims';
+import { newOwnerToken, ownerAlive, processIdentity } from '../../../main/services/store/owner';
 import { checkInput } from '../../../main/services/emails/input';
 import { judgeItem } from '../../../main/services/emails/judge';
 import { Outbox } from '../../../main/services/emails/outbox';
@@ -60,13 +60,13 @@ describe('a claim is never taken over from a live owner', () => {
 
   it("a claim records its owner's identity, so a reused pid is not the owner", () => {
     const identity = processIdentity(process.ppid);
-    const token = newClaimToken();
-    expect(defaultClaimAlive(token)).toBe(true);
-    expect(defaultClaimAlive(`${process.ppid}:0123456789abcdef`)).toBe(true);
+    const token = newOwnerToken();
+    expect(ownerAlive(token)).toBe(true);
+    expect(ownerAlive(`${process.ppid}:0123456789abcdef`)).toBe(true);
     if (identity === '') return; // no /proc: the bare pid decides (kept, never taken)
     expect(token.split(':')).toHaveLength(3);
-    expect(defaultClaimAlive(`${process.ppid}:0123456789abcdef:${identity}`)).toBe(true);
-    expect(defaultClaimAlive(`${process.ppid}:0123456789abcdef:${identity.split('.')[0]}.1`)).toBe(false);
-    expect(defaultClaimAlive('999999999:0123456789abcdef')).toBe(false);
+    expect(ownerAlive(`${process.ppid}:0123456789abcdef:${identity}`)).toBe(true);
+    expect(ownerAlive(`${process.ppid}:0123456789abcdef:${identity.split('.')[0]}.1`)).toBe(false);
+    expect(ownerAlive('999999999:0123456789abcdef')).toBe(false);
   });
 });
