@@ -28,11 +28,7 @@ export class AppError extends Error {
   readonly issues?: Issue[];
   readonly retryable?: boolean;
 
-  constructor(
-    code: string,
-    message: Bilingual,
-    extra: { issues?: Issue[]; retryable?: boolean; cause?: unknown } = {},
-  ) {
+  constructor(code: string, message: Bilingual, extra: { issues?: Issue[]; retryable?: boolean; cause?: unknown } = {}) {
     super(message.en, extra.cause === undefined ? undefined : { cause: extra.cause });
     this.name = 'AppError';
     this.code = code;

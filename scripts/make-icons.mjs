@@ -61,7 +61,10 @@ export function drawIcon(size) {
   const S = 4; // 4x4 supersampling for smooth edges
   for (let y = 0; y < size; y++) {
     for (let x = 0; x < size; x++) {
-      let r = 0, g = 0, b = 0, a = 0;
+      let r = 0,
+        g = 0,
+        b = 0,
+        a = 0;
       for (let sy = 0; sy < S; sy++) {
         for (let sx = 0; sx < S; sx++) {
           const u = (x + (sx + 0.5) / S) / size; // 0..1
@@ -98,7 +101,11 @@ export function drawIcon(size) {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   mkdirSync(outDir, { recursive: true });
-  for (const [name, size] of [['icon.png', 512], ['512x512.png', 512], ['256x256.png', 256]]) {
+  for (const [name, size] of [
+    ['icon.png', 512],
+    ['512x512.png', 512],
+    ['256x256.png', 256],
+  ]) {
     writeFileSync(path.join(outDir, name), encodePng(size, size, drawIcon(size)));
     console.log(`wrote assets/icons/${name} (${size}x${size})`);
   }

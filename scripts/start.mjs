@@ -14,9 +14,7 @@ const built = spawnSync(process.execPath, [path.join(root, 'scripts', 'build.mjs
 if (built.status !== 0) process.exit(built.status ?? 1);
 
 const binary = process.argv.includes('--browser') ? undefined : electronBinary().path;
-const [command, args] = binary
-  ? [binary, [root]]
-  : [process.execPath, [path.join(root, 'out', 'main', 'browser-host.cjs'), '--open']];
+const [command, args] = binary ? [binary, [root]] : [process.execPath, [path.join(root, 'out', 'main', 'browser-host.cjs'), '--open']];
 if (!binary && !process.argv.includes('--browser')) console.log('No Electron binary is installed here, so eInvoice Desk opens in your browser instead.');
 const child = spawn(command, args, { stdio: 'inherit' });
 child.on('exit', (code) => process.exit(code ?? 0));

@@ -107,10 +107,7 @@ export const draftsCalls = {
     z.object({ items: z.array(DraftSummarySchema), total: z.number().int() }),
   ),
   'drafts.get': call(Id, DraftRecordSchema),
-  'drafts.create': call(
-    z.object({ draft: InvoiceDraftSchema.partial().optional() }).strict(),
-    DraftRecordSchema,
-  ),
+  'drafts.create': call(z.object({ draft: InvoiceDraftSchema.partial().optional() }).strict(), DraftRecordSchema),
   /** Autosave and explicit save: one atomic write. `learn` feeds the catalogues (explicit saves). */
   'drafts.save': call(
     z

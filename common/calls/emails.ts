@@ -128,7 +128,12 @@ export const EmailListRequestSchema = z
 
 const idsRequest = z.object({ ids: z.array(z.number().int()).min(1).max(100_000) }).strict();
 /** Why an entry was left as it was by retry / resend. */
-export const EmailLeftSchema = z.object({ id: z.number().int(), transactionId: z.string().nullable(), state: EmailStateSchema.nullable(), reason: BilingualSchema });
+export const EmailLeftSchema = z.object({
+  id: z.number().int(),
+  transactionId: z.string().nullable(),
+  state: EmailStateSchema.nullable(),
+  reason: BilingualSchema,
+});
 export type EmailLeft = z.infer<typeof EmailLeftSchema>;
 const changedResponse = z.object({ changed: z.number().int(), skipped: z.number().int() });
 const requeuedResponse = changedResponse.extend({ left: z.array(EmailLeftSchema) });
@@ -149,10 +154,7 @@ export const EmailAttemptSchema = z.object({
 export type EmailAttempt = z.infer<typeof EmailAttemptSchema>;
 
 export const emailsCalls = {
-  'emails.list': call(
-    EmailListRequestSchema,
-    z.object({ items: z.array(EmailEntrySchema), total: z.number().int(), counts: EmailCountsSchema }),
-  ),
+  'emails.list': call(EmailListRequestSchema, z.object({ items: z.array(EmailEntrySchema), total: z.number().int(), counts: EmailCountsSchema })),
   'emails.status': call(noInput, EmailQueueStatusSchema),
   'emails.add': call(z.object({ entries: z.array(EmailInputSchema).min(1).max(10_000) }).strict(), EmailAddResultSchema),
   /** CSV text (columns TransactionID, ReceiverName, ReceiverEmail, CCEmail, BCCEmail, ReplyEmail; `,` or `;`). */

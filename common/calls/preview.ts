@@ -18,10 +18,7 @@ export const previewCalls = {
    * Shows a kept preview. Electron opens the embedded preview window (`opened: true`); the
    * browser host answers with the path of a page serving the same bytes (`path`, add the secret).
    */
-  'preview.open': call(
-    z.object({ previewId: z.string().min(1).max(100) }).strict(),
-    z.object({ opened: z.boolean(), path: z.string().nullable() }),
-  ),
+  'preview.open': call(z.object({ previewId: z.string().min(1).max(100) }).strict(), z.object({ opened: z.boolean(), path: z.string().nullable() })),
 } as const;
 
 export const previewEvents = {} as const;

@@ -62,10 +62,7 @@ export const profilesCalls = {
     }),
   ),
   /** Starts or stops the built-in sandbox service (to try the app offline, e.g. in training). */
-  'profiles.sandbox': call(
-    z.object({ running: z.boolean().optional() }).strict(),
-    z.object({ running: z.boolean(), baseUrl: z.string().nullable() }),
-  ),
+  'profiles.sandbox': call(z.object({ running: z.boolean().optional() }).strict(), z.object({ running: z.boolean(), baseUrl: z.string().nullable() })),
 } as const;
 
 export const profilesEvents = {

@@ -233,9 +233,7 @@ function readEnvelopeUnsafe(value: unknown): EnvelopeResult {
     customData: getField(value, 'customData') ?? null,
     fields: value,
   };
-  const failed =
-    envelope.errorCode !== null ||
-    (envelope.success === false && (envelope.errors.length > 0 || isEmptyData(envelope.data)));
+  const failed = envelope.errorCode !== null || (envelope.success === false && (envelope.errors.length > 0 || isEmptyData(envelope.data)));
   if (failed) {
     return {
       kind: 'error',

@@ -11,11 +11,4 @@ export {
   type Envelope,
   type EnvelopeResult,
 } from './envelope';
-export {
-  describeErrorCode,
-  isAuthCode,
-  AUTH_CODES,
-  type CodeMessage,
-  type DescribedCode,
-  type ErrorCodeCategory,
-} from './error-codes';
+export { describeErrorCode, isAuthCode, AUTH_CODES, type CodeMessage, type DescribedCode, type ErrorCodeCategory } from './error-codes';

@@ -1,13 +1,4 @@
-import {
-  calls,
-  callNames,
-  events,
-  type CallName,
-  type CallRequest,
-  type CallResponse,
-  type EventName,
-  type EventPayload,
-} from '../contract';
+import { calls, callNames, events, type CallName, type CallRequest, type CallResponse, type EventName, type EventPayload } from '../contract';
 import { ErrorPayloadSchema, type ErrorPayload } from '../errors';
 import type { CallResult } from './result';
 

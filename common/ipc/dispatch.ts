@@ -18,10 +18,7 @@ export type Dispatch = (name: unknown, request: unknown, ctx: CallContext) => Pr
  * request parsed with its schema (a renderer is untrusted input), the handler run, and any
  * failure turned into `{code, message}` without a stack trace.
  */
-export function createDispatch(
-  handlers: ContractHandlers,
-  onUnexpected: (name: string, error: unknown) => void = () => {},
-): Dispatch {
+export function createDispatch(handlers: ContractHandlers, onUnexpected: (name: string, error: unknown) => void = () => {}): Dispatch {
   return async (name, request, ctx) => {
     if (!isCallName(name)) {
       return {

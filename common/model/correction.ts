@@ -47,9 +47,7 @@ export const IssuedInvoiceRecordSchema = z.looseObject({
 });
 export type IssuedInvoiceRecord = z.infer<typeof IssuedInvoiceRecordSchema>;
 
-export type CorrectionResult =
-  | { ok: true; fields: CorrectionFields }
-  | { ok: false; code: string; message: string; messageVi: string };
+export type CorrectionResult = { ok: true; fields: CorrectionFields } | { ok: false; code: string; message: string; messageVi: string };
 
 /** `1C26TAA` → { templateNo "1", series "C26TAA" }; a six-character series takes the form digit from `templateNo`. */
 export function splitOriginalSeries(series: string, templateNo?: string | number | null): { templateNo: string; series: string } | null {
@@ -67,18 +65,34 @@ const fail = (code: string, en: string, vi: string): CorrectionResult => ({ ok: 
 export function correctionFrom(input: unknown, kind: CorrectionKind, reason: string): CorrectionResult {
   const parsed = IssuedInvoiceRecordSchema.safeParse(input);
   if (!parsed.success) {
-    return fail('correction.record', 'The original invoice record is incomplete (series, number or date missing).', 'Bản ghi hóa đơn gốc thiếu thông tin (ký hiệu, số hoặc ngày).');
+    return fail(
+      'correction.record',
+      'The original invoice record is incomplete (series, number or date missing).',
+      'Bản ghi hóa đơn gốc thiếu thông tin (ký hiệu, số hoặc ngày).',
+    );
   }
   const r = parsed.data;
   if (r.PublishStatus !== undefined && r.PublishStatus !== null && r.PublishStatus !== 1) {
-    return fail('correction.notIssued', 'The original invoice has not been issued: only an issued invoice can be corrected.', 'Hóa đơn gốc chưa được phát hành: chỉ hóa đơn đã phát hành mới được điều chỉnh hoặc thay thế.');
+    return fail(
+      'correction.notIssued',
+      'The original invoice has not been issued: only an issued invoice can be corrected.',
+      'Hóa đơn gốc chưa được phát hành: chỉ hóa đơn đã phát hành mới được điều chỉnh hoặc thay thế.',
+    );
   }
   // EInvoiceStatus: 2 cancelled, 7 replaced, 8 adjusted (status operation).
   if (r.EInvoiceStatus === 2 || r.EInvoiceStatus === 7) {
-    return fail('correction.replaced', 'The original invoice was already replaced or cancelled: correct its replacement instead.', 'Hóa đơn gốc đã bị thay thế hoặc hủy: hãy điều chỉnh/thay thế hóa đơn thay thế của nó.');
+    return fail(
+      'correction.replaced',
+      'The original invoice was already replaced or cancelled: correct its replacement instead.',
+      'Hóa đơn gốc đã bị thay thế hoặc hủy: hãy điều chỉnh/thay thế hóa đơn thay thế của nó.',
+    );
   }
   if (kind === ReferenceType.Replacement && r.EInvoiceStatus === 8) {
-    return fail('correction.hasAdjustment', 'The original invoice already has an adjustment: it can only be adjusted again, not replaced.', 'Hóa đơn gốc đã có hóa đơn điều chỉnh: chỉ có thể điều chỉnh tiếp, không thể thay thế.');
+    return fail(
+      'correction.hasAdjustment',
+      'The original invoice already has an adjustment: it can only be adjusted again, not replaced.',
+      'Hóa đơn gốc đã có hóa đơn điều chỉnh: chỉ có thể điều chỉnh tiếp, không thể thay thế.',
+    );
   }
   const split = splitOriginalSeries(r.InvSeries, r.InvTempl);
   if (!split) return fail('correction.series', `The original series "${r.InvSeries}" cannot be read.`, `Không đọc được ký hiệu hóa đơn gốc "${r.InvSeries}".`);
@@ -87,7 +101,8 @@ export function correctionFrom(input: unknown, kind: CorrectionKind, reason: str
     return fail('correction.number', `The original invoice number "${no}" is not valid.`, `Số hóa đơn gốc "${no}" không hợp lệ.`);
   }
   const date = r.InvDate.trim().slice(0, 10);
-  if (!isCalendarDate(date)) return fail('correction.date', `The original invoice date "${r.InvDate}" is not valid.`, `Ngày hóa đơn gốc "${r.InvDate}" không hợp lệ.`);
+  if (!isCalendarDate(date))
+    return fail('correction.date', `The original invoice date "${r.InvDate}" is not valid.`, `Ngày hóa đơn gốc "${r.InvDate}" không hợp lệ.`);
   return {
     ok: true,
     fields: {
@@ -131,7 +146,12 @@ export function correctionProblems(draft: InvoiceDraft): Problem[] {
   const out: Problem[] = [];
   const at = (f: keyof CorrectionFields) => ['correction', f];
   if (c.ReferenceType !== 1 && c.ReferenceType !== 2) {
-    out.push(problem(at('ReferenceType'), 'correction.kind', { en: 'A correction is either a replacement or an adjustment.', vi: 'Hóa đơn sửa sai phải là hóa đơn thay thế hoặc điều chỉnh.' }));
+    out.push(
+      problem(at('ReferenceType'), 'correction.kind', {
+        en: 'A correction is either a replacement or an adjustment.',
+        vi: 'Hóa đơn sửa sai phải là hóa đơn thay thế hoặc điều chỉnh.',
+      }),
+    );
   }
   if (typeof c.InvoiceNote !== 'string' || c.InvoiceNote.trim() === '') {
     out.push(problem(at('InvoiceNote'), 'correction.reason', { en: 'Give the reason for the correction.', vi: 'Cần nhập lý do điều chỉnh/thay thế.' }));

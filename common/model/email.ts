@@ -31,10 +31,9 @@ export const SendEmailStatus = {
 } as const;
 export type SendEmailStatus = (typeof SendEmailStatus)[keyof typeof SendEmailStatus];
 
-export const SendEmailStatusSchema = WireInteger.refine(
-  (n): n is SendEmailStatus => n >= 0 && n <= 4,
-  'must be a SendEmailStatus 0..4',
-).transform((n) => n as SendEmailStatus);
+export const SendEmailStatusSchema = WireInteger.refine((n): n is SendEmailStatus => n >= 0 && n <= 4, 'must be a SendEmailStatus 0..4').transform(
+  (n) => n as SendEmailStatus,
+);
 
 /** SendEmailResult (docs/service.md#sendemailparameter-sendemaildata-sendemailresult). Judge each item by SendEmailStatus and ErrorCode, not the envelope. */
 export const SendEmailResultSchema = z.looseObject({

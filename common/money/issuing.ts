@@ -70,7 +70,10 @@ export function issuingDigits(draft: InvoiceDraft, options: IssuingOptions = {})
     // Typed rates as typed; derived ones (discount typed as an amount) at rateDecimals.
     CoefficientDecimalDigits:
       d.CoefficientDecimalDigits ??
-      Math.max(maxPlaces(counted.filter((l) => l.discountBy !== 'amount').map((l) => l.DiscountRate)), counted.some((l) => l.discountBy === 'amount') ? (options.rateDecimals ?? 4) : 0),
+      Math.max(
+        maxPlaces(counted.filter((l) => l.discountBy !== 'amount').map((l) => l.DiscountRate)),
+        counted.some((l) => l.discountBy === 'amount') ? (options.rateDecimals ?? 4) : 0,
+      ),
     ExchangRateDecimalDigits: d.ExchangRateDecimalDigits ?? maxPlaces([draft.ExchangeRate]),
   };
 }

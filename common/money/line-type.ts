@@ -65,7 +65,15 @@ type BuyerFields = 'BuyerLegalName' | 'BuyerTaxCode' | 'BuyerAddress' | 'BuyerFu
  * What picking a catalogue buyer writes into the draft: name, tax code and address always (they
  * belong together); contact, email, phone and code only when the catalogue knows them.
  */
-export function buyerFieldsFrom(b: { legalName: string; taxCode: string; address: string; contact: string; email: string; phone: string; code: string }): Partial<Pick<InvoiceDraft, BuyerFields>> {
+export function buyerFieldsFrom(b: {
+  legalName: string;
+  taxCode: string;
+  address: string;
+  contact: string;
+  email: string;
+  phone: string;
+  code: string;
+}): Partial<Pick<InvoiceDraft, BuyerFields>> {
   return {
     BuyerLegalName: b.legalName,
     BuyerTaxCode: b.taxCode,

@@ -72,17 +72,29 @@ export function parseTyped(input: string, options: ParseTypedOptions): TypedNumb
     return refused('number.negative', `"${raw}": a negative number is not allowed here.`, `"${raw}": không được nhập số âm ở đây.`);
   }
   const notNumber = () =>
-    refused('number.invalid', `"${raw}" is not a number. Write it like 25.000 or 1,5 (dot groups thousands, comma is the decimal mark).`, `"${raw}" không phải là số. Hãy nhập như 25.000 hoặc 1,5 (dấu chấm ngăn cách hàng nghìn, dấu phẩy là dấu thập phân).`);
+    refused(
+      'number.invalid',
+      `"${raw}" is not a number. Write it like 25.000 or 1,5 (dot groups thousands, comma is the decimal mark).`,
+      `"${raw}" không phải là số. Hãy nhập như 25.000 hoặc 1,5 (dấu chấm ngăn cách hàng nghìn, dấu phẩy là dấu thập phân).`,
+    );
   if (!/^[\d.,]+$/.test(s) || !/\d/.test(s)) return notNumber();
 
   const commas = s.split(',').length - 1;
   if (commas > 1) {
-    return refused('number.invalid', `"${raw}" has several commas; a comma is the decimal mark. Group thousands with dots: 1.234.567.`, `"${raw}" có nhiều dấu phẩy; dấu phẩy là dấu thập phân. Ngăn cách hàng nghìn bằng dấu chấm: 1.234.567.`);
+    return refused(
+      'number.invalid',
+      `"${raw}" has several commas; a comma is the decimal mark. Group thousands with dots: 1.234.567.`,
+      `"${raw}" có nhiều dấu phẩy; dấu phẩy là dấu thập phân. Ngăn cách hàng nghìn bằng dấu chấm: 1.234.567.`,
+    );
   }
   if (commas === 1) {
     const [whole, fraction] = s.split(',') as [string, string];
     if (fraction.includes('.')) {
-      return refused('number.invalid', `"${raw}": a dot after the comma. Write 1.234,5 (dot groups thousands, comma is the decimal mark).`, `"${raw}": có dấu chấm sau dấu phẩy. Hãy nhập 1.234,5 (dấu chấm ngăn cách hàng nghìn, dấu phẩy là dấu thập phân).`);
+      return refused(
+        'number.invalid',
+        `"${raw}": a dot after the comma. Write 1.234,5 (dot groups thousands, comma is the decimal mark).`,
+        `"${raw}": có dấu chấm sau dấu phẩy. Hãy nhập 1.234,5 (dấu chấm ngăn cách hàng nghìn, dấu phẩy là dấu thập phân).`,
+      );
     }
     if (whole.includes('.')) {
       if (!GROUPED.test(whole)) return badGroups(raw);

@@ -50,10 +50,20 @@ export function buyerIdentityProblems(draft: InvoiceDraft): Problem[] {
     // Required already when a tax code is given (rules/required.ts): not reported twice.
     if (!filled(draft.BuyerTaxCode)) {
       if (!filled(draft.BuyerLegalName)) {
-        out.push(problem(['BuyerLegalName'], 'required.BuyerLegalName', { en: `The buyer's legal name is required ${because.en}.`, vi: `Cần nhập tên đơn vị mua hàng ${because.vi}.` }));
+        out.push(
+          problem(['BuyerLegalName'], 'required.BuyerLegalName', {
+            en: `The buyer's legal name is required ${because.en}.`,
+            vi: `Cần nhập tên đơn vị mua hàng ${because.vi}.`,
+          }),
+        );
       }
       if (!filled(draft.BuyerAddress)) {
-        out.push(problem(['BuyerAddress'], 'required.BuyerAddress', { en: `The buyer's address is required ${because.en}.`, vi: `Cần nhập địa chỉ người mua ${because.vi}.` }));
+        out.push(
+          problem(['BuyerAddress'], 'required.BuyerAddress', {
+            en: `The buyer's address is required ${because.en}.`,
+            vi: `Cần nhập địa chỉ người mua ${because.vi}.`,
+          }),
+        );
       }
     }
   }
@@ -67,10 +77,15 @@ export function buyerIdentityProblems(draft: InvoiceDraft): Problem[] {
   }
   if (filled(draft.SellerShopCode) && !filled(draft.SellerShopName)) {
     out.push(
-      problem(['SellerShopName'], 'seller.shopName', {
-        en: 'Give the name of the outlet whose code is filled in.',
-        vi: 'Cần nhập tên cửa hàng khi đã có mã cửa hàng.',
-      }, 'warning'),
+      problem(
+        ['SellerShopName'],
+        'seller.shopName',
+        {
+          en: 'Give the name of the outlet whose code is filled in.',
+          vi: 'Cần nhập tên cửa hàng khi đã có mã cửa hàng.',
+        },
+        'warning',
+      ),
     );
   }
   return out;

@@ -67,7 +67,12 @@ export function checkForIssue(draft: InvoiceDraft, context: IssueContext): Issue
 
   for (const [k, val] of Object.entries(context.digits ?? {})) {
     if (!(typeof val === 'number' && Number.isInteger(val) && val >= 0 && val <= 15)) {
-      p.push(problem(['OptionUserDefined', k], 'issue.digitsSetting', { en: `The setting ${k} must be a whole number from 0 to 15.`, vi: `Thiết lập ${k} phải là số nguyên từ 0 đến 15.` }));
+      p.push(
+        problem(['OptionUserDefined', k], 'issue.digitsSetting', {
+          en: `The setting ${k} must be a whole number from 0 to 15.`,
+          vi: `Thiết lập ${k} phải là số nguyên từ 0 đến 15.`,
+        }),
+      );
     }
   }
   for (const c of form.changed) {
@@ -84,7 +89,12 @@ export function checkForIssue(draft: InvoiceDraft, context: IssueContext): Issue
 
   if (form.inexact.length > 0) {
     const names = form.inexact.slice(0, 5).join(', ') + (form.inexact.length > 5 ? ' …' : '');
-    p.push(problem(['ExchangeRate'], 'amount.tooLarge', { en: `Converted to VND, these amounts are too large to send exactly: ${names}.`, vi: `Khi quy đổi sang VND, các số tiền sau quá lớn để gửi chính xác: ${names}.` }));
+    p.push(
+      problem(['ExchangeRate'], 'amount.tooLarge', {
+        en: `Converted to VND, these amounts are too large to send exactly: ${names}.`,
+        vi: `Khi quy đổi sang VND, các số tiền sau quá lớn để gửi chính xác: ${names}.`,
+      }),
+    );
   }
 
   if (context.sendEmail) {
@@ -108,14 +118,24 @@ function templateProblems(draft: InvoiceDraft, context: IssueContext, v: Validat
   const out: Problem[] = [];
   const t = context.template;
   if (!t) {
-    out.push(problem(['InvSeries'], 'issue.template', { en: 'Choose the invoice template (series) to issue with.', vi: 'Hãy chọn mẫu hóa đơn (ký hiệu) để phát hành.' }));
+    out.push(
+      problem(['InvSeries'], 'issue.template', {
+        en: 'Choose the invoice template (series) to issue with.',
+        vi: 'Hãy chọn mẫu hóa đơn (ký hiệu) để phát hành.',
+      }),
+    );
     return out;
   }
   const chosen = parseSeries(t.InvSeries);
   const typed = parseSeries(draft.InvSeries);
   const name = chosen.ok ? chosen.normalised : t.InvSeries;
   if (t.Inactive === true) {
-    out.push(problem(['InvSeries'], 'issue.templateInactive', { en: `Series ${name} is no longer in use: choose an active one.`, vi: `Ký hiệu ${name} đã ngừng sử dụng: hãy chọn ký hiệu đang hoạt động.` }));
+    out.push(
+      problem(['InvSeries'], 'issue.templateInactive', {
+        en: `Series ${name} is no longer in use: choose an active one.`,
+        vi: `Ký hiệu ${name} đã ngừng sử dụng: hãy chọn ký hiệu đang hoạt động.`,
+      }),
+    );
   }
   if (!chosen.ok || !typed.ok || chosen.normalised !== typed.normalised) {
     out.push(
@@ -127,8 +147,14 @@ function templateProblems(draft: InvoiceDraft, context: IssueContext, v: Validat
   } else if ((chosen.formDigit === 5) !== (draft.IsTicket === true)) {
     out.push(
       draft.IsTicket
-        ? problem(['IsTicket'], 'issue.kind', { en: `A ticket needs an e-ticket series (form 5); ${name} is not one.`, vi: `Vé điện tử cần ký hiệu mẫu 5; ${name} không phải ký hiệu vé.` })
-        : problem(['IsTicket'], 'issue.kind', { en: `Series ${name} is for e-tickets: mark the invoice as a ticket or choose another series.`, vi: `Ký hiệu ${name} dành cho vé điện tử: hãy đánh dấu là vé hoặc chọn ký hiệu khác.` }),
+        ? problem(['IsTicket'], 'issue.kind', {
+            en: `A ticket needs an e-ticket series (form 5); ${name} is not one.`,
+            vi: `Vé điện tử cần ký hiệu mẫu 5; ${name} không phải ký hiệu vé.`,
+          })
+        : problem(['IsTicket'], 'issue.kind', {
+            en: `Series ${name} is for e-tickets: mark the invoice as a ticket or choose another series.`,
+            vi: `Ký hiệu ${name} dành cho vé điện tử: hãy đánh dấu là vé hoặc chọn ký hiệu khác.`,
+          }),
     );
   }
   if (v.computed.taxRates.length > 1 && t.IsMoreVATRate !== true) {

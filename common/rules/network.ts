@@ -31,7 +31,11 @@ const IPV4_LOOPBACK = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
  * Not `*.localhost`: such a name is resolved by whatever DNS the shop's network offers.
  */
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.trim().replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  const host = hostname
+    .trim()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
   if (host === 'localhost') return true;
   if (host === '::1' || host === '0:0:0:0:0:0:0:1') return true;
   const m = IPV4_LOOPBACK.exec(host);
@@ -70,7 +74,10 @@ function originsOf(urls: { baseUrl: string | null; tokenUrl: string | null }): s
  * its token address): its token and remembered password must not follow. A path change on the
  * same origin keeps them. Pure and total, so a form can warn before saving.
  */
-export function originChanged(before: { baseUrl: string | null; tokenUrl: string | null }, after: { baseUrl: string | null; tokenUrl: string | null }): boolean {
+export function originChanged(
+  before: { baseUrl: string | null; tokenUrl: string | null },
+  after: { baseUrl: string | null; tokenUrl: string | null },
+): boolean {
   const a = originsOf(before);
   const b = originsOf(after);
   return a.length !== b.length || a.some((origin, i) => origin !== b[i]);
@@ -113,17 +120,7 @@ export function checkServiceUrl(raw: string): ServiceUrlCheck {
 
 /** Failure kinds of a service call (the client's `ApiError.kind`). */
 export type NetworkFailureKind =
-  | 'offline'
-  | 'network'
-  | 'timeout'
-  | 'auth'
-  | 'rate_limited'
-  | 'unavailable'
-  | 'rejected'
-  | 'malformed'
-  | 'unknown_outcome'
-  | 'cancelled'
-  | 'config';
+  'offline' | 'network' | 'timeout' | 'auth' | 'rate_limited' | 'unavailable' | 'rejected' | 'malformed' | 'unknown_outcome' | 'cancelled' | 'config';
 
 /** Kinds that mean the service was not reached at all (an answer of any status means it was). */
 export const UNREACHABLE_KINDS: ReadonlySet<NetworkFailureKind> = new Set(['offline', 'network', 'timeout', 'cancelled']);

@@ -13,11 +13,6 @@ export interface Problem {
   severity: Severity;
 }
 
-export function problem(
-  path: ReadonlyArray<PropertyKey>,
-  code: string,
-  message: { en: string; vi: string },
-  severity: Severity = 'error',
-): Problem {
+export function problem(path: ReadonlyArray<PropertyKey>, code: string, message: { en: string; vi: string }, severity: Severity = 'error'): Problem {
   return { path: formatPath(path), code, message: message.en, messageVi: message.vi, severity };
 }

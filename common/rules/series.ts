@@ -26,9 +26,7 @@ interface SeriesParts {
   normalised: string;
 }
 
-type SeriesCheck =
-  | ({ ok: true } & SeriesParts)
-  | { ok: false; code: string; message: string; messageVi: string };
+type SeriesCheck = ({ ok: true } & SeriesParts) | { ok: false; code: string; message: string; messageVi: string };
 
 const SERIES = /^(\d)?([CK])(\d{2})([A-Z])([A-Z]{2})$/;
 

@@ -5,9 +5,7 @@
  */
 type TaxCodeKind = 'enterprise' | 'branch' | 'personal';
 
-type TaxCodeCheck =
-  | { ok: true; kind: TaxCodeKind; normalised: string }
-  | { ok: false; code: string; message: string; messageVi: string };
+type TaxCodeCheck = { ok: true; kind: TaxCodeKind; normalised: string } | { ok: false; code: string; message: string; messageVi: string };
 
 function normaliseTaxCode(input: string): string {
   return input.replace(/\s+/g, '');

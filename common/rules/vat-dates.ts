@@ -43,11 +43,27 @@ export function vatDateProblems(draft: InvoiceDraft, table: readonly VatRateRule
     const instead = j.suggested ? { en: ` Use ${j.suggested}.`, vi: ` Hãy dùng ${j.suggested}.` } : { en: '', vi: '' };
     const msg =
       j.reason === 'excluded'
-        ? { en: `Line ${n}: ${r.label} does not apply to goods under excise tax (${r.source}).`, vi: `Dòng ${n}: thuế suất ${r.label} không áp dụng cho hàng hóa chịu thuế tiêu thụ đặc biệt (${r.sourceVi}).` }
+        ? {
+            en: `Line ${n}: ${r.label} does not apply to goods under excise tax (${r.source}).`,
+            vi: `Dòng ${n}: thuế suất ${r.label} không áp dụng cho hàng hóa chịu thuế tiêu thụ đặc biệt (${r.sourceVi}).`,
+          }
         : j.reason === 'ended'
-          ? { en: `Line ${n}: ${r.label} applied until ${r.to} (${r.source}); the invoice date is ${draft.InvDate}.`, vi: `Dòng ${n}: thuế suất ${r.label} chỉ áp dụng đến hết ngày ${r.to} (${r.sourceVi}); ngày hóa đơn là ${draft.InvDate}.` }
-          : { en: `Line ${n}: ${r.label} applies only from ${r.from} (${r.source}); the invoice date is ${draft.InvDate}.`, vi: `Dòng ${n}: thuế suất ${r.label} chỉ áp dụng từ ngày ${r.from} (${r.sourceVi}); ngày hóa đơn là ${draft.InvDate}.` };
-    out.push(problem(['lines', i, 'VATRateName'], `vat.${j.reason === 'excluded' ? 'excluded' : 'outsideWindow'}`, { en: msg.en + instead.en, vi: msg.vi + instead.vi }, 'warning'));
+          ? {
+              en: `Line ${n}: ${r.label} applied until ${r.to} (${r.source}); the invoice date is ${draft.InvDate}.`,
+              vi: `Dòng ${n}: thuế suất ${r.label} chỉ áp dụng đến hết ngày ${r.to} (${r.sourceVi}); ngày hóa đơn là ${draft.InvDate}.`,
+            }
+          : {
+              en: `Line ${n}: ${r.label} applies only from ${r.from} (${r.source}); the invoice date is ${draft.InvDate}.`,
+              vi: `Dòng ${n}: thuế suất ${r.label} chỉ áp dụng từ ngày ${r.from} (${r.sourceVi}); ngày hóa đơn là ${draft.InvDate}.`,
+            };
+    out.push(
+      problem(
+        ['lines', i, 'VATRateName'],
+        `vat.${j.reason === 'excluded' ? 'excluded' : 'outsideWindow'}`,
+        { en: msg.en + instead.en, vi: msg.vi + instead.vi },
+        'warning',
+      ),
+    );
   });
   return out;
 }

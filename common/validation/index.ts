@@ -77,7 +77,12 @@ export function validateDraft(draft: InvoiceDraft, options: ValidateOptions = {}
 
   if (draft.InvDate.trim() !== '') {
     if (!isCalendarDate(draft.InvDate)) {
-      p.push(problem(['InvDate'], 'date.format', { en: 'The invoice date must be a real date YYYY-MM-DD.', vi: 'Ngày hóa đơn phải là ngày hợp lệ dạng YYYY-MM-DD.' }));
+      p.push(
+        problem(['InvDate'], 'date.format', {
+          en: 'The invoice date must be a real date YYYY-MM-DD.',
+          vi: 'Ngày hóa đơn phải là ngày hợp lệ dạng YYYY-MM-DD.',
+        }),
+      );
     } else {
       const today = vietnamToday(options.now);
       if (draft.InvDate > today) {
@@ -92,7 +97,12 @@ export function validateDraft(draft: InvoiceDraft, options: ValidateOptions = {}
   }
 
   if (draft.CurrencyCode.trim() !== '' && !/^[A-Za-z]{3}$/.test(draft.CurrencyCode.trim())) {
-    p.push(problem(['CurrencyCode'], 'currency.format', { en: 'The currency must be a 3-letter code such as VND or USD.', vi: 'Loại tiền phải là mã 3 chữ cái như VND hoặc USD.' }));
+    p.push(
+      problem(['CurrencyCode'], 'currency.format', {
+        en: 'The currency must be a 3-letter code such as VND or USD.',
+        vi: 'Loại tiền phải là mã 3 chữ cái như VND hoặc USD.',
+      }),
+    );
   }
   const exchangeTyped = typedProblem(draft.ExchangeRate, 'thousands');
   if (exchangeTyped) {
@@ -100,7 +110,9 @@ export function validateDraft(draft: InvoiceDraft, options: ValidateOptions = {}
   } else if (computed.exchangeRateInvalid || computed.exchangeRate.lte(0)) {
     p.push(problem(['ExchangeRate'], 'exchangeRate.invalid', { en: 'The exchange rate must be a positive number.', vi: 'Tỷ giá phải là số dương.' }));
   } else if (computed.currency === 'VND' && !computed.exchangeRate.eq(1)) {
-    p.push(problem(['ExchangeRate'], 'exchangeRate.vnd', { en: 'An invoice in VND has exchange rate 1.', vi: 'Hóa đơn bằng VND có tỷ giá bằng 1.' }, 'warning'));
+    p.push(
+      problem(['ExchangeRate'], 'exchangeRate.vnd', { en: 'An invoice in VND has exchange rate 1.', vi: 'Hóa đơn bằng VND có tỷ giá bằng 1.' }, 'warning'),
+    );
   }
 
   if (draft.BuyerTaxCode.trim() !== '') {
@@ -112,7 +124,12 @@ export function validateDraft(draft: InvoiceDraft, options: ValidateOptions = {}
     if (list.addresses.length > 1) {
       p.push(problem(['BuyerEmail'], 'email.single', { en: 'The buyer email holds one address only.', vi: 'Email người mua chỉ chứa một địa chỉ.' }));
     } else if (!isEmail(draft.BuyerEmail)) {
-      p.push(problem(['BuyerEmail'], 'email.format', { en: `"${draft.BuyerEmail.trim()}" is not a valid email address.`, vi: `"${draft.BuyerEmail.trim()}" không phải địa chỉ email hợp lệ.` }));
+      p.push(
+        problem(['BuyerEmail'], 'email.format', {
+          en: `"${draft.BuyerEmail.trim()}" is not a valid email address.`,
+          vi: `"${draft.BuyerEmail.trim()}" không phải địa chỉ email hợp lệ.`,
+        }),
+      );
     }
   }
 
@@ -127,9 +144,19 @@ export function validateDraft(draft: InvoiceDraft, options: ValidateOptions = {}
   computed.taxRates.forEach((row, i) => {
     const typed = typedProblem(draft.vatOverrides[row.VATRateName] ?? '', dotStyleFor('amount', computed.currency));
     if (typed) {
-      p.push(problem(['taxRates', i, 'VATAmountOC'], typed.code, { en: `VAT amount for ${row.VATRateName}: ${typed.en}`, vi: `Tiền thuế ${row.VATRateName}: ${typed.vi}` }));
+      p.push(
+        problem(['taxRates', i, 'VATAmountOC'], typed.code, {
+          en: `VAT amount for ${row.VATRateName}: ${typed.en}`,
+          vi: `Tiền thuế ${row.VATRateName}: ${typed.vi}`,
+        }),
+      );
     } else if (row.overrideInvalid) {
-      p.push(problem(['taxRates', i, 'VATAmountOC'], 'vat.overrideInvalid', { en: `The VAT amount typed for ${row.VATRateName} is not a number.`, vi: `Tiền thuế nhập cho ${row.VATRateName} không phải là số.` }));
+      p.push(
+        problem(['taxRates', i, 'VATAmountOC'], 'vat.overrideInvalid', {
+          en: `The VAT amount typed for ${row.VATRateName} is not a number.`,
+          vi: `Tiền thuế nhập cho ${row.VATRateName} không phải là số.`,
+        }),
+      );
     } else if (row.edited && !row.VATAmountOC.eq(row.computedVATAmountOC)) {
       p.push(
         problem(
@@ -144,16 +171,36 @@ export function validateDraft(draft: InvoiceDraft, options: ValidateOptions = {}
       );
     }
     if (!lineErrors && !adjusting && row.VATAmountOC.isNegative() && !row.VATAmountOC.isZero()) {
-      p.push(problem(['taxRates', i, 'VATAmountOC'], 'vat.negative', { en: `The VAT for ${row.VATRateName} is negative.`, vi: `Tiền thuế ${row.VATRateName} bị âm.` }));
+      p.push(
+        problem(['taxRates', i, 'VATAmountOC'], 'vat.negative', {
+          en: `The VAT for ${row.VATRateName} is negative.`,
+          vi: `Tiền thuế ${row.VATRateName} bị âm.`,
+        }),
+      );
     }
   });
   for (const key of computed.unusedOverrides) {
-    p.push(problem(['vatOverrides', key], 'vat.overrideUnused', { en: `A VAT amount typed for ${key} no longer matches any line and is ignored.`, vi: `Tiền thuế nhập tay cho ${key} không còn dòng hàng nào tương ứng và bị bỏ qua.` }, 'warning'));
+    p.push(
+      problem(
+        ['vatOverrides', key],
+        'vat.overrideUnused',
+        {
+          en: `A VAT amount typed for ${key} no longer matches any line and is ignored.`,
+          vi: `Tiền thuế nhập tay cho ${key} không còn dòng hàng nào tương ứng và bị bỏ qua.`,
+        },
+        'warning',
+      ),
+    );
   }
 
   const t = computed.totals;
   if (!lineErrors && !adjusting && t.TotalAmountOC.isNegative() && !t.TotalAmountOC.isZero()) {
-    p.push(problem(['TotalAmountOC'], 'total.negative', { en: 'The invoice total is negative: the trade discounts exceed the goods.', vi: 'Tổng tiền thanh toán bị âm: chiết khấu thương mại lớn hơn tiền hàng.' }));
+    p.push(
+      problem(['TotalAmountOC'], 'total.negative', {
+        en: 'The invoice total is negative: the trade discounts exceed the goods.',
+        vi: 'Tổng tiền thanh toán bị âm: chiết khấu thương mại lớn hơn tiền hàng.',
+      }),
+    );
   }
   for (const [field, value] of Object.entries(t) as [string, Decimal][]) {
     if (!fitsJsonNumber(value)) {
@@ -189,7 +236,12 @@ function validateLine(draft: InvoiceDraft, computed: ComputedInvoice, i: number,
   const adjusting = draft.correction?.ReferenceType === ReferenceType.Adjustment;
 
   if (!(ITEM_TYPES as readonly number[]).includes(line.ItemType)) {
-    p.push(problem(at('ItemType'), 'line.itemType', { en: `Line ${n}: unknown item type ${String(line.ItemType)}.`, vi: `Dòng ${n}: loại dòng ${String(line.ItemType)} không hợp lệ.` }));
+    p.push(
+      problem(at('ItemType'), 'line.itemType', {
+        en: `Line ${n}: unknown item type ${String(line.ItemType)}.`,
+        vi: `Dòng ${n}: loại dòng ${String(line.ItemType)} không hợp lệ.`,
+      }),
+    );
     return;
   }
   if (line.ItemName.trim() === '') {
@@ -205,7 +257,12 @@ function validateLine(draft: InvoiceDraft, computed: ComputedInvoice, i: number,
       p.push(problem(at(f), typed.code, { en: `Line ${n}, ${name.en}: ${typed.en}`, vi: `Dòng ${n}, ${name.vi}: ${typed.vi}` }));
       continue;
     }
-    p.push(problem(at(f), 'line.number', { en: `Line ${n}: the ${name.en} "${line[f]}" is not a number.`, vi: `Dòng ${n}: ${name.vi} "${line[f]}" không phải là số.` }));
+    p.push(
+      problem(at(f), 'line.number', {
+        en: `Line ${n}: the ${name.en} "${line[f]}" is not a number.`,
+        vi: `Dòng ${n}: ${name.vi} "${line[f]}" không phải là số.`,
+      }),
+    );
   }
   const q = readDecimal(line.Quantity);
   if (!q.invalid) {
@@ -219,17 +276,37 @@ function validateLine(draft: InvoiceDraft, computed: ComputedInvoice, i: number,
   }
   const u = readDecimal(line.UnitPrice);
   if (!u.invalid && !adjusting && u.value.isNegative() && !u.value.isZero()) {
-    p.push(problem(at('UnitPrice'), 'line.negative', { en: `Line ${n}: the unit price cannot be negative (use a trade-discount line).`, vi: `Dòng ${n}: đơn giá không được âm (hãy dùng dòng chiết khấu thương mại).` }));
+    p.push(
+      problem(at('UnitPrice'), 'line.negative', {
+        en: `Line ${n}: the unit price cannot be negative (use a trade-discount line).`,
+        vi: `Dòng ${n}: đơn giá không được âm (hãy dùng dòng chiết khấu thương mại).`,
+      }),
+    );
   }
   if (allowsLineDiscount(line.ItemType)) {
     // Only the field the cashier typed is judged; the derived one follows from it.
     if (line.discountBy !== 'amount' && (c.DiscountRate.isNegative() || c.DiscountRate.gt(100))) {
-      p.push(problem(at('DiscountRate'), 'line.discountRate', { en: `Line ${n}: the discount rate must be between 0 and 100%.`, vi: `Dòng ${n}: tỷ lệ chiết khấu phải từ 0 đến 100%.` }));
+      p.push(
+        problem(at('DiscountRate'), 'line.discountRate', {
+          en: `Line ${n}: the discount rate must be between 0 and 100%.`,
+          vi: `Dòng ${n}: tỷ lệ chiết khấu phải từ 0 đến 100%.`,
+        }),
+      );
     }
     if (c.DiscountAmountOC.isNegative() && !c.DiscountAmountOC.isZero()) {
-      p.push(problem(at('DiscountAmountOC'), 'line.negative', { en: `Line ${n}: the discount amount cannot be negative.`, vi: `Dòng ${n}: tiền chiết khấu không được âm.` }));
+      p.push(
+        problem(at('DiscountAmountOC'), 'line.negative', {
+          en: `Line ${n}: the discount amount cannot be negative.`,
+          vi: `Dòng ${n}: tiền chiết khấu không được âm.`,
+        }),
+      );
     } else if (line.discountBy === 'amount' && !c.AmountOC.isNegative() && c.DiscountAmountOC.gt(c.AmountOC)) {
-      p.push(problem(at('DiscountAmountOC'), 'line.discountTooLarge', { en: `Line ${n}: the discount is larger than the amount.`, vi: `Dòng ${n}: tiền chiết khấu lớn hơn thành tiền.` }));
+      p.push(
+        problem(at('DiscountAmountOC'), 'line.discountTooLarge', {
+          en: `Line ${n}: the discount is larger than the amount.`,
+          vi: `Dòng ${n}: tiền chiết khấu lớn hơn thành tiền.`,
+        }),
+      );
     }
   }
   const label = line.VATRateName.trim();
@@ -251,7 +328,12 @@ function validateLine(draft: InvoiceDraft, computed: ComputedInvoice, i: number,
     ['AmountOC', c.AmountOC],
   ] as const) {
     if (!fitsJsonNumber(value)) {
-      p.push(problem(at(field), 'amount.tooLarge', { en: `Line ${n}: ${field} has too many digits to send exactly.`, vi: `Dòng ${n}: ${field} có quá nhiều chữ số để gửi chính xác.` }));
+      p.push(
+        problem(at(field), 'amount.tooLarge', {
+          en: `Line ${n}: ${field} has too many digits to send exactly.`,
+          vi: `Dòng ${n}: ${field} có quá nhiều chữ số để gửi chính xác.`,
+        }),
+      );
     }
   }
 }

@@ -37,11 +37,7 @@ function capitaliseFirst(s: string): string {
   return s.length === 0 ? s : s.charAt(0).toLocaleUpperCase('vi') + s.slice(1);
 }
 
-export function amountInWords(
-  amount: Decimal | string | number | bigint,
-  currencyCode = 'VND',
-  options: AmountInWordsOptions = {},
-): string {
+export function amountInWords(amount: Decimal | string | number | bigint, currencyCode = 'VND', options: AmountInWordsOptions = {}): string {
   const cw = currencyWords(currencyCode);
   const lang = options.language ?? 'vi';
   const hasMinorUnit = cw.vi.minor !== null;

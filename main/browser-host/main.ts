@@ -52,11 +52,7 @@ function printLink(url: string): void {
 
 function openInBrowser(url: string): void {
   const [command, args] =
-    process.platform === 'win32'
-      ? ['cmd', ['/c', 'start', '""', url]]
-      : process.platform === 'darwin'
-        ? ['open', [url]]
-        : ['xdg-open', [url]];
+    process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : process.platform === 'darwin' ? ['open', [url]] : ['xdg-open', [url]];
   try {
     const child = spawn(command, args, { stdio: 'ignore', detached: true });
     child.on('error', () => console.log('Open the address above in your browser. / Hãy mở địa chỉ trên trong trình duyệt.'));

@@ -156,7 +156,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       if (url.pathname === LAUNCH_ROUTE && req.method === 'POST') return sendJson(res, { url: launchUrl() });
       if (url.pathname.startsWith(PREVIEW_PREFIX) && req.method === 'GET') {
         const id = decodeURIComponent(url.pathname.slice(PREVIEW_PREFIX.length));
-        if (!services.drafting.preview.get(id)) return refuse(res, 404, 'preview_not_found', 'That preview is no longer kept.', 'Bản xem trước này không còn được lưu.');
+        if (!services.drafting.preview.get(id))
+          return refuse(res, 404, 'preview_not_found', 'That preview is no longer kept.', 'Bản xem trước này không còn được lưu.');
         res.writeHead(303, { location: `${ONCE_PREFIX}${previewLinks.issue(id)}`, 'cache-control': 'no-store', ...SECURITY_HEADERS });
         res.end();
         return;
@@ -241,7 +242,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       if (path.extname(relative)) return refuse(res, 404, 'not_found', 'Not found.', 'Không tìm thấy.');
       file = path.join(rendererDir, 'index.html');
       stat = await fs.promises.stat(file).catch(() => undefined);
-      if (!stat) return refuse(res, 503, 'not_built', 'The screens are not built yet: run `npm run build`.', 'Giao diện chưa được build: hãy chạy `npm run build`.');
+      if (!stat)
+        return refuse(res, 503, 'not_built', 'The screens are not built yet: run `npm run build`.', 'Giao diện chưa được build: hãy chạy `npm run build`.');
     }
     res.writeHead(200, {
       'content-type': MIME[path.extname(file)] ?? 'application/octet-stream',

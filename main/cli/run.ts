@@ -25,7 +25,11 @@ const GLOBAL_OPTIONS: Record<string, CliOption> = {
   timeout: { type: 'string', arg: 'SECONDS', help: 'per-request timeout (default 30)' },
   help: { type: 'boolean', short: 'h', help: 'show help' },
 };
-const GLOBAL_VALUE_OPTIONS = new Set(Object.entries(GLOBAL_OPTIONS).filter(([, o]) => o.type === 'string').map(([k]) => `--${k}`));
+const GLOBAL_VALUE_OPTIONS = new Set(
+  Object.entries(GLOBAL_OPTIONS)
+    .filter(([, o]) => o.type === 'string')
+    .map(([k]) => `--${k}`),
+);
 
 /** Exit code for a failure kind: 3 authentication, 4 unreachable, 2 configuration, 1 otherwise. */
 function exitCodeForKind(kind: ApiErrorKind): number {
@@ -251,7 +255,13 @@ export async function runCli(argv: string[], registry: CommandRegistry, options:
     if (typeof values.timeout === 'string') {
       const s = Number(values.timeout);
       if (!Number.isFinite(s) || s <= 0) {
-        return fail(new UsageError({ en: `--timeout must be a number of seconds (got ${values.timeout}).`, vi: `--timeout phải là số giây (đang là ${values.timeout}).` }), command.name);
+        return fail(
+          new UsageError({
+            en: `--timeout must be a number of seconds (got ${values.timeout}).`,
+            vi: `--timeout phải là số giây (đang là ${values.timeout}).`,
+          }),
+          command.name,
+        );
       }
       timeoutMs = Math.round(s * 1000);
     }

@@ -46,7 +46,7 @@ export async function openCliServices(
   if (globals.profile !== undefined && globals.baseUrl !== undefined) {
     throw new UsageError({ en: 'Give either --profile or --base-url, not both.', vi: 'Chỉ dùng một trong hai: --profile hoặc --base-url.' });
   }
-  const baseUrl = globals.profile === undefined && !options.profilesOnly ? globals.baseUrl ?? (io.env.EINVOICE_BASE_URL?.trim() || undefined) : undefined;
+  const baseUrl = globals.profile === undefined && !options.profilesOnly ? (globals.baseUrl ?? (io.env.EINVOICE_BASE_URL?.trim() || undefined)) : undefined;
   if (baseUrl !== undefined) {
     parseServiceUrl(baseUrl);
     if (!envToken) {

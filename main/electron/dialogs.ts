@@ -7,7 +7,21 @@ import type { DialogsPort } from '../services/downloads/service';
 const OPENABLE_FILES = new Set(['.pdf', '.xml', '.html', '.htm', '.zip']);
 
 /** Folders that the file manager would run rather than show (macOS bundles and installers). */
-const RUNNABLE_FOLDERS = new Set(['.app', '.appex', '.bundle', '.framework', '.plugin', '.pkg', '.mpkg', '.prefpane', '.saver', '.workflow', '.action', '.xpc', '.kext']);
+const RUNNABLE_FOLDERS = new Set([
+  '.app',
+  '.appex',
+  '.bundle',
+  '.framework',
+  '.plugin',
+  '.pkg',
+  '.mpkg',
+  '.prefpane',
+  '.saver',
+  '.workflow',
+  '.action',
+  '.xpc',
+  '.kext',
+]);
 
 /**
  * How a downloaded file or folder may be opened: `open` hands it to its default application;

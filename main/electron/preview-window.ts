@@ -1,14 +1,7 @@
 import { BrowserWindow, Menu, dialog, session, type Session } from 'electron';
 import fs from 'node:fs/promises';
 import type { KeptPreview, PreviewService } from '../services/preview/preview';
-import {
-  PREVIEW_PARTITION,
-  PREVIEW_SCHEME,
-  isAllowedNavigation,
-  previewIdFromUrl,
-  previewUrl,
-  previewWebPreferences,
-} from '../services/preview/window-policy';
+import { PREVIEW_PARTITION, PREVIEW_SCHEME, isAllowedNavigation, previewIdFromUrl, previewUrl, previewWebPreferences } from '../services/preview/window-policy';
 
 /** The scheme entry for `protocol.registerSchemesAsPrivileged` (must be registered before ready). */
 export const PREVIEW_SCHEME_PRIVILEGES = {

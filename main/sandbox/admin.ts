@@ -57,7 +57,8 @@ export function handleAdmin(ctx: SandboxContext, method: string, path: string, q
   try {
     if (method === 'GET' && (sub === '/' || sub === '/state')) return json(sandboxState(ctx));
     if (method === 'POST' && sub === '/quirks') {
-      ctx.quirks = body && typeof body === 'object' && (body as { reset?: unknown }).reset === true ? { ...ctx.initialQuirks } : { ...ctx.quirks, ...checkQuirks(body) };
+      ctx.quirks =
+        body && typeof body === 'object' && (body as { reset?: unknown }).reset === true ? { ...ctx.initialQuirks } : { ...ctx.quirks, ...checkQuirks(body) };
       return json(ctx.quirks);
     }
     if (method === 'POST' && sub === '/faults') {
@@ -75,7 +76,13 @@ export function handleAdmin(ctx: SandboxContext, method: string, path: string, q
       if (!INVOICE_KINDS.includes(kind)) return json({ error: `kind must be one of ${INVOICE_KINDS.join(', ')}` }, 400);
       const limit = Number(query.get('limit') ?? '100');
       const offset = Number(query.get('offset') ?? '0');
-      return json({ kind, flags: downloadFlags(kind), total: cat.list(kind).length, ids: cat.list(kind).slice(offset, offset + limit), deleted: cat.deletedIds(kind) });
+      return json({
+        kind,
+        flags: downloadFlags(kind),
+        total: cat.list(kind).length,
+        ids: cat.list(kind).slice(offset, offset + limit),
+        deleted: cat.deletedIds(kind),
+      });
     }
     if (method === 'POST' && sub === '/reset') {
       resetSandbox(ctx);
@@ -86,7 +93,9 @@ export function handleAdmin(ctx: SandboxContext, method: string, path: string, q
       const type = DOWNLOAD_DATA_TYPES.find((t) => t.toLowerCase() === String(b.type ?? 'Pdf').toLowerCase()) ?? 'Pdf';
       const ids = Array.isArray(b.ids)
         ? b.ids.map(String)
-        : (INVOICE_KINDS.includes(b.kind as InvoiceKind) ? [b.kind as InvoiceKind] : INVOICE_KINDS).flatMap((k) => cat.list(k).slice(0, Number(b.limit ?? 1000)));
+        : (INVOICE_KINDS.includes(b.kind as InvoiceKind) ? [b.kind as InvoiceKind] : INVOICE_KINDS).flatMap((k) =>
+            cat.list(k).slice(0, Number(b.limit ?? 1000)),
+          );
       return { status: 202, body: '', deferred: warmSandbox(ctx, ids, type).then(() => json({ warmed: ids.length, type })) };
     }
     if (method === 'POST' && sub === '/token') {

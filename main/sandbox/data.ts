@@ -66,11 +66,72 @@ export { buildTemplates, type SandboxTemplate, type TemplateEntry } from './temp
 
 const SURNAMES = ['Nguyễn', 'Trần', 'Lê', 'Phạm', 'Hoàng', 'Huỳnh', 'Phan', 'Vũ', 'Võ', 'Đặng', 'Bùi', 'Đỗ', 'Hồ', 'Ngô', 'Dương', 'Lý'];
 const MIDDLES = ['Văn', 'Thị', 'Hữu', 'Minh', 'Ngọc', 'Đức', 'Thanh', 'Quốc', 'Thu', 'Xuân', 'Gia', 'Bảo'];
-const GIVEN = ['An', 'Bình', 'Cường', 'Dũng', 'Giang', 'Hà', 'Hải', 'Hạnh', 'Hiếu', 'Hùng', 'Hương', 'Khánh', 'Lan', 'Linh', 'Long', 'Mai', 'Nam', 'Nga', 'Phúc', 'Phương', 'Quân', 'Quỳnh', 'Sơn', 'Tâm', 'Thảo', 'Thắng', 'Trang', 'Tuấn', 'Việt', 'Yến', 'Ánh', 'Đạt'];
+const GIVEN = [
+  'An',
+  'Bình',
+  'Cường',
+  'Dũng',
+  'Giang',
+  'Hà',
+  'Hải',
+  'Hạnh',
+  'Hiếu',
+  'Hùng',
+  'Hương',
+  'Khánh',
+  'Lan',
+  'Linh',
+  'Long',
+  'Mai',
+  'Nam',
+  'Nga',
+  'Phúc',
+  'Phương',
+  'Quân',
+  'Quỳnh',
+  'Sơn',
+  'Tâm',
+  'Thảo',
+  'Thắng',
+  'Trang',
+  'Tuấn',
+  'Việt',
+  'Yến',
+  'Ánh',
+  'Đạt',
+];
 const COMPANY_FORMS = ['Công ty TNHH', 'Công ty Cổ phần', 'Công ty TNHH MTV', 'Doanh nghiệp tư nhân'];
 const COMPANY_TRADES = ['Thương mại Dịch vụ', 'Xây dựng', 'Sản xuất', 'Công nghệ', 'Vận tải', 'Thực phẩm', 'Nội thất', 'Du lịch', 'Điện máy', 'Dược phẩm'];
-const COMPANY_BRANDS = ['Hoàng Phát', 'Minh Long', 'Đại Việt', 'Phú Thịnh', 'An Khang', 'Bảo Ngọc', 'Trường Sơn', 'Hưng Thịnh', 'Kim Cương', 'Sông Hồng', 'Cửu Long', 'Thái Bình Dương', 'Ánh Dương', 'Đồng Tâm'];
-const STREETS = ['Lê Lợi', 'Nguyễn Huệ', 'Trần Hưng Đạo', 'Hai Bà Trưng', 'Lý Thường Kiệt', 'Điện Biên Phủ', 'Phan Đình Phùng', 'Cách Mạng Tháng Tám', 'Võ Văn Tần', 'Nguyễn Thị Minh Khai', 'Hùng Vương', 'Quang Trung'];
+const COMPANY_BRANDS = [
+  'Hoàng Phát',
+  'Minh Long',
+  'Đại Việt',
+  'Phú Thịnh',
+  'An Khang',
+  'Bảo Ngọc',
+  'Trường Sơn',
+  'Hưng Thịnh',
+  'Kim Cương',
+  'Sông Hồng',
+  'Cửu Long',
+  'Thái Bình Dương',
+  'Ánh Dương',
+  'Đồng Tâm',
+];
+const STREETS = [
+  'Lê Lợi',
+  'Nguyễn Huệ',
+  'Trần Hưng Đạo',
+  'Hai Bà Trưng',
+  'Lý Thường Kiệt',
+  'Điện Biên Phủ',
+  'Phan Đình Phùng',
+  'Cách Mạng Tháng Tám',
+  'Võ Văn Tần',
+  'Nguyễn Thị Minh Khai',
+  'Hùng Vương',
+  'Quang Trung',
+];
 const PLACES: readonly (readonly [string, string])[] = [
   ['Phường Bến Nghé', 'TP. Hồ Chí Minh'],
   ['Phường Sài Gòn', 'TP. Hồ Chí Minh'],
@@ -83,7 +144,14 @@ const PLACES: readonly (readonly [string, string])[] = [
   ['Phường Thuận Hóa', 'Huế'],
   ['Phường Buôn Ma Thuột', 'Đắk Lắk'],
 ];
-const BANKS = ['Vietcombank – CN Thành Công', 'BIDV – CN Sở Giao dịch', 'Techcombank – CN Hội sở', 'Agribank – CN Láng Hạ', 'VietinBank – CN Đống Đa', 'ACB – CN Sài Gòn'];
+const BANKS = [
+  'Vietcombank – CN Thành Công',
+  'BIDV – CN Sở Giao dịch',
+  'Techcombank – CN Hội sở',
+  'Agribank – CN Láng Hạ',
+  'VietinBank – CN Đống Đa',
+  'ACB – CN Sài Gòn',
+];
 const PAYMENT_METHODS = ['TM/CK', 'Tiền mặt', 'Chuyển khoản', 'Thẻ tín dụng'];
 const EMAIL_HOSTS = ['gmail.com', 'yahoo.com.vn', 'outlook.com', 'example.vn'];
 /** [name, unit, unit price in VND, VAT label] */
@@ -212,13 +280,42 @@ function makeInvoice(rng: Rng, kind: InvoiceKind, series: string, date: string, 
   }
   const first = lines[0];
   if (first && rng() < 0.1) {
-    lines.push({ ...first, ItemType: 2, LineNumber: lines.length + 1, ItemName: `${first.ItemName} (hàng khuyến mại không thu tiền)`, Quantity: 1, UnitPrice: 0, DiscountRate: 0 });
+    lines.push({
+      ...first,
+      ItemType: 2,
+      LineNumber: lines.length + 1,
+      ItemName: `${first.ItemName} (hàng khuyến mại không thu tiền)`,
+      Quantity: 1,
+      UnitPrice: 0,
+      DiscountRate: 0,
+    });
   }
   if (first && rng() < 0.06) {
-    lines.push({ ...first, ItemType: 3, LineNumber: lines.length + 1, ItemName: 'Chiết khấu thương mại theo chương trình tri ân khách hàng', Quantity: 1, UnitPrice: Math.max(1, Math.floor(first.UnitPrice / 10)), DiscountRate: 0 });
+    lines.push({
+      ...first,
+      ItemType: 3,
+      LineNumber: lines.length + 1,
+      ItemName: 'Chiết khấu thương mại theo chương trình tri ân khách hàng',
+      Quantity: 1,
+      UnitPrice: Math.max(1, Math.floor(first.UnitPrice / 10)),
+      DiscountRate: 0,
+    });
   }
   if (rng() < 0.08) {
-    lines.push({ ItemType: 4, LineNumber: lines.length + 1, ItemCode: '', ItemName: 'Ghi chú: hàng đã bao gồm phí đóng gói', UnitName: '', Quantity: 0, UnitPrice: 0, DiscountRate: 0, DiscountAmountOC: 0, AmountOC: 0, AmountWithoutVATOC: 0, VATRateName: '' });
+    lines.push({
+      ItemType: 4,
+      LineNumber: lines.length + 1,
+      ItemCode: '',
+      ItemName: 'Ghi chú: hàng đã bao gồm phí đóng gói',
+      UnitName: '',
+      Quantity: 0,
+      UnitPrice: 0,
+      DiscountRate: 0,
+      DiscountAmountOC: 0,
+      AmountOC: 0,
+      AmountWithoutVATOC: 0,
+      VATRateName: '',
+    });
   }
   const inv: SandboxInvoice = {
     RefID: uuid(rng),
@@ -299,9 +396,11 @@ export function buildCatalogue(seed: number, invoiceCount: number, now: Date): C
     bySeries.set(sk.series, list);
   }
   for (const list of bySeries.values()) {
-    [...list].sort((a, b) => a.day - b.day || a.index - b.index).forEach((sk, i) => {
-      sk.invNo = String(i + 1).padStart(8, '0');
-    });
+    [...list]
+      .sort((a, b) => a.day - b.day || a.index - b.index)
+      .forEach((sk, i) => {
+        sk.invNo = String(i + 1).padStart(8, '0');
+      });
   }
   const skById = new Map<string, Skeleton>();
   const built = new Map<string, SandboxInvoice>();

@@ -165,7 +165,12 @@ export function formatFaultSpec(config: FaultConfig): string {
   };
   return Object.entries(config)
     .filter(([, f]) => f && Object.keys(f).length > 0)
-    .map(([op, f]) => `${op}:${Object.entries(f as OpFaults).map(([k, v]) => `${names[k as keyof OpFaults]}=${v}`).join(':')}`)
+    .map(
+      ([op, f]) =>
+        `${op}:${Object.entries(f as OpFaults)
+          .map(([k, v]) => `${names[k as keyof OpFaults]}=${v}`)
+          .join(':')}`,
+    )
     .join(',');
 }
 

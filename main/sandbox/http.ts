@@ -44,7 +44,14 @@ function opFor(method: string, lower: string): FaultOp | undefined {
 }
 
 /** Writes a reply: casing quirk, pre-serialised data spliced in, and the body-breaking faults. */
-function send(ctx: SandboxContext, req: http.IncomingMessage, res: http.ServerResponse, reply: Reply, fault: FaultKind | undefined, entry?: SandboxRequestLog): void {
+function send(
+  ctx: SandboxContext,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  reply: Reply,
+  fault: FaultKind | undefined,
+  entry?: SandboxRequestLog,
+): void {
   let body: Uint8Array | string;
   let contentType = reply.contentType ?? 'application/json; charset=utf-8';
   if (reply.envelope) {

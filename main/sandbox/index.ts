@@ -113,7 +113,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     tokens: new TokenIssuer(seed, now),
     cat: buildCatalogue(seed, options.invoiceCount ?? 5000, startDate),
     templates: buildTemplates(seed, vietnamDate(startDate).year),
-    renderer: new InvoiceRenderer({ fontDir: options.fontDir, padKb: options.pdfPadKb ?? (Number.isFinite(envPad) && envPad > 0 ? envPad : 0), cacheMb: options.cacheMb }),
+    renderer: new InvoiceRenderer({
+      fontDir: options.fontDir,
+      padKb: options.pdfPadKb ?? (Number.isFinite(envPad) && envPad > 0 ? envPad : 0),
+      cacheMb: options.cacheMb,
+    }),
     links: new LinkStore(seed, linkTtlMs, now, () => ctx.origin),
     emails: [],
     emailCounts: new Map(),
@@ -167,7 +171,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     reset: () => resetSandbox(ctx),
     issueToken: (opts) => ctx.tokens.issue(opts),
     warm: (ids, type) => warmSandbox(ctx, ids, type),
-    stats: () => ({ cacheHits: renderer.cache.hits, cacheMisses: renderer.cache.misses, cachedItems: renderer.cache.size, cachedBytes: renderer.cache.totalBytes, renderMs: renderer.renderMs }),
+    stats: () => ({
+      cacheHits: renderer.cache.hits,
+      cacheMisses: renderer.cache.misses,
+      cachedItems: renderer.cache.size,
+      cachedBytes: renderer.cache.totalBytes,
+      renderMs: renderer.renderMs,
+    }),
     stop: () => server.stop(),
     start: async () => {
       if (!server.listening) await server.listen();

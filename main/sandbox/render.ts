@@ -435,8 +435,8 @@ function padding(size: number, seed: string): Uint8Array {
     }
   }
   const out = new Uint8Array(size);
-  let offset = createRng(seed)() * (padBlock.length - 1) | 0;
-  for (let done = 0; done < size; ) {
+  let offset = (createRng(seed)() * (padBlock.length - 1)) | 0;
+  for (let done = 0; done < size;) {
     const n = Math.min(size - done, padBlock.length - offset);
     out.set(padBlock.subarray(offset, offset + n), done);
     done += n;
@@ -663,7 +663,11 @@ export async function renderPdf(inv: SandboxInvoice, fonts: LoadedFonts, opts: P
   const rates = Array.isArray(inv.TaxRateInfo) ? inv.TaxRateInfo : [];
   for (const t of rates) {
     w.ensure(14);
-    w.text(`Thuế suất ${str(t.VATRateName)}: tiền hàng ${formatAmount(num(t.AmountWithoutVATOC), cur)}, tiền thuế ${formatAmount(num(t.VATAmountOC), cur)}`, 66, { size: 8.5 });
+    w.text(
+      `Thuế suất ${str(t.VATRateName)}: tiền hàng ${formatAmount(num(t.AmountWithoutVATOC), cur)}, tiền thuế ${formatAmount(num(t.VATAmountOC), cur)}`,
+      66,
+      { size: 8.5 },
+    );
     w.line(12);
   }
   w.ensure(80);
@@ -802,7 +806,9 @@ export class InvoiceRenderer {
     if (!p) {
       p = this.produce(inv, type).then(
         (bytes) => {
-          const wire = isBinary(type) ? Buffer.from(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'), 'latin1') : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+          const wire = isBinary(type)
+            ? Buffer.from(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'), 'latin1')
+            : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
           this.cache.set(key, wire);
           this.inflight.delete(key);
           return wire;

@@ -17,7 +17,13 @@ export interface Reply {
 export const RAW_DATA = '\u0001sandbox-raw-data\u0001';
 export const RAW_DATA_JSON = JSON.stringify(RAW_DATA);
 
-export function envelope(success: boolean, data: unknown, errorCode: string | null = null, description: string | null = null, errors: unknown[] = []): Record<string, unknown> {
+export function envelope(
+  success: boolean,
+  data: unknown,
+  errorCode: string | null = null,
+  description: string | null = null,
+  errors: unknown[] = [],
+): Record<string, unknown> {
   return { success, errorCode, descriptionErrorCode: description, errors, data, customData: '' };
 }
 

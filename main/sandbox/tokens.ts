@@ -25,7 +25,10 @@ export type TokenCheck = 'dev' | 'issued' | 'expired' | 'invalid' | 'none';
 export class TokenIssuer {
   private readonly key: Buffer;
   private counter = 0;
-  constructor(seed: number, private readonly now: () => Date) {
+  constructor(
+    seed: number,
+    private readonly now: () => Date,
+  ) {
     this.key = crypto.createHash('sha256').update(`einvoice-sandbox-key:${seed}`).digest();
   }
   issue(opts: { username?: string; taxcode?: string; ttlMs?: number } = {}): string {

@@ -115,7 +115,11 @@ export function validateInvoiceData(body: unknown): ValidationResult {
     TotalAmountInWords: s(g('TotalAmountInWords')),
     OriginalInvoiceDetail: lines,
     TaxRateInfo: Array.isArray(rates)
-      ? rates.map((r) => ({ VATRateName: s(getCI(r, 'VATRateName')), AmountWithoutVATOC: n(getCI(r, 'AmountWithoutVATOC')), VATAmountOC: n(getCI(r, 'VATAmountOC')) }))
+      ? rates.map((r) => ({
+          VATRateName: s(getCI(r, 'VATRateName')),
+          AmountWithoutVATOC: n(getCI(r, 'AmountWithoutVATOC')),
+          VATAmountOC: n(getCI(r, 'VATAmountOC')),
+        }))
       : [],
   };
   return { errors, invoice: inv };

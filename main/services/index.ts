@@ -88,8 +88,7 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
   const store = openDatabase(config.dataDir);
   closers.push(() => store.close());
   const keychain =
-    config.secrets ??
-    (await createSecretStore({ service: keychainServiceFor(config.dataDir), disableKeychain: process.env.EINVOICE_KEYCHAIN === 'off', log }));
+    config.secrets ?? (await createSecretStore({ service: keychainServiceFor(config.dataDir), disableKeychain: process.env.EINVOICE_KEYCHAIN === 'off', log }));
   const secrets = rememberingSecrets(keychain, (secret) => logFile.remember(secret));
   const profiles = new ProfileService(store, config.now);
   const settings = new SettingsService(store, bus);
@@ -104,7 +103,16 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
   );
   closers.push(() => sandbox.close());
   const resolveEndpoint = endpointResolver(sandbox);
-  const auth = new AuthService({ store, secrets, profiles, resolveEndpoint, requestToken: tokenRequester(clients), bus, ...(config.now ? { now: config.now } : {}), log });
+  const auth = new AuthService({
+    store,
+    secrets,
+    profiles,
+    resolveEndpoint,
+    requestToken: tokenRequester(clients),
+    bus,
+    ...(config.now ? { now: config.now } : {}),
+    log,
+  });
   const probe = serviceProbe({ active: () => profiles.active(), resolveEndpoint, clients });
   closers.push(() => probe.close());
   const connectivity = new Connectivity({ bus, probe: (signal) => probe.probe(signal), ...(config.now ? { now: config.now } : {}), ...config.connectivity });
@@ -125,7 +133,12 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
     throw error;
   }
 
-  const access = accessFromSessions({ profileId: session.profileId, current: session.current, reportAuthFailure: (id) => session.gate.reportAuthFailure(id), clients });
+  const access = accessFromSessions({
+    profileId: session.profileId,
+    current: session.current,
+    reportAuthFailure: (id) => session.gate.reportAuthFailure(id),
+    clients,
+  });
   const drafting = createDrafting({ store, access, bus, settings: () => settings.get(), now: config.now, log });
   closers.push(() => drafting.close());
 
@@ -158,7 +171,12 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
   closers.push(() => downloads.close());
 
   const handlers: ContractHandlers = {
-    ...diagnosticsHandlers({ log: logFile, dataDir: config.dataDir, now: config.now, facts: { version: config.version, host: config.host, extra: () => ({ databaseSchema: store.version }) } }),
+    ...diagnosticsHandlers({
+      log: logFile,
+      dataDir: config.dataDir,
+      now: config.now,
+      facts: { version: config.version, host: config.host, extra: () => ({ databaseSchema: store.version }) },
+    }),
     ...appHandlers({ config, connectivity, connectionKind: () => profiles.active().kind }),
     ...profileHandlers({ profiles, auth, secrets, sandbox, connectivity, resolveEndpoint, clients, bus }),
     ...authHandlers(auth),

@@ -111,7 +111,9 @@ it('client vs raw undici: 1 000 Pdf downloads, batches of 50, concurrency 4', as
   const rawBytes = await viaRaw(); // renders and caches every PDF in the sandbox
   const clientBytes = await viaClient();
   expect(clientBytes).toBe(rawBytes);
-  console.log(`warm-up (render + cache 1 000 PDFs, then one client pass): ${Math.round(performance.now() - warmStart)} ms; ${(rawBytes / 1e6).toFixed(1)} MB per run`);
+  console.log(
+    `warm-up (render + cache 1 000 PDFs, then one client pass): ${Math.round(performance.now() - warmStart)} ms; ${(rawBytes / 1e6).toFixed(1)} MB per run`,
+  );
 
   // Wall time (what a user waits) and this process's CPU time (what the client itself costs:
   // the sandbox runs in another process, so server work is not in it).
@@ -138,12 +140,18 @@ it('client vs raw undici: 1 000 Pdf downloads, batches of 50, concurrency 4', as
   const cores = os.availableParallelism();
   console.log(`client runs (ms): ${times.client.map((t) => t.toFixed(0)).join(' ')}`);
   console.log(`raw runs    (ms): ${times.raw.map((t) => t.toFixed(0)).join(' ')}`);
-  console.log(`WALL  median client ${c.toFixed(1)} ms · median raw ${r.toFixed(1)} ms · ratio client/raw ${ratio.toFixed(3)} (limit 1.10); median of per-round ratios ${paired.toFixed(3)}`);
-  console.log(`CPU   median client ${median(cpu.client).toFixed(1)} ms · median raw ${median(cpu.raw).toFixed(1)} ms · ratio client/raw ${cpuRatio.toFixed(3)} (limit 1.10)`);
+  console.log(
+    `WALL  median client ${c.toFixed(1)} ms · median raw ${r.toFixed(1)} ms · ratio client/raw ${ratio.toFixed(3)} (limit 1.10); median of per-round ratios ${paired.toFixed(3)}`,
+  );
+  console.log(
+    `CPU   median client ${median(cpu.client).toFixed(1)} ms · median raw ${median(cpu.raw).toFixed(1)} ms · ratio client/raw ${cpuRatio.toFixed(3)} (limit 1.10)`,
+  );
   console.log(`machine load average ${load.toFixed(1)} on ${cores} cores`);
   expect(cpuRatio).toBeLessThanOrEqual(1.1);
   if (load > cores * 2) {
-    console.log(`NOTE: the machine is overloaded (load ${load.toFixed(1)} > 2 × ${cores} cores): the wall-time ratio is printed but not asserted; the CPU ratio is.`);
+    console.log(
+      `NOTE: the machine is overloaded (load ${load.toFixed(1)} > 2 × ${cores} cores): the wall-time ratio is printed but not asserted; the CPU ratio is.`,
+    );
     return;
   }
   expect(ratio).toBeLessThanOrEqual(1.1);
@@ -180,5 +188,7 @@ it('parse path alone (no network): envelope reader + normaliser vs JSON.parse + 
     }
   }
   const ratio = median(times.reader) / median(times.json);
-  console.log(`parse one ${(body.length / 1e6).toFixed(2)} MB batch: reader ${median(times.reader).toFixed(2)} ms · bare JSON.parse+base64 ${median(times.json).toFixed(2)} ms · ratio ${ratio.toFixed(3)}`);
+  console.log(
+    `parse one ${(body.length / 1e6).toFixed(2)} MB batch: reader ${median(times.reader).toFixed(2)} ms · bare JSON.parse+base64 ${median(times.json).toFixed(2)} ms · ratio ${ratio.toFixed(3)}`,
+  );
 });

@@ -24,7 +24,7 @@ function makeDraft(n: number): InvoiceDraft {
       ItemName: `Hàng hóa số ${i}`,
       UnitName: 'Cái',
       Quantity: t === 4 ? '' : `${(i % 17) + 1}.${i % 3}`,
-      UnitPrice: t === 4 ? '' : `${(i * 7919) % 2_000_000 + 1000}.${i % 100}`,
+      UnitPrice: t === 4 ? '' : `${((i * 7919) % 2_000_000) + 1000}.${i % 100}`,
       DiscountRate: i % 4 === 0 ? '5' : '',
       DiscountAmountOC: i % 6 === 1 ? '1500' : '',
       discountBy: i % 6 === 1 ? 'amount' : 'rate',
@@ -98,7 +98,14 @@ describe('domain recompute benchmark', () => {
       21,
     );
     // The issuing form of a USD invoice, with the shop's digits (typed figures rounded, converted amounts).
-    const digits = { QuantityDecimalDigits: 2, UnitPriceOCDecimalDigits: 2, AmountOCDecimalDigits: 2, AmountDecimalDigits: 0, CoefficientDecimalDigits: 2, ExchangRateDecimalDigits: 2 };
+    const digits = {
+      QuantityDecimalDigits: 2,
+      UnitPriceOCDecimalDigits: 2,
+      AmountOCDecimalDigits: 2,
+      AmountDecimalDigits: 0,
+      CoefficientDecimalDigits: 2,
+      ExchangRateDecimalDigits: 2,
+    };
     const usd = sizes.map(makeUsdDraft);
     const issuing = measureInterleaved(
       usd.map((draft) => (k: number) => {
@@ -107,7 +114,8 @@ describe('domain recompute benchmark', () => {
       }),
       21,
     );
-    const results: Record<number, { compute: number; best: number; cpu: number; validate: number; issuing: number; issuingBest: number; issuingCpu: number }> = {};
+    const results: Record<number, { compute: number; best: number; cpu: number; validate: number; issuing: number; issuingBest: number; issuingCpu: number }> =
+      {};
     sizes.forEach(
       (n, i) =>
         (results[n] = {
@@ -140,9 +148,13 @@ describe('domain recompute benchmark', () => {
     const issuingRatioBest = r(1000).issuingBest / r(20).issuingBest;
     console.log('[domain.bench] issuing form (issuingForm, USD, shop digits: rounding, compute, converted amounts, SortOrder)');
     for (const n of sizes) {
-      console.log(`  ${String(n).padStart(5)} lines: median ${r(n).issuing.toFixed(4)} ms (${((r(n).issuing / n) * 1000).toFixed(2)} µs/line), CPU-time median ${r(n).issuingCpu.toFixed(4)} ms; ${(r(n).issuing / r(n).compute).toFixed(2)}× the recompute`);
+      console.log(
+        `  ${String(n).padStart(5)} lines: median ${r(n).issuing.toFixed(4)} ms (${((r(n).issuing / n) * 1000).toFixed(2)} µs/line), CPU-time median ${r(n).issuingCpu.toFixed(4)} ms; ${(r(n).issuing / r(n).compute).toFixed(2)}× the recompute`,
+      );
     }
-    console.log(`  ratio 1000-line / 20-line: ${issuingRatio.toFixed(1)} (≈50 for linear growth); on best samples: ${issuingRatioBest.toFixed(1)}; on CPU-time medians: ${issuingRatioCpu.toFixed(1)}`);
+    console.log(
+      `  ratio 1000-line / 20-line: ${issuingRatio.toFixed(1)} (≈50 for linear growth); on best samples: ${issuingRatioBest.toFixed(1)}; on CPU-time medians: ${issuingRatioCpu.toFixed(1)}`,
+    );
     expect(sink).toBeGreaterThan(0);
     // Generous sanity bounds only (shared 2-core machine, so wall time is noisy): a 200-line
     // recompute within one 60 Hz frame, and a per-line cost (CPU time) that does not grow 5-fold

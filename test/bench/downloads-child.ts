@@ -27,7 +27,12 @@ async function engine(c: Config): Promise<number> {
   const profileId = new ProfileService(store).activeId();
   const dispatcher = new Agent(agentOptions);
   const client = new ApiClient({ baseUrl: c.baseUrl, token: c.token, dispatcher, timeoutMs: 120_000 });
-  const service = new DownloadsService({ store, activeProfileId: () => profileId, session: async () => ({ profileId, client }), engine: { concurrency: c.concurrency, batchSize: c.batch, ...(process.env.BENCH_NO_FSYNC ? { durable: false } : {}) } });
+  const service = new DownloadsService({
+    store,
+    activeProfileId: () => profileId,
+    session: async () => ({ profileId, client }),
+    engine: { concurrency: c.concurrency, batchSize: c.batch, ...(process.env.BENCH_NO_FSYNC ? { durable: false } : {}) },
+  });
   const { job } = await service.create({ ids: c.ids, type: 'Pdf', kind: 'withCode', folder: c.out });
   service.start(job.id);
   const view = await service.whenDone(job.id);

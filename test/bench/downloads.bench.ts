@@ -49,7 +49,11 @@ beforeAll(async () => {
   ids = ((await res.json()) as { ids: string[] }).ids;
   expect(ids).toHaveLength(COUNT);
   const t0 = performance.now();
-  const warm = await fetch(`${sb.origin}/__sandbox/warm`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ids, type: 'Pdf' }) });
+  const warm = await fetch(`${sb.origin}/__sandbox/warm`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ids, type: 'Pdf' }),
+  });
   expect(warm.status).toBeLessThan(300);
   console.log(`sandbox: ${COUNT} PDFs pre-rendered in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 }, 600_000);
@@ -70,7 +74,18 @@ interface ArmResult {
 function arm(mode: 'engine' | 'baseline', round: number): ArmResult {
   const dir = path.join(work, `${mode}-${round}`);
   const config = path.join(work, `${mode}-${round}.json`);
-  fs.writeFileSync(config, JSON.stringify({ baseUrl: sb.baseUrl, token: sb.devToken, ids, out: path.join(dir, 'out'), dataDir: path.join(dir, 'data'), batch: BATCH, concurrency: CONCURRENCY }));
+  fs.writeFileSync(
+    config,
+    JSON.stringify({
+      baseUrl: sb.baseUrl,
+      token: sb.devToken,
+      ids,
+      out: path.join(dir, 'out'),
+      dataDir: path.join(dir, 'data'),
+      batch: BATCH,
+      concurrency: CONCURRENCY,
+    }),
+  );
   const out = execFileSync(process.execPath, [childBundle, mode, config], { encoding: 'utf8', maxBuffer: 1 << 20 });
   fs.rmSync(dir, { recursive: true, force: true });
   return JSON.parse(out.trim()) as ArmResult;

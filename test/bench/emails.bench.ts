@@ -73,7 +73,11 @@ afterAll(async () => {
 
 function csvText(): string {
   const lines = ['TransactionID;ReceiverName;ReceiverEmail;CCEmail;BCCEmail;ReplyEmail'];
-  ids.forEach((id, i) => lines.push(`${id};Khách hàng số ${i + 1};"khach${i}@example.com, ketoan${i % 97}@example.vn";${i % 5 === 0 ? `cc${i}@example.com` : ''};;lienhe@cuahang.vn`));
+  ids.forEach((id, i) =>
+    lines.push(
+      `${id};Khách hàng số ${i + 1};"khach${i}@example.com, ketoan${i % 97}@example.vn";${i % 5 === 0 ? `cc${i}@example.com` : ''};;lienhe@cuahang.vn`,
+    ),
+  );
   return `\uFEFF${lines.join('\r\n')}\r\n`;
 }
 
@@ -190,7 +194,9 @@ it('enqueues 10 000 from CSV, flushes vs raw undici (ratio ≥ 0.9), and scrolls
 
   // Leave the queue in a realistic mixed state for the screen: sent/requested plus some others.
   await ourRound();
-  store.db.exec("UPDATE email_outbox SET state = 'failed', error_code = 'InvalidEmail', send_email_status = 2, last_error = 'bad address', last_error_vi = 'sai địa chỉ' WHERE id % 37 = 0");
+  store.db.exec(
+    "UPDATE email_outbox SET state = 'failed', error_code = 'InvalidEmail', send_email_status = 2, last_error = 'bad address', last_error_vi = 'sai địa chỉ' WHERE id % 37 = 0",
+  );
   store.db.exec("UPDATE email_outbox SET state = 'unknown', last_error = 'reset', last_error_vi = 'ngắt kết nối' WHERE id % 53 = 0");
   await emails.stop();
   await ourAgent.close();

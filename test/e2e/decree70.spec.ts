@@ -3,7 +3,11 @@ import { SECRET_HEADER } from '../../common/ipc/channels';
 import { expect, test, type HostProcess } from './fixtures';
 
 async function call<T>(host: HostProcess, name: string, body: unknown): Promise<T> {
-  const response = await fetch(`${host.origin}/api/call/${name}`, { method: 'POST', headers: { 'content-type': 'application/json', [SECRET_HEADER]: host.secret }, body: JSON.stringify(body) });
+  const response = await fetch(`${host.origin}/api/call/${name}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [SECRET_HEADER]: host.secret },
+    body: JSON.stringify(body),
+  });
   const result = (await response.json()) as { ok: boolean; value: T; error?: unknown };
   if (!result.ok) throw new Error(`${name}: ${JSON.stringify(result.error)}`);
   return result.value;
@@ -14,7 +18,11 @@ test('Decree 70 fields: folded away for a retail buyer, checked when used, kept 
   const record = await call<{ id: string; draft: InvoiceDraft }>(host, 'drafts.create', {});
   await call(host, 'drafts.save', {
     id: record.id,
-    draft: { ...record.draft, InvSeries: `2C${record.draft.InvDate.slice(2, 4)}TAA`, lines: [{ ...emptyLine(1), ItemName: 'Bánh mì', UnitName: 'cái', Quantity: '2', UnitPrice: '25000', VATRateName: '' }] },
+    draft: {
+      ...record.draft,
+      InvSeries: `2C${record.draft.InvDate.slice(2, 4)}TAA`,
+      lines: [{ ...emptyLine(1), ItemName: 'Bánh mì', UnitName: 'cái', Quantity: '2', UnitPrice: '25000', VATRateName: '' }],
+    },
   });
   await page.goto(await host.newLaunchUrl());
   await page.evaluate((id) => sessionStorage.setItem('einvoice.openDraft', id), record.id);

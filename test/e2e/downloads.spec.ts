@@ -3,7 +3,6 @@ import path from 'node:path';
 import { expect, test } from './fixtures';
 import { sandboxWithHost } from './sandbox-host';
 
-
 test.use({ viewport: { width: 1366, height: 768 } });
 
 const env = sandboxWithHost({ seed: 21, invoiceCount: 600 });

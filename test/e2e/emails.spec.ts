@@ -2,7 +2,6 @@ import { expect, test } from './fixtures';
 import { sandboxWithHost } from './sandbox-host';
 import fs from 'node:fs';
 
-
 test.use({ viewport: { width: 1366, height: 768 } });
 
 const env = sandboxWithHost({ seed: 8, invoiceCount: 300, quirks: { emailEnvelopeFailure: true } });
@@ -83,7 +82,10 @@ test('import a CSV with good and bad rows, send, filter failed, retry', async ({
   await filters.getByRole('button', { name: /^Tất cả \d+$/ }).click();
   await expect(rows).toHaveCount(3);
   await rows.nth(0).getByRole('checkbox').click();
-  await rows.nth(2).getByRole('checkbox').click({ modifiers: ['Shift'] });
+  await rows
+    .nth(2)
+    .getByRole('checkbox')
+    .click({ modifiers: ['Shift'] });
   await expect(page.getByText('Đã chọn 3')).toBeVisible();
   for (let i = 0; i < 3; i++) await expect(rows.nth(i).getByRole('checkbox')).toBeChecked();
 
@@ -97,7 +99,9 @@ test('import a CSV with good and bad rows, send, filter failed, retry', async ({
   await expect(importDialog.getByText('Đã thêm 1 email; 2 dòng lỗi; 2 hóa đơn đã gửi hoặc đang chờ nên bỏ qua.')).toBeVisible();
   const skipped = importDialog.getByTestId('email-skipped-rows').getByRole('listitem');
   await expect(skipped).toHaveCount(2);
-  await expect(skipped.filter({ hasText: ids[0]! })).toContainText(/Dòng 2: .*(đã gửi ngày|dịch vụ đã nhận ngày) \d\d\/\d\d tới an@example\.com, ke\.toan@example\.com: bỏ qua/);
+  await expect(skipped.filter({ hasText: ids[0]! })).toContainText(
+    /Dòng 2: .*(đã gửi ngày|dịch vụ đã nhận ngày) \d\d\/\d\d tới an@example\.com, ke\.toan@example\.com: bỏ qua/,
+  );
   await expect(skipped.filter({ hasText: ids[2]! })).toContainText('Dòng 4');
   await expect.poll(() => env.sandbox.requests({ op: 'sendemail' }).length, { timeout: 20_000 }).toBe(requestsBefore + 1);
   expect(env.sandbox.sentEmails().length).toBe(recorded);
@@ -106,7 +110,13 @@ test('import a CSV with good and bad rows, send, filter failed, retry', async ({
   await importDialog.getByRole('button', { name: 'Gửi lại 2 hóa đơn này' }).click();
   await expect(importDialog.getByText('Đã xếp 2 email vào hàng đợi để gửi.')).toBeVisible();
   await expect.poll(() => env.sandbox.sentEmails().length, { timeout: 20_000 }).toBe(recorded + 2);
-  expect(env.sandbox.sentEmails().slice(recorded).map((e) => e.TransactionID).sort()).toEqual([ids[0], ids[2]].sort());
+  expect(
+    env.sandbox
+      .sentEmails()
+      .slice(recorded)
+      .map((e) => e.TransactionID)
+      .sort(),
+  ).toEqual([ids[0], ids[2]].sort());
   await importDialog.getByRole('button', { name: 'Đóng' }).click();
 
   // English names too.

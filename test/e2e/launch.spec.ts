@@ -30,7 +30,10 @@ test('the launch code becomes an HttpOnly cookie; no address the page visited ho
   await expect(page.getByRole('status')).toHaveText(/Đang trực tuyến/);
 
   // The same link again, in another browser: used once, so refused, and that browser gets no cookie.
-  const other = await page.context().browser()!.newContext({ viewport: { width: 1366, height: 768 } });
+  const other = await page
+    .context()
+    .browser()!
+    .newContext({ viewport: { width: 1366, height: 768 } });
   const stranger = await other.newPage();
   const response = await stranger.goto(launchUrl);
   expect(response?.status()).toBe(401);

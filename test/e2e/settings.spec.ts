@@ -95,7 +95,11 @@ test('Export diagnostics writes a zip to the data folder, and the update switch 
   const entries = unzipSync(fs.readFileSync(zipPath!));
   expect(Object.keys(entries)).toContain('about.json');
   expect(Object.keys(entries).some((name) => name.startsWith('logs/'))).toBe(true);
-  expect(Object.values(entries).map((b) => strFromU8(b)).join('\n')).not.toMatch(/einvoice-sandbox-dev-token/);
+  expect(
+    Object.values(entries)
+      .map((b) => strFromU8(b))
+      .join('\n'),
+  ).not.toMatch(/einvoice-sandbox-dev-token/);
 });
 
 test('the decimal digits the shop issues with are chosen in Settings and kept', async ({ app }) => {

@@ -3,7 +3,11 @@ import { SECRET_HEADER } from '../../common/ipc/channels';
 import { expect, test, type HostProcess } from './fixtures';
 
 async function call<T>(host: HostProcess, name: string, body: unknown): Promise<T> {
-  const response = await fetch(`${host.origin}/api/call/${name}`, { method: 'POST', headers: { 'content-type': 'application/json', [SECRET_HEADER]: host.secret }, body: JSON.stringify(body) });
+  const response = await fetch(`${host.origin}/api/call/${name}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [SECRET_HEADER]: host.secret },
+    body: JSON.stringify(body),
+  });
   const result = (await response.json()) as { ok: boolean; value: T; error?: unknown };
   if (!result.ok) throw new Error(`${name}: ${JSON.stringify(result.error)}`);
   return result.value;

@@ -33,7 +33,13 @@ async function cli(args: string[], stdin = ''): Promise<{ code: number; out: str
   let out = '';
   let err = '';
   const code = await runCli([...args, '--data-dir', dir], builtinCommands(), {
-    io: { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) }, env: {}, cwd: dir, stdin: Readable.from([Buffer.from(stdin)]) } as never,
+    io: {
+      stdout: { write: (s: string) => (out += s) },
+      stderr: { write: (s: string) => (err += s) },
+      env: {},
+      cwd: dir,
+      stdin: Readable.from([Buffer.from(stdin)]),
+    } as never,
   });
   return { code, out, err };
 }
@@ -55,6 +61,8 @@ it('login saves the token in the Secret Service; later runs use it; logout remov
   expect(JSON.parse(status.out)).toMatchObject({ auth: { state: 'signedIn', method: 'token', daysLeft: 14 }, online: true });
 
   expect((await cli(['logout', '--profile', 'Local'])).code).toBe(0);
-  expect(() => execFileSync('secret-tool', ['lookup', 'service', keychainServiceFor(dir), 'username', `profile:${profileId}:token`], { stdio: 'pipe' })).toThrow();
+  expect(() =>
+    execFileSync('secret-tool', ['lookup', 'service', keychainServiceFor(dir), 'username', `profile:${profileId}:token`], { stdio: 'pipe' }),
+  ).toThrow();
   expect((await cli(['templates', '--profile', 'Local'])).code).toBe(3);
 });

@@ -36,7 +36,8 @@ it('profile add + use, login once, then plain calls in new processes use the key
   const login = await run(['login', '--profile', 'shop', '--token-stdin', '--json'], token);
   expect(login.code, login.stderr).toBe(0);
   expect(login.json).toMatchObject({ status: { state: 'signedIn', storage: 'keychain' } });
-  const lookup = () => execFileSync('secret-tool', ['lookup', 'service', keychainServiceFor(dataDir), 'username', `profile:${shopId}:token`], { encoding: 'utf8', stdio: 'pipe' });
+  const lookup = () =>
+    execFileSync('secret-tool', ['lookup', 'service', keychainServiceFor(dataDir), 'username', `profile:${shopId}:token`], { encoding: 'utf8', stdio: 'pipe' });
   expect(lookup()).toBe(token);
 
   // New processes, no EINVOICE_TOKEN: the active profile's address and its stored token.

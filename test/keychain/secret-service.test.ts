@@ -43,7 +43,10 @@ describe('KeyringSecretStore against the real Secret Service', () => {
     expect(await store.get(account)).toBe(replacement);
     expect(lookup(account)).toBe(replacement);
     // Replacing does not leave a second item behind.
-    const items = execFileSync('secret-tool', ['search', '--all', 'service', service, 'username', account], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const items = execFileSync('secret-tool', ['search', '--all', 'service', service, 'username', account], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     expect(items.match(/^\[/gm)?.length ?? 0).toBe(1);
 
     expect(await store.delete(account)).toBe(true);
@@ -87,7 +90,12 @@ describe('with no Secret Service', () => {
 
   it('refuses the keychain, keeps the token in memory only, and writes nothing to disk', async () => {
     const home = path.join(tmp, 'home');
-    const dirs = { XDG_DATA_HOME: path.join(tmp, 'xdg-data'), XDG_RUNTIME_DIR: path.join(tmp, 'xdg-run'), XDG_CONFIG_HOME: path.join(tmp, 'xdg-config'), EINVOICE_DATA_DIR: path.join(tmp, 'data') };
+    const dirs = {
+      XDG_DATA_HOME: path.join(tmp, 'xdg-data'),
+      XDG_RUNTIME_DIR: path.join(tmp, 'xdg-run'),
+      XDG_CONFIG_HOME: path.join(tmp, 'xdg-config'),
+      EINVOICE_DATA_DIR: path.join(tmp, 'data'),
+    };
     for (const d of [home, ...Object.values(dirs)]) fs.mkdirSync(d, { recursive: true, mode: 0o700 });
     const token = `no-keychain-token-${randomUUID()}`;
     const account = secretAccounts.token('sandbox');

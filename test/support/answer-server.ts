@@ -36,7 +36,12 @@ export async function startAnswerServer(): Promise<AnswerServer> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      requests.push({ method: req.method ?? '', url: req.url ?? '', body: Buffer.concat(chunks).toString('utf8'), authorization: req.headers.authorization ?? null });
+      requests.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        body: Buffer.concat(chunks).toString('utf8'),
+        authorization: req.headers.authorization ?? null,
+      });
       const a = current;
       if (typeof a.body === 'function') return a.body(res);
       res.writeHead(a.status ?? 200, { 'content-type': 'application/json; charset=utf-8', ...a.headers });

@@ -15,7 +15,18 @@ const SAMPLE_DRAFT = emptyDraft({
   BuyerTaxCode: '0101243150',
   BuyerAddress: 'Hà Nội',
   lines: [
-    { ItemType: 1, ItemCode: 'A1', ItemName: 'Bút bi', UnitName: 'cái', Quantity: '2', UnitPrice: '5000', DiscountRate: '', DiscountAmountOC: '', discountBy: 'rate', VATRateName: '10%' },
+    {
+      ItemType: 1,
+      ItemCode: 'A1',
+      ItemName: 'Bút bi',
+      UnitName: 'cái',
+      Quantity: '2',
+      UnitPrice: '5000',
+      DiscountRate: '',
+      DiscountAmountOC: '',
+      discountBy: 'rate',
+      VATRateName: '10%',
+    },
   ],
 });
 
@@ -65,10 +76,34 @@ export const sampleRequests: { [N in CallName]: CallRequest<N> } = {
   'drafts.export': { id: 'no-such-draft' },
   'drafts.import': {
     invoice: {
-      RefID: '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b', InvSeries: '1C26TAA', InvDate: '2026-01-15', CurrencyCode: 'VND', ExchangeRate: 1, IsTicket: false,
-      BuyerLegalName: 'Công ty Mẫu', TotalAmountWithoutVATOC: 10000, TotalVATAmountOC: 1000, TotalDiscountAmountOC: 0, TotalAmountOC: 11000,
+      RefID: '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b',
+      InvSeries: '1C26TAA',
+      InvDate: '2026-01-15',
+      CurrencyCode: 'VND',
+      ExchangeRate: 1,
+      IsTicket: false,
+      BuyerLegalName: 'Công ty Mẫu',
+      TotalAmountWithoutVATOC: 10000,
+      TotalVATAmountOC: 1000,
+      TotalDiscountAmountOC: 0,
+      TotalAmountOC: 11000,
       TotalAmountInWords: 'Mười một nghìn đồng',
-      OriginalInvoiceDetail: [{ ItemType: 1, LineNumber: 1, ItemCode: 'A1', ItemName: 'Bút bi', UnitName: 'cái', Quantity: 2, UnitPrice: 5000, DiscountRate: 0, DiscountAmountOC: 0, AmountOC: 10000, AmountWithoutVATOC: 10000, VATRateName: '10%' }],
+      OriginalInvoiceDetail: [
+        {
+          ItemType: 1,
+          LineNumber: 1,
+          ItemCode: 'A1',
+          ItemName: 'Bút bi',
+          UnitName: 'cái',
+          Quantity: 2,
+          UnitPrice: 5000,
+          DiscountRate: 0,
+          DiscountAmountOC: 0,
+          AmountOC: 10000,
+          AmountWithoutVATOC: 10000,
+          VATRateName: '10%',
+        },
+      ],
       TaxRateInfo: [{ VATRateName: '10%', AmountWithoutVATOC: 10000, VATAmountOC: 1000 }],
     },
   },
@@ -93,7 +128,10 @@ export const sampleRequests: { [N in CallName]: CallRequest<N> } = {
 };
 
 /** Calls whose sample may legitimately answer with an AppError in a fresh data folder. */
-export const mayFailWithAppError: ReadonlySet<CallName> = new Set<CallName>(['profiles.remove', 'auth.signInWithPassword', 'updates.restart',
+export const mayFailWithAppError: ReadonlySet<CallName> = new Set<CallName>([
+  'profiles.remove',
+  'auth.signInWithPassword',
+  'updates.restart',
   'drafts.get',
   'drafts.save',
   'drafts.duplicate',

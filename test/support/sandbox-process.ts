@@ -29,8 +29,21 @@ export async function startSandboxProcess(options: SandboxOptions, work: string)
      });`,
   );
   const bundle = path.join(work, 'sandbox.cjs');
-  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', target: 'node22', outfile: bundle, logLevel: 'error', absWorkingDir: root });
-  const child = spawn(process.execPath, [bundle], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, EINVOICE_FONT_DIR: path.join(root, 'assets', 'fonts') } });
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    outfile: bundle,
+    logLevel: 'error',
+    absWorkingDir: root,
+  });
+  const child = spawn(process.execPath, [bundle], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, EINVOICE_FONT_DIR: path.join(root, 'assets', 'fonts') },
+  });
   const ready = await new Promise<Omit<SandboxProcess, 'stop'>>((resolve, reject) => {
     let out = '';
     child.once('exit', (code) => reject(new Error(`sandbox exited (${code})`)));

@@ -19,19 +19,19 @@ async function openAccounts(ctx: CommandContext): Promise<{ conn: Services; prof
 
 async function readStdin(ctx: CommandContext, what: string): Promise<string> {
   const stdin = (ctx.io as { stdin?: NodeJS.ReadableStream }).stdin ?? process.stdin;
-  if ((stdin as { isTTY?: boolean }).isTTY) ctx.progress({ en: `Type the ${what}, then press Ctrl-D:`, vi: `Nhập ${what === 'token' ? 'token' : 'mật khẩu'}, rồi nhấn Ctrl-D:` });
+  if ((stdin as { isTTY?: boolean }).isTTY)
+    ctx.progress({ en: `Type the ${what}, then press Ctrl-D:`, vi: `Nhập ${what === 'token' ? 'token' : 'mật khẩu'}, rồi nhấn Ctrl-D:` });
   const chunks: Buffer[] = [];
   for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
   // Only the line break a pipe or `echo` adds is dropped; a password may contain other spaces.
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 function describeStatus(profile: Profile, status: AuthStatus): string {
   const head = `${profile.name}${profile.kind === 'sandbox' ? ' (SANDBOX)' : ''}`;
-  const storage =
-    status.storage === 'memory'
-      ? '\nKhông có kho khóa: token chỉ giữ trong lần chạy này / No keychain: the token is kept for this run only'
-      : '';
+  const storage = status.storage === 'memory' ? '\nKhông có kho khóa: token chỉ giữ trong lần chạy này / No keychain: the token is kept for this run only' : '';
   switch (status.state) {
     case 'signedIn': {
       if (status.method === 'sandbox') return `${head}: đã đăng nhập tự động (sandbox) / signed in automatically (sandbox)${storage}`;
@@ -59,7 +59,10 @@ function statusResult(profile: Profile, status: AuthStatus): CommandResult {
 
 export const loginCommand: CliCommand = {
   name: 'login',
-  summary: { en: 'Sign in to a connection profile (token saved in the OS keychain)', vi: 'Đăng nhập một cấu hình kết nối (token lưu trong kho khóa của hệ thống)' },
+  summary: {
+    en: 'Sign in to a connection profile (token saved in the OS keychain)',
+    vi: 'Đăng nhập một cấu hình kết nối (token lưu trong kho khóa của hệ thống)',
+  },
   synopsis: '[--profile NAME] (--token-stdin | --appid ID --taxcode MST --username USER --password-stdin [--remember-password])',
   options: {
     'token-stdin': flag('read the access token from standard input'),
@@ -85,12 +88,18 @@ export const loginCommand: CliCommand = {
       const missing = ['appid', 'taxcode', 'username'].filter((k) => typeof values[k] !== 'string' || !(values[k] as string).trim());
       if (values['password-stdin'] !== true) missing.push('password-stdin');
       if (missing.length) {
-        throw new UsageError({ en: `Missing: ${missing.map((m) => `--${m}`).join(', ')}.`, vi: `Còn thiếu: ${missing.map((m) => `--${m}`).join(', ')}.` }, 'login');
+        throw new UsageError(
+          { en: `Missing: ${missing.map((m) => `--${m}`).join(', ')}.`, vi: `Còn thiếu: ${missing.map((m) => `--${m}`).join(', ')}.` },
+          'login',
+        );
       }
     }
-    const secret = (await readStdin(ctx, withToken ? 'token' : 'password'));
+    const secret = await readStdin(ctx, withToken ? 'token' : 'password');
     if (!secret.trim()) {
-      throw new UsageError({ en: `Nothing was read from standard input (the ${withToken ? 'token' : 'password'}).`, vi: 'Không đọc được gì từ đầu vào chuẩn (stdin).' }, 'login');
+      throw new UsageError(
+        { en: `Nothing was read from standard input (the ${withToken ? 'token' : 'password'}).`, vi: 'Không đọc được gì từ đầu vào chuẩn (stdin).' },
+        'login',
+      );
     }
     const { conn, profile } = await openAccounts(ctx);
     if (conn.secrets.unavailable) ctx.progress({ en: conn.secrets.unavailable.message, vi: conn.secrets.unavailable.messageVi });
@@ -123,7 +132,10 @@ export const logoutCommand: CliCommand = {
 
 export const statusCommand: CliCommand = {
   name: 'status',
-  summary: { en: 'Show the active profile, its sign-in state and whether its service is reachable', vi: 'Xem cấu hình đang dùng, trạng thái đăng nhập và dịch vụ có kết nối được không' },
+  summary: {
+    en: 'Show the active profile, its sign-in state and whether its service is reachable',
+    vi: 'Xem cấu hình đang dùng, trạng thái đăng nhập và dịch vụ có kết nối được không',
+  },
   synopsis: '[--profile NAME] [--json]',
   async run(ctx) {
     const { conn, profile } = await openAccounts(ctx);

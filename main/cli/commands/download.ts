@@ -45,7 +45,8 @@ export const downloadCommand: CliCommand = {
     }
     const existingRaw = typeof values.existing === 'string' ? values.existing : 'skip';
     const existing = POLICIES[existingRaw as keyof typeof POLICIES];
-    if (!existing) throw new UsageError({ en: '--existing must be skip, overwrite or keep-both.', vi: '--existing phải là skip, overwrite hoặc keep-both.' }, 'download');
+    if (!existing)
+      throw new UsageError({ en: '--existing must be skip, overwrite or keep-both.', vi: '--existing phải là skip, overwrite hoặc keep-both.' }, 'download');
     let concurrency = 4;
     if (typeof values.concurrency === 'string') {
       concurrency = Number(values.concurrency);
@@ -110,9 +111,7 @@ export const downloadCommand: CliCommand = {
 
     if (cli.refused) {
       // Refused like in the app: the job is paused (run the command again after einvoice login).
-      throw final.lastError
-        ? new ApiError('auth', final.lastError, { operation: 'download' })
-        : apiErrors.auth({ operation: 'download' });
+      throw final.lastError ? new ApiError('auth', final.lastError, { operation: 'download' }) : apiErrors.auth({ operation: 'download' });
     }
     const interrupted = final.status !== 'done';
     const page = service.repo.page(job.id, 0, Number.MAX_SAFE_INTEGER);

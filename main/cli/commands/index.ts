@@ -14,7 +14,11 @@ import { downloadCommand } from './download';
  * `.register(…)` line here.
  */
 export function builtinCommands(): CommandRegistry {
-  return new CommandRegistry().register(templatesCommand).register(previewCommand).register(wordsCommand).register(sandboxCommand)
+  return new CommandRegistry()
+    .register(templatesCommand)
+    .register(previewCommand)
+    .register(wordsCommand)
+    .register(sandboxCommand)
     .register(loginCommand)
     .register(logoutCommand)
     .register(statusCommand)

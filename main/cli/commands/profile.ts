@@ -14,7 +14,15 @@ import { UsageError, type Bilingual, type CliCommand, type CommandContext } from
 const ACTIONS = ['list', 'show', 'add', 'use', 'remove'] as const;
 type Action = (typeof ACTIONS)[number];
 
-export const profileJson = (p: Profile) => ({ id: p.id, name: p.name, kind: p.kind, baseUrl: p.baseUrl, tokenUrl: p.tokenUrl, builtin: p.builtin, active: p.active });
+export const profileJson = (p: Profile) => ({
+  id: p.id,
+  name: p.name,
+  kind: p.kind,
+  baseUrl: p.baseUrl,
+  tokenUrl: p.tokenUrl,
+  builtin: p.builtin,
+  active: p.active,
+});
 
 /** Runs a contract call as the Settings screen does; a refusal becomes the same error. */
 async function call<N extends CallName>(services: Services, name: N, request: unknown): Promise<CallResponse<N>> {
@@ -53,7 +61,10 @@ async function open(ctx: CommandContext): Promise<Services> {
 
 export const profileCommand: CliCommand = {
   name: 'profile',
-  summary: { en: 'List, show, add, switch or remove connection profiles (as in Settings)', vi: 'Xem, thêm, chuyển hoặc xóa cấu hình kết nối (như trong Cài đặt)' },
+  summary: {
+    en: 'List, show, add, switch or remove connection profiles (as in Settings)',
+    vi: 'Xem, thêm, chuyển hoặc xóa cấu hình kết nối (như trong Cài đặt)',
+  },
   synopsis: 'list | show [NAME] | add NAME --base-url URL [--token-url URL] | use NAME | remove NAME',
   options: {
     'token-url': { type: 'string', arg: 'URL', help: 'with add: the token address (default: derived from the base URL)' },
@@ -62,7 +73,10 @@ export const profileCommand: CliCommand = {
   async run(ctx, { values, positionals }) {
     const action = positionals[0] as Action;
     if (!ACTIONS.includes(action)) {
-      throw new UsageError({ en: `Unknown action "${action}": use ${ACTIONS.join(', ')}.`, vi: `Không có thao tác "${action}": dùng ${ACTIONS.join(', ')}.` }, 'profile');
+      throw new UsageError(
+        { en: `Unknown action "${action}": use ${ACTIONS.join(', ')}.`, vi: `Không có thao tác "${action}": dùng ${ACTIONS.join(', ')}.` },
+        'profile',
+      );
     }
     if (action !== 'add' && ctx.globals.baseUrl !== undefined) {
       throw new UsageError({ en: '--base-url goes with profile add only.', vi: '--base-url chỉ dùng với profile add.' }, 'profile');
@@ -79,7 +93,10 @@ export const profileCommand: CliCommand = {
         json: { profile: profileJson(profile) },
         text: lines(
           { vi: `Đã thêm cấu hình "${profile.name}" (${profile.baseUrl}).`, en: `Added the profile "${profile.name}" (${profile.baseUrl}).` },
-          { vi: `Dùng nó: einvoice profile use "${profile.name}", rồi einvoice login --profile "${profile.name}".`, en: `Use it: einvoice profile use "${profile.name}", then einvoice login --profile "${profile.name}".` },
+          {
+            vi: `Dùng nó: einvoice profile use "${profile.name}", rồi einvoice login --profile "${profile.name}".`,
+            en: `Use it: einvoice profile use "${profile.name}", then einvoice login --profile "${profile.name}".`,
+          },
         ),
       };
     }

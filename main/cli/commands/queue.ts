@@ -4,18 +4,28 @@ import { exitFor, flushAndWait, itemJson, itemsText, openQueue, parseBatch, pars
 
 function parseStates(raw: unknown): EmailState[] | undefined {
   if (typeof raw !== 'string') return undefined;
-  const states = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const states = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = states.filter((s) => !(EMAIL_STATES as readonly string[]).includes(s));
   if (bad.length > 0) {
-    throw new UsageError({ en: `Unknown state ${bad.join(', ')}; use ${EMAIL_STATES.join(', ')}.`, vi: `Không có trạng thái ${bad.join(', ')}; dùng ${EMAIL_STATES.join(', ')}.` }, 'queue');
+    throw new UsageError(
+      { en: `Unknown state ${bad.join(', ')}; use ${EMAIL_STATES.join(', ')}.`, vi: `Không có trạng thái ${bad.join(', ')}; dùng ${EMAIL_STATES.join(', ')}.` },
+      'queue',
+    );
   }
   return states as EmailState[];
 }
 
 function parseIds(raw: unknown): number[] | undefined {
   if (typeof raw !== 'string') return undefined;
-  const ids = raw.split(/[,\s]+/).filter(Boolean).map(Number);
-  if (ids.some((n) => !Number.isInteger(n) || n < 1)) throw new UsageError({ en: `--ids takes entry numbers like 1,2,3 (got ${raw}).`, vi: `--ids nhận số thứ tự như 1,2,3 (đang là ${raw}).` }, 'queue');
+  const ids = raw
+    .split(/[,\s]+/)
+    .filter(Boolean)
+    .map(Number);
+  if (ids.some((n) => !Number.isInteger(n) || n < 1))
+    throw new UsageError({ en: `--ids takes entry numbers like 1,2,3 (got ${raw}).`, vi: `--ids nhận số thứ tự như 1,2,3 (đang là ${raw}).` }, 'queue');
   return ids;
 }
 
@@ -28,13 +38,19 @@ export const queueCommand: CliCommand = {
   options: {
     state: { type: 'string', arg: 'S,…', help: `list only these states (${EMAIL_STATES.join(', ')})` },
     ids: { type: 'string', arg: 'N,…', help: 'retry these entries (default: every failed one)' },
-    unknown: { type: 'boolean', help: 'retry also the entries whose outcome is unknown (check first: they may have been sent); without it they are left alone' },
+    unknown: {
+      type: 'boolean',
+      help: 'retry also the entries whose outcome is unknown (check first: they may have been sent); without it they are left alone',
+    },
     ...SEND_OPTIONS,
   },
   async run(ctx, { values, positionals }) {
     const action = positionals[0];
     if (action !== 'list' && action !== 'flush' && action !== 'retry') {
-      throw new UsageError({ en: `Unknown action "${action}": use list, flush or retry.`, vi: `Không có thao tác "${action}": dùng list, flush hoặc retry.` }, 'queue');
+      throw new UsageError(
+        { en: `Unknown action "${action}": use list, flush or retry.`, vi: `Không có thao tác "${action}": dùng list, flush hoặc retry.` },
+        'queue',
+      );
     }
     const batch = parseBatch(values, 'queue');
     const waitMs = parseWait(values, 'queue');
@@ -51,8 +67,12 @@ export const queueCommand: CliCommand = {
       const unknown = values.unknown === true;
       ids = parseIds(values.ids) ?? emails.idsIn(unknown ? ['failed', 'unknown'] : ['failed']);
       const r = emails.retry(ids, { unknown });
-      ctx.progress({ en: `${r.changed} back in the queue, ${r.skipped} left as they were.`, vi: `${r.changed} email được xếp lại hàng đợi, ${r.skipped} giữ nguyên.` });
-      for (const l of r.left) ctx.progress({ en: `#${l.id} ${l.transactionId ?? ''}: ${l.reason.en}`, vi: `#${l.id} ${l.transactionId ?? ''}: ${l.reason.vi}` });
+      ctx.progress({
+        en: `${r.changed} back in the queue, ${r.skipped} left as they were.`,
+        vi: `${r.changed} email được xếp lại hàng đợi, ${r.skipped} giữ nguyên.`,
+      });
+      for (const l of r.left)
+        ctx.progress({ en: `#${l.id} ${l.transactionId ?? ''}: ${l.reason.en}`, vi: `#${l.id} ${l.transactionId ?? ''}: ${l.reason.vi}` });
       ids = ids.filter((id) => emails.outbox.get(id)?.state === 'queued');
     } else {
       ids = emails.idsIn(['queued']);

@@ -4,7 +4,10 @@ import { UsageError, type CliCommand } from '../registry';
 /** `einvoice sandbox [--port N] [--seed N] [--faults SPEC]`: runs the built-in sandbox until SIGINT/SIGTERM. */
 export const sandboxCommand: CliCommand = {
   name: 'sandbox',
-  summary: { en: 'Run the built-in sandbox service; prints its base URL and development token', vi: 'Chạy dịch vụ sandbox tích hợp; in địa chỉ và token phát triển' },
+  summary: {
+    en: 'Run the built-in sandbox service; prints its base URL and development token',
+    vi: 'Chạy dịch vụ sandbox tích hợp; in địa chỉ và token phát triển',
+  },
   options: {
     port: text('N', 'port on 127.0.0.1 (default: any free port)'),
     seed: text('N', 'seed of the generated data and faults'),
@@ -15,7 +18,10 @@ export const sandboxCommand: CliCommand = {
       if (typeof v !== 'string') return undefined;
       const n = Number(v);
       if (!/^\d+$/.test(v) || n < min || n > max) {
-        throw new UsageError({ en: `--${name} must be a whole number ${min}…${max} (got ${v}).`, vi: `--${name} phải là số nguyên ${min}…${max} (đang là ${v}).` }, 'sandbox');
+        throw new UsageError(
+          { en: `--${name} must be a whole number ${min}…${max} (got ${v}).`, vi: `--${name} phải là số nguyên ${min}…${max} (đang là ${v}).` },
+          'sandbox',
+        );
       }
       return n;
     };
@@ -36,7 +42,13 @@ export const sandboxCommand: CliCommand = {
       sandbox = await startSandbox({ ...(port !== undefined ? { port } : {}), ...(seed !== undefined ? { seed } : {}), ...(faults ? { faults } : {}) });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' || (error as NodeJS.ErrnoException).code === 'EACCES') {
-        throw new UsageError({ en: `Port ${port} on 127.0.0.1 is not available; choose another --port.`, vi: `Cổng ${port} trên 127.0.0.1 đang bận hoặc không được phép; hãy chọn --port khác.` }, 'sandbox');
+        throw new UsageError(
+          {
+            en: `Port ${port} on 127.0.0.1 is not available; choose another --port.`,
+            vi: `Cổng ${port} trên 127.0.0.1 đang bận hoặc không được phép; hãy chọn --port khác.`,
+          },
+          'sandbox',
+        );
       }
       throw error;
     }

@@ -15,7 +15,10 @@ export const templatesCommand: CliCommand = {
     if (typeof values.year === 'string') {
       year = Number(values.year);
       if (!/^\d{4}$/.test(values.year)) {
-        throw new UsageError({ en: `--year must be a 4-digit year (got ${values.year}).`, vi: `--year phải là năm 4 chữ số (đang là ${values.year}).` }, 'templates');
+        throw new UsageError(
+          { en: `--year must be a 4-digit year (got ${values.year}).`, vi: `--year phải là năm 4 chữ số (đang là ${values.year}).` },
+          'templates',
+        );
       }
     }
     const client = await ctx.client();

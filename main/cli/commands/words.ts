@@ -19,7 +19,10 @@ export const wordsCommand: CliCommand = {
   async run(_ctx, { values, positionals }) {
     const currency = (typeof values.currency === 'string' ? values.currency : 'VND').trim().toUpperCase();
     if (!/^[A-Z]{3}$/.test(currency)) {
-      throw new UsageError({ en: `--currency must be a 3-letter code (got ${values.currency}).`, vi: `--currency phải là mã 3 chữ cái (đang là ${values.currency}).` }, 'words');
+      throw new UsageError(
+        { en: `--currency must be a 3-letter code (got ${values.currency}).`, vi: `--currency phải là mã 3 chữ cái (đang là ${values.currency}).` },
+        'words',
+      );
     }
     // The same reader as the app's amount fields: 1.230.000 and 1230000 alike; 12,05 or 12.05 in USD.
     const typed = parseTyped(positionals[0]!.replace(/_/g, ''), { dot: dotStyleFor('amount', currency) });

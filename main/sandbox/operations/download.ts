@@ -15,7 +15,8 @@ export async function opDownload(ctx: SandboxContext, query: URLSearchParams, bo
   if (!type) return fail('InvalidDownloadDataType');
   if (!Array.isArray(body)) return fail('InvalidRequestBody', 400);
   if (body.length > ctx.quirks.maxDownloadIds) {
-    if (ctx.quirks.tooManyIds === 'http400') return { status: 400, body: `Bad Request: at most ${ctx.quirks.maxDownloadIds} TransactionIDs per request`, contentType: 'text/plain; charset=utf-8' };
+    if (ctx.quirks.tooManyIds === 'http400')
+      return { status: 400, body: `Bad Request: at most ${ctx.quirks.maxDownloadIds} TransactionIDs per request`, contentType: 'text/plain; charset=utf-8' };
     return fail('InvoiceQuantityTooLarge');
   }
   const kind = kindFromFlags(withCode, calc);

@@ -12,6 +12,7 @@ export function opToken(ctx: SandboxContext, body: unknown): Reply {
   const taxcode = String(getCI(body, 'taxcode') ?? '');
   const username = String(getCI(body, 'username') ?? '');
   const password = String(getCI(body, 'password') ?? '');
-  if (taxcode !== SANDBOX_CREDENTIALS.taxcode || username !== SANDBOX_CREDENTIALS.username || password !== SANDBOX_CREDENTIALS.password) return fail('UnAuthorize');
+  if (taxcode !== SANDBOX_CREDENTIALS.taxcode || username !== SANDBOX_CREDENTIALS.username || password !== SANDBOX_CREDENTIALS.password)
+    return fail('UnAuthorize');
   return { status: 200, envelope: envelope(true, ctx.tokens.issue({ username, taxcode, ttlMs: ctx.tokenTtlMs })) };
 }

@@ -1,6 +1,14 @@
 import type { Dispatcher } from 'undici';
 import { firstErrorCode, isAuthCode, readEnvelopeText, type EnvelopeResult } from '../../../common/envelope';
-import { DEFAULT_INVOICE_KIND, downloadFlags, type DownloadDataType, type InvoiceData, type InvoiceKind, type InvoiceTemplate, type SendEmailParameter } from '../../../common/model';
+import {
+  DEFAULT_INVOICE_KIND,
+  downloadFlags,
+  type DownloadDataType,
+  type InvoiceData,
+  type InvoiceKind,
+  type InvoiceTemplate,
+  type SendEmailParameter,
+} from '../../../common/model';
 import { defaultTokenUrl, parseServiceUrl } from './base-url';
 import { MAX_DOWNLOAD_BATCH, normaliseEmailList } from './batching';
 import { isUnreachableKind } from '../../../common/rules/network';
@@ -17,7 +25,19 @@ import {
   type SendEmailOutcome,
 } from './normalise';
 import type { ApiLogger } from './redact';
-import { header, HttpTransport, looksHtml, messageOf, parseRetryAfter, type CallOptions, type HttpRequest, type HttpResponse, type Operation, type RetryPolicy, type TokenSource } from './transport';
+import {
+  header,
+  HttpTransport,
+  looksHtml,
+  messageOf,
+  parseRetryAfter,
+  type CallOptions,
+  type HttpRequest,
+  type HttpResponse,
+  type Operation,
+  type RetryPolicy,
+  type TokenSource,
+} from './transport';
 
 export { DEFAULT_RETRY, parseRetryAfter, type CallOptions, type RetryPolicy, type TokenSource } from './transport';
 
@@ -97,9 +117,7 @@ export class ApiClient {
 
   constructor(private readonly options: ApiClientOptions) {
     this.baseUrl = parseServiceUrl(options.baseUrl);
-    this.tokenUrl = options.tokenUrl
-      ? parseServiceUrl(options.tokenUrl, { en: 'token address', vi: 'địa chỉ lấy token' })
-      : defaultTokenUrl(this.baseUrl);
+    this.tokenUrl = options.tokenUrl ? parseServiceUrl(options.tokenUrl, { en: 'token address', vi: 'địa chỉ lấy token' }) : defaultTokenUrl(this.baseUrl);
     this.basePath = this.baseUrl.pathname.replace(/\/+$/, '');
     const maxBatch = options.maxBatch ?? MAX_DOWNLOAD_BATCH;
     if (!Number.isInteger(maxBatch) || maxBatch < 1 || maxBatch > MAX_DOWNLOAD_BATCH) {
@@ -231,7 +249,10 @@ export class ApiClient {
     const companyTaxCode = opts.companyTaxCode ?? this.options.companyTaxCode;
     const headers: Record<string, string> = companyTaxCode ? { CompanyTaxCode: companyTaxCode } : {};
     return this.transport.withRetry('token', opts, true, async () => {
-      const env = await this.call({ operation: 'token', method: 'POST', url: this.tokenUrl, body, auth: false, headers }, opts, [credentials.password, credentials.appid]);
+      const env = await this.call({ operation: 'token', method: 'POST', url: this.tokenUrl, body, auth: false, headers }, opts, [
+        credentials.password,
+        credentials.appid,
+      ]);
       if (env.kind === 'error') throw this.envelopeError('token', env, true);
       try {
         const token = normaliseToken(env.data);
@@ -275,7 +296,10 @@ export class ApiClient {
   /** True when the service answers HTTP at all (any status); for the connectivity monitor. */
   async probe(signal?: AbortSignal): Promise<boolean> {
     try {
-      await this.transport.http({ operation: 'probe', method: 'GET', url: this.opUrl('/templates', 'invoiceWithCode=false&ticket=false'), auth: false }, { signal, timeoutMs: 5_000 });
+      await this.transport.http(
+        { operation: 'probe', method: 'GET', url: this.opUrl('/templates', 'invoiceWithCode=false&ticket=false'), auth: false },
+        { signal, timeoutMs: 5_000 },
+      );
       return true;
     } catch (error) {
       return !(error instanceof ApiError) || !isUnreachableKind(error.kind);

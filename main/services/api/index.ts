@@ -20,4 +20,13 @@ export { isLoopbackHost } from '../../../common/rules/network';
 export { chunk, mapLimit, normaliseEmailList, MAX_DOWNLOAD_BATCH } from './batching';
 export { jwtExpiry, type DownloadItem, type DownloadResult, type SendEmailItemResult, type SendEmailOutcome } from './normalise';
 export { describeErrorCode, isAuthCode, type DescribedCode } from '../../../common/envelope';
-export { ClientFactory, clients, CLIENT_PURPOSES, type ClientPurpose, type ClientTarget, type SessionTarget, type ClientExtras, type ClientDefaults } from './clients';
+export {
+  ClientFactory,
+  clients,
+  CLIENT_PURPOSES,
+  type ClientPurpose,
+  type ClientTarget,
+  type SessionTarget,
+  type ClientExtras,
+  type ClientDefaults,
+} from './clients';

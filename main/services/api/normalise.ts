@@ -1,10 +1,5 @@
 import { codeField, getField, unwrapData } from '../../../common/envelope';
-import {
-  InvoiceTemplateSchema,
-  SendEmailStatus,
-  type DownloadDataType,
-  type InvoiceTemplate,
-} from '../../../common/model';
+import { InvoiceTemplateSchema, SendEmailStatus, type DownloadDataType, type InvoiceTemplate } from '../../../common/model';
 
 /** One Download item with its content decoded by type. */
 export interface DownloadItem {
@@ -75,12 +70,7 @@ function itemId(el: Record<string, unknown>, requested: readonly string[] | unde
 }
 
 /** Turns Download's `data` (already unwrapped by the envelope reader) into items or the link form. */
-export function normaliseDownload(
-  data: unknown,
-  type: DownloadDataType,
-  envelopeSuccess: boolean | undefined,
-  requested?: readonly string[],
-): DownloadResult {
+export function normaliseDownload(data: unknown, type: DownloadDataType, envelopeSuccess: boolean | undefined, requested?: readonly string[]): DownloadResult {
   if (typeof data === 'string') {
     const s = data.trim();
     if (URL_RE.test(s)) return { kind: 'link', url: s };
@@ -132,8 +122,7 @@ export function normaliseSendEmailItems(data: unknown, requested?: readonly stri
     if (id === null) throw new NormaliseError(`sendemail result #${i + 1} has no TransactionID`);
     const status = toStatus(getField(el, 'SendEmailStatus'));
     const errorCode = codeField(el, 'ErrorCode');
-    const ok =
-      errorCode === null && (status === SendEmailStatus.Sent || status === SendEmailStatus.Requested || status === SendEmailStatus.Sending);
+    const ok = errorCode === null && (status === SendEmailStatus.Sent || status === SendEmailStatus.Requested || status === SendEmailStatus.Sending);
     return {
       transactionId: id,
       refId: text(getField(el, 'RefID')),

@@ -273,11 +273,17 @@ export class HttpTransport {
       let bytes: Uint8Array | null = null;
       if (req.bytes && status >= 200 && status < 300) bytes = new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength);
       else text = raw.toString('utf8');
-      if (this.log) this.logLine('info', `${req.operation} ${req.method} ${req.url.pathname}${req.url.search} → HTTP ${status} in ${Math.round(performance.now() - started)} ms`, secrets);
+      if (this.log)
+        this.logLine(
+          'info',
+          `${req.operation} ${req.method} ${req.url.pathname}${req.url.search} → HTTP ${status} in ${Math.round(performance.now() - started)} ms`,
+          secrets,
+        );
       return { status, headers: responseHeaders, text, bytes };
     } catch (error) {
       if (error instanceof AnswerTooLarge) {
-        if (this.log) this.logLine('warn', `${req.operation} ${req.method} ${req.url.pathname}: answer larger than ${error.limit} bytes, reading stopped`, secrets);
+        if (this.log)
+          this.logLine('warn', `${req.operation} ${req.method} ${req.url.pathname}: answer larger than ${error.limit} bytes, reading stopped`, secrets);
         const details = { operation: req.operation, httpStatus: status || undefined };
         if (req.unsafe) throw apiErrors.unknownOutcome(`the answer was larger than ${megabytes(error.limit)} MB and was not read`, details);
         throw apiErrors.tooLarge(megabytes(error.limit), details);
@@ -285,11 +291,20 @@ export class HttpTransport {
       const code = errorCodeOf(error);
       const detail = code || messageOf(error);
       const details = { operation: req.operation, cause: error, httpStatus: status || undefined };
-      if (this.log) this.logLine('warn', `${req.operation} ${req.method} ${req.url.pathname} failed after ${Math.round(performance.now() - started)} ms: ${detail}`, secrets);
+      if (this.log)
+        this.logLine(
+          'warn',
+          `${req.operation} ${req.method} ${req.url.pathname} failed after ${Math.round(performance.now() - started)} ms: ${detail}`,
+          secrets,
+        );
       const connectFailure = CONNECT_CODES.has(code);
       if (connectFailure) return Promise.reject(apiErrors.offline(host, detail, details));
       if (req.unsafe) {
-        const why = opts.signal?.aborted ? 'cancelled while waiting for the answer' : timer.signal.aborted || TIMEOUT_CODES.has(code) ? `no answer within ${Math.ceil(timeoutMs / 1000)} s` : detail;
+        const why = opts.signal?.aborted
+          ? 'cancelled while waiting for the answer'
+          : timer.signal.aborted || TIMEOUT_CODES.has(code)
+            ? `no answer within ${Math.ceil(timeoutMs / 1000)} s`
+            : detail;
         throw apiErrors.unknownOutcome(why, details);
       }
       if (opts.signal?.aborted) throw apiErrors.cancelled(details);
@@ -319,7 +334,12 @@ export class HttpTransport {
         const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1)) * (0.5 + this.random() * 0.5);
         const delay = error.retryAfterMs !== undefined ? Math.max(error.retryAfterMs, 0) : backoff;
         if (Date.now() - started + delay > policy.maxTotalMs) throw error;
-        if (this.log) this.logLine('warn', `${operation}: ${error.kind}${error.httpStatus ? ` (HTTP ${error.httpStatus})` : ''}, retry ${attempt}/${retries} in ${Math.round(delay)} ms`, []);
+        if (this.log)
+          this.logLine(
+            'warn',
+            `${operation}: ${error.kind}${error.httpStatus ? ` (HTTP ${error.httpStatus})` : ''}, retry ${attempt}/${retries} in ${Math.round(delay)} ms`,
+            [],
+          );
         try {
           await this.sleep(delay, opts.signal);
         } catch {

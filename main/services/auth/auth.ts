@@ -165,7 +165,14 @@ export class AuthService {
     }
     const endpoint = await this.deps.resolveEndpoint(profile);
     const token = (
-      await requestToken({ endpoint, appId: input.appId, taxCode: input.taxCode, userName: input.userName, password: input.password, ...(signal ? { signal } : {}) })
+      await requestToken({
+        endpoint,
+        appId: input.appId,
+        taxCode: input.taxCode,
+        userName: input.userName,
+        password: input.password,
+        ...(signal ? { signal } : {}),
+      })
     ).trim();
     if (!token) {
       throw new AppError('auth_no_token', {
@@ -297,7 +304,10 @@ export class AuthService {
       try {
         if (await this.renew(id)) return;
       } catch (error) {
-        this.deps.log?.('warn', `renewing the token of profile ${id} with the remembered password failed: ${error instanceof Error ? error.message : String(error)}`);
+        this.deps.log?.(
+          'warn',
+          `renewing the token of profile ${id} with the remembered password failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     }
     this.paused.add(id);

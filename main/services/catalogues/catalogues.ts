@@ -29,14 +29,7 @@ interface BuyerRow {
   uses: number;
 }
 
-const fold = (s: string) =>
-  s
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .replace(/đ/g, 'd')
-    .replace(/Đ/g, 'D')
-    .toLowerCase()
-    .trim();
+const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').replace(/đ/g, 'd').replace(/Đ/g, 'D').toLowerCase().trim();
 
 function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -44,20 +37,57 @@ function escapeLike(s: string): string {
 
 /** Header aliases accepted in CSV files (English, Vietnamese, and the InvoiceData names). */
 const ITEM_HEADERS: Record<string, keyof Omit<ItemRow, 'uses'>> = {
-  code: 'code', itemcode: 'code', ma: 'code', mahang: 'code',
-  name: 'name', itemname: 'name', ten: 'name', tenhang: 'name',
-  unit: 'unit', unitname: 'unit', dvt: 'unit', donvitinh: 'unit', donvi: 'unit',
-  price: 'price', unitprice: 'price', dongia: 'price', gia: 'price',
-  vat: 'vat_rate', vatrate: 'vat_rate', vatratename: 'vat_rate', thuesuat: 'vat_rate', thue: 'vat_rate',
+  code: 'code',
+  itemcode: 'code',
+  ma: 'code',
+  mahang: 'code',
+  name: 'name',
+  itemname: 'name',
+  ten: 'name',
+  tenhang: 'name',
+  unit: 'unit',
+  unitname: 'unit',
+  dvt: 'unit',
+  donvitinh: 'unit',
+  donvi: 'unit',
+  price: 'price',
+  unitprice: 'price',
+  dongia: 'price',
+  gia: 'price',
+  vat: 'vat_rate',
+  vatrate: 'vat_rate',
+  vatratename: 'vat_rate',
+  thuesuat: 'vat_rate',
+  thue: 'vat_rate',
 };
 const BUYER_HEADERS: Record<string, keyof Omit<BuyerRow, 'uses'>> = {
-  taxcode: 'tax_code', buyertaxcode: 'tax_code', mst: 'tax_code', masothue: 'tax_code',
-  legalname: 'legal_name', buyerlegalname: 'legal_name', name: 'legal_name', ten: 'legal_name', tendonvi: 'legal_name',
-  address: 'address', buyeraddress: 'address', diachi: 'address',
-  contact: 'contact', buyerfullname: 'contact', fullname: 'contact', nguoimua: 'contact', lienhe: 'contact',
-  email: 'email', buyeremail: 'email',
-  phone: 'phone', buyerphonenumber: 'phone', dienthoai: 'phone', sdt: 'phone',
-  code: 'code', buyercode: 'code', makhachhang: 'code', makh: 'code',
+  taxcode: 'tax_code',
+  buyertaxcode: 'tax_code',
+  mst: 'tax_code',
+  masothue: 'tax_code',
+  legalname: 'legal_name',
+  buyerlegalname: 'legal_name',
+  name: 'legal_name',
+  ten: 'legal_name',
+  tendonvi: 'legal_name',
+  address: 'address',
+  buyeraddress: 'address',
+  diachi: 'address',
+  contact: 'contact',
+  buyerfullname: 'contact',
+  fullname: 'contact',
+  nguoimua: 'contact',
+  lienhe: 'contact',
+  email: 'email',
+  buyeremail: 'email',
+  phone: 'phone',
+  buyerphonenumber: 'phone',
+  dienthoai: 'phone',
+  sdt: 'phone',
+  code: 'code',
+  buyercode: 'code',
+  makhachhang: 'code',
+  makh: 'code',
 };
 
 const headerKey = (h: string) => fold(h).replace(/[^a-z0-9]/g, '');
@@ -134,7 +164,18 @@ export class Catalogues {
          ON CONFLICT(key) DO UPDATE SET legal_name = excluded.legal_name, address = excluded.address, contact = excluded.contact,
            email = excluded.email, phone = excluded.phone, code = excluded.code, uses = uses + excluded.uses, updated_at = excluded.updated_at`,
       )
-      .run(key, taxCode, legalName, buyer.address.trim(), buyer.contact.trim(), buyer.email.trim(), buyer.phone.trim(), buyer.code.trim(), countUse ? 1 : 0, this.now().toISOString());
+      .run(
+        key,
+        taxCode,
+        legalName,
+        buyer.address.trim(),
+        buyer.contact.trim(),
+        buyer.email.trim(),
+        buyer.phone.trim(),
+        buyer.code.trim(),
+        countUse ? 1 : 0,
+        this.now().toISOString(),
+      );
   }
 
   /** What a saved draft teaches: its buyer and its goods lines. Call inside the save transaction. */
@@ -153,7 +194,16 @@ export class Catalogues {
     );
     for (const line of draft.lines) {
       if (line.ItemType !== 1 && line.ItemType !== 5) continue;
-      this.upsertItem({ code: line.ItemCode, name: line.ItemName, unit: line.UnitName, price: refusedText(line.UnitPrice) === null ? line.UnitPrice : '', vat_rate: line.VATRateName }, true);
+      this.upsertItem(
+        {
+          code: line.ItemCode,
+          name: line.ItemName,
+          unit: line.UnitName,
+          price: refusedText(line.UnitPrice) === null ? line.UnitPrice : '',
+          vat_rate: line.VATRateName,
+        },
+        true,
+      );
     }
   }
 
@@ -216,7 +266,11 @@ export class Catalogues {
           const vat = vatText ? (normaliseVatLabel(/^\d+(\.\d+)?$/.test(vatText) ? `${vatText}%` : vatText) ?? null) : '';
           if (vat === null) {
             skipped++;
-            if (problems.length < 100) problems.push({ row: rowNo, message: { en: `VAT rate "${vatText}" is not known: row skipped.`, vi: `Thuế suất "${vatText}" không hợp lệ: bỏ qua dòng.` } });
+            if (problems.length < 100)
+              problems.push({
+                row: rowNo,
+                message: { en: `VAT rate "${vatText}" is not known: row skipped.`, vi: `Thuế suất "${vatText}" không hợp lệ: bỏ qua dòng.` },
+              });
             return;
           }
           this.upsertItem({ code: row.code ?? '', name: row.name ?? '', unit: row.unit ?? '', price, vat_rate: vat }, false);

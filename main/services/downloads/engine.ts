@@ -49,7 +49,6 @@ export type EngineOutcome =
 
 const MAX_BATCH = 50;
 
-
 interface Ready {
   item: ItemRow;
   temp: string;
@@ -66,7 +65,8 @@ interface Ready {
  */
 export class DownloadEngine {
   private readonly controller = new AbortController();
-  private readonly opts: Required<Pick<EngineOptions, 'concurrency' | 'batchSize' | 'batchRetries' | 'retryDelayMs' | 'progressIntervalMs' | 'durable'>> & EngineOptions;
+  private readonly opts: Required<Pick<EngineOptions, 'concurrency' | 'batchSize' | 'batchRetries' | 'retryDelayMs' | 'progressIntervalMs' | 'durable'>> &
+    EngineOptions;
   private readonly job: JobRow;
   private readonly folder: string;
   private readonly used = new Set<string>();
@@ -144,7 +144,9 @@ export class DownloadEngine {
       const text = error instanceof Error ? error.message : String(error);
       this.opts.log?.('error', `download batch failed: ${text}`);
       this.commit(
-        batch.map((item) => failure(item, (error as NodeJS.ErrnoException).code ?? 'WriteFailed', message(`Could not save the file: ${text}`, `Không lưu được tệp: ${text}`))),
+        batch.map((item) =>
+          failure(item, (error as NodeJS.ErrnoException).code ?? 'WriteFailed', message(`Could not save the file: ${text}`, `Không lưu được tệp: ${text}`)),
+        ),
       );
     };
     // Calls in flight are bounded by the workers; saving a batch overlaps the next call, with at
@@ -250,7 +252,11 @@ export class DownloadEngine {
         // Some deployments refuse a batch size with HTTP 400 or InvoiceQuantityTooLarge, and an
         // answer past the client's ceiling is refused with no service code: halve the batch, down
         // to one ID, so only an invoice that is too large on its own fails (at most 2n-1 calls).
-        if (batch.length > 1 && error.kind === 'rejected' && (error.serviceCode === 'InvoiceQuantityTooLarge' || error.httpStatus === 400 || !error.serviceCode)) {
+        if (
+          batch.length > 1 &&
+          error.kind === 'rejected' &&
+          (error.serviceCode === 'InvoiceQuantityTooLarge' || error.httpStatus === 400 || !error.serviceCode)
+        ) {
           const half = Math.ceil(batch.length / 2);
           queue.unshift(batch.slice(0, half), batch.slice(half));
           return null;
@@ -305,7 +311,9 @@ export class DownloadEngine {
         }
       }
       if (content === null || content.length === 0) {
-        outcomes.push(failure(item, 'EmptyContent', message('The service returned no content for this invoice.', 'Dịch vụ không trả về nội dung cho hóa đơn này.')));
+        outcomes.push(
+          failure(item, 'EmptyContent', message('The service returned no content for this invoice.', 'Dịch vụ không trả về nội dung cho hóa đơn này.')),
+        );
         continue;
       }
       contents.push({ item, bytes: typeof content === 'string' ? Buffer.from(content, 'utf8') : content });
@@ -370,7 +378,8 @@ export class DownloadEngine {
       return { item, temp, bytes: await writeEntries(temp, entries), isDir: true };
     } catch (error) {
       await fs.promises.rm(temp, { recursive: true, force: true }).catch(() => {});
-      if (!(error instanceof ZipRefused)) this.opts.log?.('error', `download: could not save item ${item.seq}: ${error instanceof Error ? error.message : String(error)}`);
+      if (!(error instanceof ZipRefused))
+        this.opts.log?.('error', `download: could not save item ${item.seq}: ${error instanceof Error ? error.message : String(error)}`);
       return writeFailure(item, error, this.unzip);
     }
   }

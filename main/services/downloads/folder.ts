@@ -13,7 +13,10 @@ function badFolder(folder: string, why: { en: string; vi: string }): AppError {
 export async function prepareFolder(folder: string): Promise<string> {
   const trimmed = folder.trim();
   if (!path.isAbsolute(trimmed)) {
-    throw badFolder(folder, { en: 'type a full path (for example C:\\Invoices or /home/me/invoices).', vi: 'hãy nhập đường dẫn đầy đủ (ví dụ C:\\HoaDon hoặc /home/toi/hoadon).' });
+    throw badFolder(folder, {
+      en: 'type a full path (for example C:\\Invoices or /home/me/invoices).',
+      vi: 'hãy nhập đường dẫn đầy đủ (ví dụ C:\\HoaDon hoặc /home/toi/hoadon).',
+    });
   }
   const abs = path.resolve(trimmed);
   try {

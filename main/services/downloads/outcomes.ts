@@ -56,7 +56,10 @@ export function writeFailure(item: ItemRow, error: unknown, unzip: boolean): Ite
     return failure(
       item,
       'ZipUnwritable',
-      message(`The archive's entries cannot be laid out as files (${code}); nothing of it was kept.`, `Không giải nén được tệp nén thành các tệp (${code}); không giữ lại phần nào.`),
+      message(
+        `The archive's entries cannot be laid out as files (${code}); nothing of it was kept.`,
+        `Không giải nén được tệp nén thành các tệp (${code}); không giữ lại phần nào.`,
+      ),
     );
   }
   return failure(item, code ?? 'WriteFailed', message(`Could not save the file: ${text}`, `Không lưu được tệp: ${text}`));

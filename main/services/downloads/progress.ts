@@ -56,10 +56,13 @@ export class ProgressMeter {
       return;
     }
     // Throttled: make sure the latest counts still go out shortly.
-    this.timer ??= setTimeout(() => {
-      this.timer = undefined;
-      this.lastEmit = performance.now();
-      cb(this.progress());
-    }, this.intervalMs - (now - this.lastEmit));
+    this.timer ??= setTimeout(
+      () => {
+        this.timer = undefined;
+        this.lastEmit = performance.now();
+        cb(this.progress());
+      },
+      this.intervalMs - (now - this.lastEmit),
+    );
   }
 }

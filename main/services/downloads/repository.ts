@@ -147,7 +147,20 @@ export class JobsRepository {
       db.prepare(
         `INSERT INTO download_jobs(id, profile_id, fingerprint, type, with_code, calc, folder, existing, unzip, status, base_url, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'ready', ?, ?, ?)`,
-      ).run(id, profileId, fingerprint, settings.type, flags.invoiceWithCode ? 1 : 0, flags.invoiceCalcu ? 1 : 0, settings.folder, settings.existing, settings.unzip ? 1 : 0, baseUrl, stamp, stamp);
+      ).run(
+        id,
+        profileId,
+        fingerprint,
+        settings.type,
+        flags.invoiceWithCode ? 1 : 0,
+        flags.invoiceCalcu ? 1 : 0,
+        settings.folder,
+        settings.existing,
+        settings.unzip ? 1 : 0,
+        baseUrl,
+        stamp,
+        stamp,
+      );
       const insert = db.prepare(`INSERT INTO download_items(job_id, seq, transaction_id, status) VALUES (?, ?, ?, 'pending')`);
       ids.forEach((tid, seq) => insert.run(id, seq, tid));
     });
@@ -160,11 +173,9 @@ export class JobsRepository {
   }
 
   list(profileId?: string): JobRow[] {
-    const rows = (
-      profileId
-        ? this.db.prepare('SELECT * FROM download_jobs WHERE profile_id = ? ORDER BY created_at DESC, rowid DESC').all(profileId)
-        : this.db.prepare('SELECT * FROM download_jobs ORDER BY created_at DESC, rowid DESC').all()
-    ) as unknown as RawJob[];
+    const rows = (profileId
+      ? this.db.prepare('SELECT * FROM download_jobs WHERE profile_id = ? ORDER BY created_at DESC, rowid DESC').all(profileId)
+      : this.db.prepare('SELECT * FROM download_jobs ORDER BY created_at DESC, rowid DESC').all()) as unknown as RawJob[];
     return rows.map(toJob);
   }
 
@@ -180,7 +191,8 @@ export class JobsRepository {
   setStatus(id: string, status: JobStatus, lastError?: Bilingual | null): void {
     const stamp = this.now().toISOString();
     const mine = '(owner IS NULL OR owner = ?)';
-    if (lastError === undefined) this.db.prepare(`UPDATE download_jobs SET status = ?, updated_at = ? WHERE id = ? AND ${mine}`).run(status, stamp, id, this.owner);
+    if (lastError === undefined)
+      this.db.prepare(`UPDATE download_jobs SET status = ?, updated_at = ? WHERE id = ? AND ${mine}`).run(status, stamp, id, this.owner);
     else {
       this.db
         .prepare(`UPDATE download_jobs SET status = ?, last_error = ?, updated_at = ? WHERE id = ? AND ${mine}`)
@@ -241,9 +253,16 @@ export class JobsRepository {
         c.total += Number(r.n);
         c.bytes += Number(r.b);
       }
-      db.prepare(
-        'UPDATE download_jobs SET n_total = ?, n_pending = ?, n_placing = ?, n_saved = ?, n_skipped = ?, n_failed = ?, n_bytes = ? WHERE id = ?',
-      ).run(c.total, c.pending, c.placing, c.saved, c.skipped, c.failed, c.bytes, id);
+      db.prepare('UPDATE download_jobs SET n_total = ?, n_pending = ?, n_placing = ?, n_saved = ?, n_skipped = ?, n_failed = ?, n_bytes = ? WHERE id = ?').run(
+        c.total,
+        c.pending,
+        c.placing,
+        c.saved,
+        c.skipped,
+        c.failed,
+        c.bytes,
+        id,
+      );
       return c;
     });
   }
@@ -253,12 +272,21 @@ export class JobsRepository {
     const rows = this.db
       .prepare('SELECT seq, transaction_id, status, file, bytes, attempts FROM download_items WHERE job_id = ? AND status = ? ORDER BY seq')
       .all(id, status) as Array<{ seq: number; transaction_id: string; status: ItemState; file: string | null; bytes: number; attempts: number }>;
-    return rows.map((r) => ({ seq: Number(r.seq), transactionId: r.transaction_id, status: r.status, file: r.file, bytes: Number(r.bytes), attempts: Number(r.attempts) }));
+    return rows.map((r) => ({
+      seq: Number(r.seq),
+      transactionId: r.transaction_id,
+      status: r.status,
+      file: r.file,
+      bytes: Number(r.bytes),
+      attempts: Number(r.attempts),
+    }));
   }
 
   /** Every file name already given to an item of this job (so a new one never reuses it). */
   usedNames(id: string): string[] {
-    const rows = this.db.prepare(`SELECT file FROM download_items WHERE job_id = ? AND file IS NOT NULL AND status IN ('placing', 'saved')`).all(id) as Array<{ file: string }>;
+    const rows = this.db.prepare(`SELECT file FROM download_items WHERE job_id = ? AND file IS NOT NULL AND status IN ('placing', 'saved')`).all(id) as Array<{
+      file: string;
+    }>;
     return rows.map((r) => r.file);
   }
 
@@ -267,7 +295,9 @@ export class JobsRepository {
     const args: Array<string | number> = status ? [id, status] : [id];
     const total = Number((this.db.prepare(`SELECT count(*) AS n FROM download_items WHERE ${where}`).get(...args) as { n: number }).n);
     const rows = this.db
-      .prepare(`SELECT seq, transaction_id, status, file, bytes, error_code, message, message_vi FROM download_items WHERE ${where} ORDER BY seq LIMIT ? OFFSET ?`)
+      .prepare(
+        `SELECT seq, transaction_id, status, file, bytes, error_code, message, message_vi FROM download_items WHERE ${where} ORDER BY seq LIMIT ? OFFSET ?`,
+      )
       .all(...args, limit, offset) as Array<{
       seq: number;
       transaction_id: string;
@@ -318,7 +348,11 @@ export class JobsRepository {
   resetFailed(id: string): number {
     return this.store.transaction((db) => {
       const n = Number(
-        db.prepare(`UPDATE download_items SET status = 'pending', error_code = NULL, message = NULL, message_vi = NULL, attempts = 0 WHERE job_id = ? AND status = 'failed'`).run(id).changes,
+        db
+          .prepare(
+            `UPDATE download_items SET status = 'pending', error_code = NULL, message = NULL, message_vi = NULL, attempts = 0 WHERE job_id = ? AND status = 'failed'`,
+          )
+          .run(id).changes,
       );
       return n;
     });

@@ -196,7 +196,10 @@ export class DownloadsService {
         session = await this.deps.session(job.profileId, controller.signal);
         if (entry.stopAs) return;
         if (session.baseUrl !== undefined) sameService(this.repo.bindService(id, session.baseUrl), session.baseUrl);
-        stopBeating = heartbeat(() => this.repo.beat(id), () => this.stop(id, 'paused'));
+        stopBeating = heartbeat(
+          () => this.repo.beat(id),
+          () => this.stop(id, 'paused'),
+        );
         const engine = new DownloadEngine({
           ...this.deps.engine,
           ...(this.deps.log ? { log: this.deps.log } : {}),

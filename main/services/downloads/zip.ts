@@ -148,7 +148,8 @@ export async function writeEntries(dir: string, entries: readonly ZipEntry[]): P
     used.add(rel.toLowerCase());
     const full = path.resolve(root, rel);
     const check = path.relative(root, full);
-    if (!check || check.startsWith('..') || path.isAbsolute(check)) throw new ZipRefused('UnsafeZipEntry', 'An entry would escape the folder.', 'Một mục sẽ ghi ra ngoài thư mục.');
+    if (!check || check.startsWith('..') || path.isAbsolute(check))
+      throw new ZipRefused('UnsafeZipEntry', 'An entry would escape the folder.', 'Một mục sẽ ghi ra ngoài thư mục.');
     await fs.promises.mkdir(path.dirname(full), { recursive: true });
     const handle = await fs.promises.open(full, 'wx');
     try {

@@ -24,7 +24,10 @@ export interface ServiceAccess {
 }
 
 export function clientFor(session: ServiceSession, purpose: ClientPurpose = 'templates'): ApiClient {
-  return (session.clients ?? defaultClients).forSession({ endpoint: { baseUrl: session.baseUrl, tokenUrl: session.tokenUrl ?? null }, token: session.token }, purpose);
+  return (session.clients ?? defaultClients).forSession(
+    { endpoint: { baseUrl: session.baseUrl, tokenUrl: session.tokenUrl ?? null }, token: session.token },
+    purpose,
+  );
 }
 
 /** Interactive calls: the session right now, or a plain "sign in first" (never waits). */
@@ -44,7 +47,13 @@ export function accessFromSessions(deps: {
           vi: 'Cấu hình này chưa đăng nhập (hoặc phiên đăng nhập đã hết hạn). Hãy đăng nhập trong Cài đặt rồi thử lại.',
         });
       }
-      return { profileId: s.profile.id, baseUrl: s.endpoint.baseUrl, tokenUrl: s.endpoint.tokenUrl, token: s.token, ...(deps.clients ? { clients: deps.clients } : {}) };
+      return {
+        profileId: s.profile.id,
+        baseUrl: s.endpoint.baseUrl,
+        tokenUrl: s.endpoint.tokenUrl,
+        token: s.token,
+        ...(deps.clients ? { clients: deps.clients } : {}),
+      };
     },
     reportAuthFailure: (profileId) => deps.reportAuthFailure(profileId),
   };

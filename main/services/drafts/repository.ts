@@ -155,7 +155,21 @@ export class DraftsRepository {
       db.prepare(
         `INSERT INTO drafts (id, body, meta, buyer_name, buyer_tax_code, inv_series, inv_date, currency, total, total_num, line_count, revision, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
-      ).run(id, JSON.stringify(draft), JSON.stringify(meta), d.buyer_name, d.buyer_tax_code, d.inv_series, d.inv_date, d.currency, d.total, d.total_num, d.line_count, stamp, stamp);
+      ).run(
+        id,
+        JSON.stringify(draft),
+        JSON.stringify(meta),
+        d.buyer_name,
+        d.buyer_tax_code,
+        d.inv_series,
+        d.inv_date,
+        d.currency,
+        d.total,
+        d.total_num,
+        d.line_count,
+        stamp,
+        stamp,
+      );
     });
     return this.get(id);
   }
@@ -198,12 +212,7 @@ export class DraftsRepository {
     const q = options.query?.trim();
     if (q) {
       const like = `%${escapeLike(q)}%`;
-      const parts = [
-        "buyer_name LIKE ? ESCAPE '\\'",
-        "buyer_tax_code LIKE ? ESCAPE '\\'",
-        "inv_series LIKE ? ESCAPE '\\'",
-        "inv_date LIKE ? ESCAPE '\\'",
-      ];
+      const parts = ["buyer_name LIKE ? ESCAPE '\\'", "buyer_tax_code LIKE ? ESCAPE '\\'", "inv_series LIKE ? ESCAPE '\\'", "inv_date LIKE ? ESCAPE '\\'"];
       params.push(like, like, like, like);
       // A number matches the total (typed with or without thousand separators).
       const digits = q.replace(/[\s.,]/g, '');
@@ -267,20 +276,27 @@ export class DraftsRepository {
   export(id: string): { fileName: string; invoice: InvoiceData } {
     const rec = this.get(id);
     const invoice = this.invoiceData(id);
-    const who = (rec.buyerName || 'draft').replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '').slice(0, 40) || 'draft';
+    const who =
+      (rec.buyerName || 'draft')
+        .replace(/[^\p{L}\p{N}]+/gu, '-')
+        .replace(/^-|-$/g, '')
+        .slice(0, 40) || 'draft';
     return { fileName: `${rec.invDate || 'draft'}-${who}.json`, invoice };
   }
 
   import(raw: unknown): DraftRecord {
     const parsed = InvoiceDataSchema.safeParse(raw);
     if (!parsed.success) {
-      throw new AppError(
-        'draft_import_invalid',
-        {
-          en: `The file is not an InvoiceData JSON: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || 'root'}: ${i.message}`).join('; ')}`,
-          vi: `Tệp không phải InvoiceData JSON hợp lệ: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || 'gốc'}: ${i.message}`).join('; ')}`,
-        },
-      );
+      throw new AppError('draft_import_invalid', {
+        en: `The file is not an InvoiceData JSON: ${parsed.error.issues
+          .slice(0, 3)
+          .map((i) => `${i.path.join('.') || 'root'}: ${i.message}`)
+          .join('; ')}`,
+        vi: `Tệp không phải InvoiceData JSON hợp lệ: ${parsed.error.issues
+          .slice(0, 3)
+          .map((i) => `${i.path.join('.') || 'gốc'}: ${i.message}`)
+          .join('; ')}`,
+      });
     }
     const draft = draftFromInvoiceData(parsed.data, this.options.computeOptions?.() ?? {});
     const computedWords = computeInvoice(draft, this.options.computeOptions?.() ?? {}).words;

@@ -26,7 +26,8 @@ const when = (r: Row) => r.done_at ?? r.updated_at;
 export function reasonFor(r: Row, action: 'add' | 'retry'): Bilingual {
   const to = r.receiver_email.replaceAll(';', ', ');
   const on = day(when(r));
-  const tail = action === 'add' ? { en: 'skipped', vi: 'bỏ qua' } : { en: 'choose “send again” to send it once more', vi: 'chọn “Gửi lại” nếu muốn gửi thêm lần nữa' };
+  const tail =
+    action === 'add' ? { en: 'skipped', vi: 'bỏ qua' } : { en: 'choose “send again” to send it once more', vi: 'chọn “Gửi lại” nếu muốn gửi thêm lần nữa' };
   switch (r.state) {
     case 'sent':
       return { en: `already sent on ${on} to ${to}: ${tail.en}`, vi: `đã gửi ngày ${on} tới ${to}: ${tail.vi}` };

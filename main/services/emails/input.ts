@@ -40,7 +40,10 @@ export function checkInput(raw: RawInput): { ok: true; value: CleanInput } | { o
   const transactionId = (raw.transactionId ?? '').trim();
   if (!transactionId) return { ok: false, problem: { en: 'TransactionID is empty.', vi: 'Thiếu mã tra cứu (TransactionID).' } };
   if (transactionId.length > 200 || /\s/.test(transactionId)) {
-    return { ok: false, problem: { en: `TransactionID "${transactionId.slice(0, 60)}" is not valid.`, vi: `Mã tra cứu "${transactionId.slice(0, 60)}" không hợp lệ.` } };
+    return {
+      ok: false,
+      problem: { en: `TransactionID "${transactionId.slice(0, 60)}" is not valid.`, vi: `Mã tra cứu "${transactionId.slice(0, 60)}" không hợp lệ.` },
+    };
   }
   const out: Record<string, string> = {};
   for (const [key, en, vi, required] of ADDRESS_FIELDS) {

@@ -13,15 +13,7 @@ import type { Bilingual, InvoiceKind } from '../../../common/model';
 import { newOwnerToken, ownerAlive } from '../store/owner';
 import { AppError } from '../../../common/errors';
 import type { Store } from '../store';
-import {
-  claimLost,
-  CRASHED_WHILE_SENDING,
-  groupVerdicts,
-  type Claim,
-  type ClaimAlive,
-  type ClaimedEntry,
-  type Settlement,
-} from './claims';
+import { claimLost, CRASHED_WHILE_SENDING, groupVerdicts, type Claim, type ClaimAlive, type ClaimedEntry, type Settlement } from './claims';
 import { recipientsOf, SORT_COLUMNS, toEntry, whereOf, type ListQuery, type Row } from './entries';
 import { cancelledAfterMaybeSent, HISTORY_SQL, leftOf, NOT_SENT, reasonFor, RESENDABLE, skipOf, toAttempt } from './history';
 import { checkInput, type CleanInput, type Recipients } from './input';

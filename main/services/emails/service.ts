@@ -98,9 +98,7 @@ export class EmailService {
       this.unsubscribe.push(
         this.deps.work.register('emails.queue', () => {
           const n = this.sender.sending;
-          return n > 0
-            ? { busy: true, message: { en: `${n} emails are being sent`, vi: `Đang gửi ${n} email` } }
-            : { busy: false };
+          return n > 0 ? { busy: true, message: { en: `${n} emails are being sent`, vi: `Đang gửi ${n} email` } } : { busy: false };
         }),
       );
     }

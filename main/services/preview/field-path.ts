@@ -2,9 +2,24 @@ import type { InvoiceDraft } from '../../../common/money';
 import type { Bilingual } from '../../../common/model';
 
 const INVOICE_FIELDS = new Set([
-  'RefID', 'InvSeries', 'InvoiceName', 'InvDate', 'CurrencyCode', 'ExchangeRate', 'PaymentMethodName', 'IsTicket',
-  'BuyerLegalName', 'BuyerTaxCode', 'BuyerAddress', 'BuyerCode', 'BuyerPhoneNumber', 'BuyerEmail', 'BuyerFullName',
-  'BuyerBankAccount', 'BuyerBankName', 'TotalAmountInWords',
+  'RefID',
+  'InvSeries',
+  'InvoiceName',
+  'InvDate',
+  'CurrencyCode',
+  'ExchangeRate',
+  'PaymentMethodName',
+  'IsTicket',
+  'BuyerLegalName',
+  'BuyerTaxCode',
+  'BuyerAddress',
+  'BuyerCode',
+  'BuyerPhoneNumber',
+  'BuyerEmail',
+  'BuyerFullName',
+  'BuyerBankAccount',
+  'BuyerBankName',
+  'TotalAmountInWords',
 ]);
 const LINE_FIELDS = new Set(['ItemType', 'ItemCode', 'ItemName', 'UnitName', 'Quantity', 'UnitPrice', 'DiscountRate', 'DiscountAmountOC', 'VATRateName']);
 
@@ -65,6 +80,7 @@ function linePath(draft: InvoiceDraft, field: string): string {
 export function fieldProblemWords(code: string | null | undefined): Bilingual {
   const c = (code ?? '').trim();
   if (/^RequireError_/i.test(c)) return { en: 'required', vi: 'bắt buộc' };
-  if (/^(?:InvoiceDetail|OriginalInvoiceDetail|TaxRateInfo)_/i.test(c)) return { en: 'missing or not accepted by the service', vi: 'thiếu hoặc dịch vụ không chấp nhận' };
+  if (/^(?:InvoiceDetail|OriginalInvoiceDetail|TaxRateInfo)_/i.test(c))
+    return { en: 'missing or not accepted by the service', vi: 'thiếu hoặc dịch vụ không chấp nhận' };
   return { en: 'not accepted by the service', vi: 'dịch vụ không chấp nhận' };
 }

@@ -83,10 +83,14 @@ export class PreviewService {
         const path = fieldPathForCode(error.serviceCode, record.draft);
         if (path) {
           const what = fieldProblemWords(error.serviceCode);
-          throw new AppError(error.code, { en: error.message, vi: error.messageVi }, {
-            issues: [{ path, message: what.en, messageVi: what.vi, ...(error.serviceCode ? { code: error.serviceCode } : {}) }],
-            cause: error,
-          });
+          throw new AppError(
+            error.code,
+            { en: error.message, vi: error.messageVi },
+            {
+              issues: [{ path, message: what.en, messageVi: what.vi, ...(error.serviceCode ? { code: error.serviceCode } : {}) }],
+              cause: error,
+            },
+          );
         }
       }
       throw error;
@@ -118,7 +122,11 @@ export class PreviewService {
     const multiRate = isMultiRate(computeInvoice(draft).taxRates);
     const wrong = seriesChoiceProblems({ series: draft.InvSeries, isTicket: draft.IsTicket, multiRate, templates }).find((p) => p.severity === 'error');
     if (wrong) {
-      throw new AppError(wrong.code, { en: wrong.message, vi: wrong.messageVi }, { issues: [{ path: wrong.path, message: wrong.message, messageVi: wrong.messageVi }] });
+      throw new AppError(
+        wrong.code,
+        { en: wrong.message, vi: wrong.messageVi },
+        { issues: [{ path: wrong.path, message: wrong.message, messageVi: wrong.messageVi }] },
+      );
     }
   }
 

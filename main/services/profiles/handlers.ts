@@ -11,14 +11,7 @@ import type { SandboxRunner } from './sandbox-runner';
 import { sandboxSamples } from './sandbox-samples';
 
 export type ProfileCallName =
-  | 'profiles.list'
-  | 'profiles.add'
-  | 'profiles.update'
-  | 'profiles.remove'
-  | 'profiles.activate'
-  | 'profiles.test'
-  | 'profiles.sandbox'
-  | 'sandbox.samples';
+  'profiles.list' | 'profiles.add' | 'profiles.update' | 'profiles.remove' | 'profiles.activate' | 'profiles.test' | 'profiles.sandbox' | 'sandbox.samples';
 
 export interface ProfileHandlersDeps {
   profiles: ProfileService;

@@ -88,7 +88,9 @@ export class ProfileService {
 
   list(): Profile[] {
     const active = this.activeId();
-    const rows = this.store.db.prepare('SELECT id, name, kind, base_url, token_url, builtin FROM profiles ORDER BY builtin DESC, created_at, rowid').all() as unknown as Row[];
+    const rows = this.store.db
+      .prepare('SELECT id, name, kind, base_url, token_url, builtin FROM profiles ORDER BY builtin DESC, created_at, rowid')
+      .all() as unknown as Row[];
     return rows.map((r) => toProfile(r, active));
   }
 
@@ -118,9 +120,15 @@ export class ProfileService {
     const stamp = this.now().toISOString();
     this.store.transaction((db) => {
       this.assertNameFree(name);
-      db.prepare(
-        'INSERT INTO profiles(id, name, kind, base_url, token_url, builtin, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)',
-      ).run(id, name, input.kind, urls.baseUrl, urls.tokenUrl, stamp, stamp);
+      db.prepare('INSERT INTO profiles(id, name, kind, base_url, token_url, builtin, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)').run(
+        id,
+        name,
+        input.kind,
+        urls.baseUrl,
+        urls.tokenUrl,
+        stamp,
+        stamp,
+      );
     });
     return this.get(id);
   }
@@ -138,7 +146,11 @@ export class ProfileService {
     const urls =
       current.kind === 'sandbox'
         ? { baseUrl: null, tokenUrl: null }
-        : resolveUrls(current.kind, patch.baseUrl === undefined ? current.baseUrl : patch.baseUrl, patch.tokenUrl === undefined ? current.tokenUrl : patch.tokenUrl);
+        : resolveUrls(
+            current.kind,
+            patch.baseUrl === undefined ? current.baseUrl : patch.baseUrl,
+            patch.tokenUrl === undefined ? current.tokenUrl : patch.tokenUrl,
+          );
     return { name, ...urls };
   }
 
@@ -217,7 +229,11 @@ function checkName(raw: string): string {
 }
 
 /** Presets fill their own addresses; Custom requires a base URL, the token URL is optional. */
-function resolveUrls(kind: ProfileInput['kind'], baseUrl: string | null | undefined, tokenUrl: string | null | undefined): { baseUrl: string; tokenUrl: string | null } {
+function resolveUrls(
+  kind: ProfileInput['kind'],
+  baseUrl: string | null | undefined,
+  tokenUrl: string | null | undefined,
+): { baseUrl: string; tokenUrl: string | null } {
   if (kind === 'test' || kind === 'production') {
     const preset = PRESETS[kind];
     return {

@@ -173,13 +173,7 @@ export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {})
   };
 }
 
-function migrate(
-  db: DatabaseSync,
-  list: readonly Migration[],
-  transaction: <T>(fn: (db: DatabaseSync) => T) => T,
-  file: string,
-  latest: number,
-): number {
+function migrate(db: DatabaseSync, list: readonly Migration[], transaction: <T>(fn: (db: DatabaseSync) => T) => T, file: string, latest: number): number {
   if (userVersion(db) === latest) return latest;
   return transaction(() => {
     // Re-read under the write lock: the other process may have migrated meanwhile.

@@ -51,7 +51,13 @@ export class TemplatesService {
   private readonly offOnline: () => void;
 
   constructor(
-    private readonly deps: { store: Store; access: ServiceAccess; bus?: EventBus; now?: () => Date; log?: (level: 'info' | 'warn' | 'error', message: string) => void },
+    private readonly deps: {
+      store: Store;
+      access: ServiceAccess;
+      bus?: EventBus;
+      now?: () => Date;
+      log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+    },
   ) {
     this.now = deps.now ?? (() => new Date());
     let wasOnline: boolean | undefined;
@@ -75,8 +81,7 @@ export class TemplatesService {
       .prepare('SELECT year, with_code, ticket, template_id, body FROM template_cache WHERE profile_id = ? AND year = ? ORDER BY series, template_id')
       .all(profileId, year) as unknown as CacheRow[];
     const state = this.deps.store.db.prepare('SELECT fetched_at FROM template_cache_state WHERE profile_id = ? AND year = ?').get(profileId, year) as
-      | { fetched_at: string }
-      | undefined;
+      { fetched_at: string } | undefined;
     const templates = rows.map((r) => toCached(JSON.parse(r.body) as InvoiceTemplate, { withCode: r.with_code === 1, ticket: r.ticket === 1 }, r.year));
     return { templates, fetchedAt: state?.fetched_at ?? null };
   }
@@ -99,7 +104,16 @@ export class TemplatesService {
         );
         for (const { kind, list } of fetched) {
           for (const t of list) {
-            insert.run(session.profileId, year, kind.withCode ? 1 : 0, kind.ticket ? 1 : 0, String(t.IPTemplateID), String(t.InvSeries ?? ''), JSON.stringify(t), stamp);
+            insert.run(
+              session.profileId,
+              year,
+              kind.withCode ? 1 : 0,
+              kind.ticket ? 1 : 0,
+              String(t.IPTemplateID),
+              String(t.InvSeries ?? ''),
+              JSON.stringify(t),
+              stamp,
+            );
           }
         }
         db.prepare('INSERT OR REPLACE INTO template_cache_state (profile_id, year, fetched_at) VALUES (?, ?, ?)').run(session.profileId, year, stamp);

@@ -234,7 +234,10 @@ export class UpdateController {
     const exponent = Math.min(this.failures - 1, 16);
     const delay = offline ? Math.min(offlineMaxMs, offlineMinMs * 2 ** exponent) : Math.min(intervalMs, errorMinMs * 2 ** exponent);
     // Quietly: a log line, never a dialog; the renderer shows nothing for `retrying`.
-    this.log(offline ? 'info' : 'warn', `update ${this.pendingVersion ? `of ${this.pendingVersion} ` : ''}failed (${offline ? 'offline' : 'error'}, attempt ${this.failures}): ${describe(error)}; retrying in ${Math.round(delay / 1000)} s`);
+    this.log(
+      offline ? 'info' : 'warn',
+      `update ${this.pendingVersion ? `of ${this.pendingVersion} ` : ''}failed (${offline ? 'offline' : 'error'}, attempt ${this.failures}): ${describe(error)}; retrying in ${Math.round(delay / 1000)} s`,
+    );
     this.pendingVersion = undefined;
     this.set({ status: 'retrying', attempt: this.failures, offline, nextCheckAt: this.at(delay) });
     this.scheduleCheck(delay);

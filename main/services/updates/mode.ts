@@ -3,10 +3,7 @@ import { isLoopbackHost, OFFLINE_ERROR_CODES } from '../../../common/rules/netwo
 /** Where updates come from, or why there are none. Pure: the Electron host passes in what it knows. */
 export type UpdateFeed = { provider: 'github' } | { provider: 'generic'; url: string };
 
-export type UpdaterMode = (
-  | { enabled: true; feed: UpdateFeed }
-  | { enabled: false; reason: 'setting' | 'env' | 'unsupported'; detail: string }
-) & {
+export type UpdaterMode = ({ enabled: true; feed: UpdateFeed } | { enabled: false; reason: 'setting' | 'env' | 'unsupported'; detail: string }) & {
   /** A feed override this build did not honour (packaged builds read only the release feed), for the log. */
   ignored?: string;
 };
@@ -116,14 +113,15 @@ function decide(input: UpdaterModeInput): UpdaterMode {
   return { enabled: true, feed: { provider: 'github' } };
 }
 
-
 /** True for failures that mean "no network right now" (Node codes, Chromium net:: errors), not a broken release. */
 export function isOfflineError(error: unknown): boolean {
   if (!error || typeof error !== 'object') return false;
   const { code, message } = error as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && OFFLINE_ERROR_CODES.has(code)) return true;
   const text = typeof message === 'string' ? message : '';
-  return /net::ERR_(INTERNET_DISCONNECTED|NAME_NOT_RESOLVED|NAME_RESOLUTION_FAILED|NETWORK_CHANGED|CONNECTION_\w+|ADDRESS_UNREACHABLE|TIMED_OUT|NETWORK_IO_SUSPENDED|PROXY_CONNECTION_FAILED)/.test(
-    text,
-  ) || /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH)\b/.test(text);
+  return (
+    /net::ERR_(INTERNET_DISCONNECTED|NAME_NOT_RESOLVED|NAME_RESOLUTION_FAILED|NETWORK_CHANGED|CONNECTION_\w+|ADDRESS_UNREACHABLE|TIMED_OUT|NETWORK_IO_SUSPENDED|PROXY_CONNECTION_FAILED)/.test(
+      text,
+    ) || /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH)\b/.test(text)
+  );
 }

@@ -74,9 +74,7 @@ export class WorkInProgress {
   async check(): Promise<WorkCheck> {
     const reasons: WorkReason[] = [];
     for (const [source, message] of this.declared) reasons.push({ source, message });
-    const answers = await Promise.all(
-      [...this.probes].map(async ([source, probe]) => ({ source, answer: await this.ask(probe) })),
-    );
+    const answers = await Promise.all([...this.probes].map(async ([source, probe]) => ({ source, answer: await this.ask(probe) })));
     for (const { source, answer } of answers) {
       if (!answer.busy) continue;
       reasons.push({ source, message: answer.message ?? FALLBACK });

@@ -36,34 +36,34 @@ export function DownloadsArea() {
         onError={(text) => show('error', text)}
       />
       <div className="downloads-side">
-      <Notice notice={notice} onDismiss={clear} dismissLabel={t('app.dismiss')} />
-      {job && (
-        <JobView
-          key={job.id}
-          job={job}
-          onNotice={show}
-          onRemoved={() => {
-            live.set((current) => current && { jobs: current.jobs.filter((j) => j.id !== job.id) });
-            setChosen(null);
-          }}
-        />
-      )}
-      <section aria-labelledby="downloads-jobs">
-        <h2 id="downloads-jobs">{t('downloads.jobs')}</h2>
-        {jobs.length === 0 ? (
-          <p>{t('downloads.noJobs')}</p>
-        ) : (
-          <ul className="downloads-jobs">
-            {jobs.map((j) => (
-              <li key={j.id}>
-                <button type="button" aria-pressed={j.id === selected} onClick={() => setChosen(j.id)}>
-                  {t(`downloads.types.${j.type}`)} · {formatCount(j.total, lang)} · {t(`downloads.status.${j.status}`)} · {formatDateTime(j.createdAt, lang)}
-                </button>
-              </li>
-            ))}
-          </ul>
+        <Notice notice={notice} onDismiss={clear} dismissLabel={t('app.dismiss')} />
+        {job && (
+          <JobView
+            key={job.id}
+            job={job}
+            onNotice={show}
+            onRemoved={() => {
+              live.set((current) => current && { jobs: current.jobs.filter((j) => j.id !== job.id) });
+              setChosen(null);
+            }}
+          />
         )}
-      </section>
+        <section aria-labelledby="downloads-jobs">
+          <h2 id="downloads-jobs">{t('downloads.jobs')}</h2>
+          {jobs.length === 0 ? (
+            <p>{t('downloads.noJobs')}</p>
+          ) : (
+            <ul className="downloads-jobs">
+              {jobs.map((j) => (
+                <li key={j.id}>
+                  <button type="button" aria-pressed={j.id === selected} onClick={() => setChosen(j.id)}>
+                    {t(`downloads.types.${j.type}`)} · {formatCount(j.total, lang)} · {t(`downloads.status.${j.status}`)} · {formatDateTime(j.createdAt, lang)}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
       </div>
     </div>
   );

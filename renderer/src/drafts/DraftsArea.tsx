@@ -28,7 +28,6 @@ function remember(id: string | null): void {
   }
 }
 
-
 /**
  * "Hóa đơn nháp" in the side bar always leads to the list: an open draft is saved (and teaches
  * the catalogues, like going back) and closed. The shell calls this when that button is pressed.
@@ -238,9 +237,33 @@ function DraftList({ onOpen, error }: { onOpen(id: string): Promise<void>; error
         <button type="button" onClick={() => buyersCsvRef.current?.click()}>
           {t('drafts.list.importBuyers')}
         </button>
-        <input ref={importRef} type="file" accept=".json,application/json" hidden aria-hidden="true" tabIndex={-1} onChange={(e) => e.target.files?.[0] && void importFile(e.target.files[0]).then(() => (e.target.value = ''))} />
-        <input ref={itemsCsvRef} type="file" accept=".csv,text/csv" hidden aria-hidden="true" tabIndex={-1} onChange={(e) => e.target.files?.[0] && void importCsv('items', e.target.files[0]).then(() => (e.target.value = ''))} />
-        <input ref={buyersCsvRef} type="file" accept=".csv,text/csv" hidden aria-hidden="true" tabIndex={-1} onChange={(e) => e.target.files?.[0] && void importCsv('buyers', e.target.files[0]).then(() => (e.target.value = ''))} />
+        <input
+          ref={importRef}
+          type="file"
+          accept=".json,application/json"
+          hidden
+          aria-hidden="true"
+          tabIndex={-1}
+          onChange={(e) => e.target.files?.[0] && void importFile(e.target.files[0]).then(() => (e.target.value = ''))}
+        />
+        <input
+          ref={itemsCsvRef}
+          type="file"
+          accept=".csv,text/csv"
+          hidden
+          aria-hidden="true"
+          tabIndex={-1}
+          onChange={(e) => e.target.files?.[0] && void importCsv('items', e.target.files[0]).then(() => (e.target.value = ''))}
+        />
+        <input
+          ref={buyersCsvRef}
+          type="file"
+          accept=".csv,text/csv"
+          hidden
+          aria-hidden="true"
+          tabIndex={-1}
+          onChange={(e) => e.target.files?.[0] && void importCsv('buyers', e.target.files[0]).then(() => (e.target.value = ''))}
+        />
       </div>
       <div aria-live="polite">
         <Notice notice={message ? { kind: 'info', text: message } : null} />
@@ -284,17 +307,31 @@ function DraftList({ onOpen, error }: { onOpen(id: string): Promise<void>; error
                 <td>{formatDateTime(d.updatedAt, lang)}</td>
                 <td>{d.lastPreviewedAt ? formatDateTime(d.lastPreviewedAt, lang) : '—'}</td>
                 <td className="actions">
-                  <button type="button" onClick={() => void act(() => bridge.call('drafts.duplicate', { id: d.id }))} aria-label={t('drafts.list.duplicateOf', { buyer: d.buyerName || d.id })}>
+                  <button
+                    type="button"
+                    onClick={() => void act(() => bridge.call('drafts.duplicate', { id: d.id }))}
+                    aria-label={t('drafts.list.duplicateOf', { buyer: d.buyerName || d.id })}
+                  >
                     {t('drafts.list.duplicate')}
                   </button>
                   <button
                     type="button"
-                    onClick={() => void act(async () => { const r = await bridge.call('drafts.export', { id: d.id }); saveTextFile(r.fileName, JSON.stringify(r.invoice, null, 2), 'application/json'); })}
+                    onClick={() =>
+                      void act(async () => {
+                        const r = await bridge.call('drafts.export', { id: d.id });
+                        saveTextFile(r.fileName, JSON.stringify(r.invoice, null, 2), 'application/json');
+                      })
+                    }
                     aria-label={t('drafts.list.exportOf', { buyer: d.buyerName || d.id })}
                   >
                     {t('drafts.list.export')}
                   </button>
-                  <button type="button" className="danger" onClick={() => void remove(d)} aria-label={t('drafts.list.deleteOf', { buyer: d.buyerName || d.id })}>
+                  <button
+                    type="button"
+                    className="danger"
+                    onClick={() => void remove(d)}
+                    aria-label={t('drafts.list.deleteOf', { buyer: d.buyerName || d.id })}
+                  >
                     {t('drafts.list.delete')}
                   </button>
                 </td>

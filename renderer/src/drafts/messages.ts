@@ -22,7 +22,16 @@ export const draftsVi = {
     noBuyer: '(chưa có người mua)',
     count: '{{count}} bản nháp',
     empty: 'Chưa có bản nháp nào. Bấm "Tạo hóa đơn nháp" (Alt+N).',
-    col: { buyer: 'Người mua', taxCode: 'Mã số thuế', date: 'Ngày', series: 'Ký hiệu', total: 'Tổng tiền', updated: 'Sửa lúc', previewed: 'Xem trước lúc', actions: 'Thao tác' },
+    col: {
+      buyer: 'Người mua',
+      taxCode: 'Mã số thuế',
+      date: 'Ngày',
+      series: 'Ký hiệu',
+      total: 'Tổng tiền',
+      updated: 'Sửa lúc',
+      previewed: 'Xem trước lúc',
+      actions: 'Thao tác',
+    },
     duplicate: 'Nhân bản',
     duplicateOf: 'Nhân bản bản nháp {{buyer}}',
     export: 'Xuất JSON',
@@ -125,7 +134,6 @@ export const draftsVi = {
     anyway: 'Vẫn xem trước',
   },
 };
-
 
 export const draftsEn: MessagesOf<typeof draftsVi> = {
   itemType: { 1: 'Goods/service', 2: 'Promotion', 3: 'Trade discount', 4: 'Note', 5: 'Special goods' },

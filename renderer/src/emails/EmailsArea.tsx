@@ -124,7 +124,12 @@ export function EmailsArea() {
           <span>{t('emails.search')}</span>
           <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
         </label>
-        <SelectField label={t('emails.sortBy')} value={sort} onChange={setSort} options={EMAIL_SORT_KEYS.map((k) => ({ value: k, label: t(`emails.col.${k}`) }))} />
+        <SelectField
+          label={t('emails.sortBy')}
+          value={sort}
+          onChange={setSort}
+          options={EMAIL_SORT_KEYS.map((k) => ({ value: k, label: t(`emails.col.${k}`) }))}
+        />
         <SelectField
           label={t('emails.sortDir')}
           value={dir}
@@ -144,7 +149,11 @@ export function EmailsArea() {
         <button type="button" disabled={selected.size === 0} onClick={() => void bulk('emails.remove')}>
           {t('emails.remove')}
         </button>
-        <button type="button" disabled={selectedEntries.length !== 1 || !isEditableEmail(selectedEntries[0]!)} onClick={() => setEditing(selectedEntries[0] ?? null)}>
+        <button
+          type="button"
+          disabled={selectedEntries.length !== 1 || !isEditableEmail(selectedEntries[0]!)}
+          onClick={() => setEditing(selectedEntries[0] ?? null)}
+        >
           {t('emails.edit')}
         </button>
       </div>

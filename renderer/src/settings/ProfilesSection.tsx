@@ -109,10 +109,15 @@ export function ProfilesSection({ profiles, onChanged }: { profiles: ProfileView
         ))}
       </ul>
       <Notice notice={message} />
-      <ProfileForm key={editing?.id ?? 'new'} editing={editing} onDone={(text) => {
+      <ProfileForm
+        key={editing?.id ?? 'new'}
+        editing={editing}
+        onDone={(text) => {
           setEditing(undefined);
           if (text) setMessage(text);
-        }} onChanged={onChanged} />
+        }}
+        onChanged={onChanged}
+      />
     </section>
   );
 }

@@ -10,7 +10,11 @@ import './settings.css';
 
 /** Settings: connection profiles, sign-in, preferences, maintenance. */
 export function SettingsArea() {
-  const auth = useLive('auth.status', {}, { 'auth.changed': (status, current) => (current === undefined || current.profileId === status.profileId ? status : current) });
+  const auth = useLive(
+    'auth.status',
+    {},
+    { 'auth.changed': (status, current) => (current === undefined || current.profileId === status.profileId ? status : current) },
+  );
   const profiles = useLive('profiles.list', {}, { 'profiles.changed': (list) => list });
   const reloadAuth = auth.reload;
   useEffect(

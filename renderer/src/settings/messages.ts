@@ -38,7 +38,8 @@ export const settingsVi = {
     added: 'Đã thêm cấu hình {{name}}.',
     saved: 'Đã lưu cấu hình {{name}}.',
     savedSignedOut: 'Đã lưu cấu hình {{name}}. Địa chỉ máy chủ đã đổi nên cấu hình này đã đăng xuất: hãy đăng nhập lại.',
-    originWarning: 'Địa chỉ mới thuộc máy chủ khác. Khi lưu, cấu hình này sẽ đăng xuất và quên mật khẩu đã nhớ, để thông tin đăng nhập không bị gửi tới máy chủ mới.',
+    originWarning:
+      'Địa chỉ mới thuộc máy chủ khác. Khi lưu, cấu hình này sẽ đăng xuất và quên mật khẩu đã nhớ, để thông tin đăng nhập không bị gửi tới máy chủ mới.',
   },
   auth: {
     title: 'Đăng nhập',
@@ -147,7 +148,8 @@ export const settingsEn: MessagesOf<typeof settingsVi> = {
     added: 'Profile {{name}} added.',
     saved: 'Profile {{name}} saved.',
     savedSignedOut: 'Profile {{name}} saved. Its server changed, so it was signed out: please sign in again.',
-    originWarning: 'The new address is another server. Saving signs this profile out and forgets its remembered password, so the sign-in is never sent to the new server.',
+    originWarning:
+      'The new address is another server. Saving signs this profile out and forgets its remembered password, so the sign-in is never sent to the new server.',
   },
   auth: {
     title: 'Sign-in',

@@ -36,7 +36,9 @@ export function TemplatesArea() {
         </button>
         <p>{list?.fetchedAt ? t('templates.fetchedAt', { at: formatDateTime(list.fetchedAt, lang) }) : t('templates.never')}</p>
       </div>
-      <Notice notice={list?.error ? { kind: 'warning', text: t('templates.failed', { message: lang === 'en' ? list.error.message : list.error.messageVi }) } : null} />
+      <Notice
+        notice={list?.error ? { kind: 'warning', text: t('templates.failed', { message: lang === 'en' ? list.error.message : list.error.messageVi }) } : null}
+      />
       {!list || list.templates.length === 0 ? (
         <p className="empty">{t('templates.empty')}</p>
       ) : (

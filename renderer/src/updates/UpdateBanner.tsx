@@ -19,7 +19,10 @@ export function UpdateBanner() {
     setBusy(true);
     bridge
       .call(call, {})
-      .then((next) => live.set(() => next), () => {})
+      .then(
+        (next) => live.set(() => next),
+        () => {},
+      )
       .finally(() => setBusy(false));
   };
 

@@ -29,7 +29,15 @@ const utf8 = (b: Uint8Array) => Buffer.from(b).toString('utf8');
 const isPdf = (b: Uint8Array) => Buffer.from(b.subarray(0, 5)).toString('latin1') === '%PDF-';
 
 function emailEntry(id: string, extra: Partial<SendEmailData> = {}): SendEmailData {
-  return { TransactionID: id, ReceiverName: 'Nguyễn Văn An', ReceiverEmail: 'an.nguyen@example.vn', CCEmail: null, BCCEmail: null, ReplyEmail: 'shop@example.vn', ...extra };
+  return {
+    TransactionID: id,
+    ReceiverName: 'Nguyễn Văn An',
+    ReceiverEmail: 'an.nguyen@example.vn',
+    CCEmail: null,
+    BCCEmail: null,
+    ReplyEmail: 'shop@example.vn',
+    ...extra,
+  };
 }
 
 beforeAll(async () => {
@@ -50,11 +58,20 @@ describe('templates', () => {
   it('GET /templates with the documented query and headers; list as the sandbox holds it, unknown fields kept', async () => {
     const list = await client().templates();
     const year = new Date(Date.now() + 7 * 3600_000).getUTCFullYear();
-    const expected = sb.catalogue.templates().filter((t) => t.year === year && !t.withCode && !t.ticket).map((t) => t.template);
+    const expected = sb.catalogue
+      .templates()
+      .filter((t) => t.year === year && !t.withCode && !t.ticket)
+      .map((t) => t.template);
     expect(list.length).toBeGreaterThan(0);
     expect(list).toEqual(expected);
     const [req] = sb.requests({ op: 'templates' });
-    expect(req).toMatchObject({ method: 'GET', path: '/api/integration/invoice/templates', query: { invoiceWithCode: 'false', ticket: 'false' }, auth: 'dev', status: 200 });
+    expect(req).toMatchObject({
+      method: 'GET',
+      path: '/api/integration/invoice/templates',
+      query: { invoiceWithCode: 'false', ticket: 'false' },
+      auth: 'dev',
+      status: 200,
+    });
     expect(req!.headers['content-type']).toBe('application/json');
     expect(req!.query).not.toHaveProperty('year');
     // extra sample fields (not in the documented list) pass through
@@ -64,7 +81,10 @@ describe('templates', () => {
   it('with code, tickets, an explicit year', async () => {
     const year = new Date().getUTCFullYear() - 1;
     const list = await client().templates({ withCode: true, ticket: true, year });
-    const expected = sb.catalogue.templates().filter((t) => t.year === year && t.withCode && t.ticket).map((t) => t.template);
+    const expected = sb.catalogue
+      .templates()
+      .filter((t) => t.year === year && t.withCode && t.ticket)
+      .map((t) => t.template);
     expect(list).toEqual(expected);
     expect(sb.requests({ op: 'templates' })[0]!.query).toEqual({ invoiceWithCode: 'true', ticket: 'true', year: String(year) });
   });
@@ -123,7 +143,11 @@ describe('download', () => {
     if (deleted) expect(r.items[ids.length + 1]).toMatchObject({ errorCode: 'InvoiceDeleted' });
     expect(r.items.at(-1)).toMatchObject({ errorCode: 'InvalidTransactionID' });
     const req = sb.requests({ op: 'download' })[0]!;
-    expect(req).toMatchObject({ method: 'POST', path: '/api/integration/invoice/Download', query: { invoiceWithCode: 'false', invoiceCalcu: 'false', downloadDataType: 'Pdf' } });
+    expect(req).toMatchObject({
+      method: 'POST',
+      path: '/api/integration/invoice/Download',
+      query: { invoiceWithCode: 'false', invoiceCalcu: 'false', downloadDataType: 'Pdf' },
+    });
     expect(req.headers['content-type']).toBe('application/json');
   });
 

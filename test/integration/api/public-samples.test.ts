@@ -72,7 +72,12 @@ describe('answers the public documentation shows', () => {
 
   it('a real code next to an empty spelling still counts, whichever comes first', async () => {
     server.answer({
-      body: JSON.stringify({ success: true, errorCode: null, errors: [], data: [{ TransactionID: 'TX-A', SendEmailStatus: 2, errorCode: '', ErrorCode: ['InvalidEmail'] }] }),
+      body: JSON.stringify({
+        success: true,
+        errorCode: null,
+        errors: [],
+        data: [{ TransactionID: 'TX-A', SendEmailStatus: 2, errorCode: '', ErrorCode: ['InvalidEmail'] }],
+      }),
     });
     const outcome = await send(['TX-A']);
     expect(outcome.items[0]!.errorCode).toBe('InvalidEmail');
@@ -95,12 +100,17 @@ describe('a per-item ErrorCode of 0, "0", "" or null with SendEmailStatus 3/4 is
 
   it('the same spellings on a Download item are no error either', async () => {
     server.answer({
-      body: JSON.stringify({ success: true, errorCode: null, errors: [], data: [
-        { TransactionID: 'D0', data: '<x/>', ErrorCode: 0 },
-        { TransactionID: 'D1', data: '<x/>', ErrorCode: '0' },
-        { TransactionID: 'D2', data: '<x/>', ErrorCode: [] },
-        { TransactionID: 'D3', data: '<x/>', ErrorCode: {}, errorCode: '' },
-      ] }),
+      body: JSON.stringify({
+        success: true,
+        errorCode: null,
+        errors: [],
+        data: [
+          { TransactionID: 'D0', data: '<x/>', ErrorCode: 0 },
+          { TransactionID: 'D1', data: '<x/>', ErrorCode: '0' },
+          { TransactionID: 'D2', data: '<x/>', ErrorCode: [] },
+          { TransactionID: 'D3', data: '<x/>', ErrorCode: {}, errorCode: '' },
+        ],
+      }),
     });
     const r = await client.download(['D0', 'D1', 'D2', 'D3'], { type: 'Xml' });
     expect(r.kind === 'items' ? r.items.map((i) => i.errorCode) : r).toEqual([null, null, null, null]);

@@ -26,7 +26,11 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function cli(args: string[], stdin = '', env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string; json: Record<string, unknown> | undefined }> {
+async function cli(
+  args: string[],
+  stdin = '',
+  env: Record<string, string> = {},
+): Promise<{ code: number; out: string; err: string; json: Record<string, unknown> | undefined }> {
   let out = '';
   let err = '';
   const code = await runCli([...args, '--data-dir', dir], builtinCommands(), {
@@ -64,7 +68,10 @@ it('login --token-stdin and --password-stdin sign in to a named profile; the tok
   expect(viaToken.out + viaToken.err).not.toContain(token);
 
   const c = sandbox.credentials;
-  const viaPassword = await cli(['login', '--profile', 'Local', '--appid', c.appid, '--taxcode', c.taxcode, '--username', c.username, '--password-stdin', '--json'], c.password);
+  const viaPassword = await cli(
+    ['login', '--profile', 'Local', '--appid', c.appid, '--taxcode', c.taxcode, '--username', c.username, '--password-stdin', '--json'],
+    c.password,
+  );
   expect(viaPassword.code, viaPassword.err).toBe(0);
   expect(viaPassword.json).toMatchObject({ status: { state: 'signedIn', method: 'credentials', userName: c.username } });
   expect(viaPassword.out + viaPassword.err).not.toContain(c.password);
@@ -72,7 +79,10 @@ it('login --token-stdin and --password-stdin sign in to a named profile; the tok
 
 it('a refused password exits 3; contradictory or missing options exit 2', async () => {
   const c = sandbox.credentials;
-  const wrong = await cli(['login', '--profile', 'Local', '--appid', c.appid, '--taxcode', c.taxcode, '--username', c.username, '--password-stdin'], 'wrong-password');
+  const wrong = await cli(
+    ['login', '--profile', 'Local', '--appid', c.appid, '--taxcode', c.taxcode, '--username', c.username, '--password-stdin'],
+    'wrong-password',
+  );
   expect(wrong.code).toBe(3);
   expect((await cli(['login', '--profile', 'Local', '--token-stdin', '--appid', 'x'], 'tok')).code).toBe(2);
   expect((await cli(['login', '--profile', 'Local', '--appid', 'x', '--password-stdin'], 'pw')).code).toBe(2);

@@ -86,7 +86,13 @@ describe('browser host', () => {
     const { request } = await import('node:http');
     const status = await new Promise<number>((resolve, reject) => {
       const req = request(
-        { host: '127.0.0.1', port: Number(new URL(host.origin).port), path: callRoute('app.info'), method: 'POST', headers: { host: `evil.example:${new URL(host.origin).port}`, [SECRET_HEADER]: host.secret } },
+        {
+          host: '127.0.0.1',
+          port: Number(new URL(host.origin).port),
+          path: callRoute('app.info'),
+          method: 'POST',
+          headers: { host: `evil.example:${new URL(host.origin).port}`, [SECRET_HEADER]: host.secret },
+        },
         (res) => resolve(res.statusCode ?? 0),
       );
       req.on('error', reject);
@@ -219,7 +225,11 @@ describe('browser host: the preview tab', () => {
     const page = await fetch(host.origin + link);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('application/pdf');
-    expect(Buffer.from(await page.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      Buffer.from(await page.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
     const reused = await fetch(host.origin + link);
     expect(reused.status).toBe(410);
     expect(await reused.text()).toContain('already opened or has expired');

@@ -61,11 +61,15 @@ export async function exchangeLaunchCode(launchUrl: string): Promise<string> {
 
 export async function startHostProcess(options: HostProcessOptions): Promise<HostProcess> {
   const stdio: StdioOptions = ['ignore', 'pipe', options.stderr ?? 'pipe'];
-  const child = spawn(process.execPath, [options.hostFile ?? path.join(root, 'out', 'main', 'browser-host.cjs'), '--data-dir', options.dataDir, '--port', '0'], {
-    cwd: root,
-    env: { ...process.env, ...options.env },
-    stdio,
-  });
+  const child = spawn(
+    process.execPath,
+    [options.hostFile ?? path.join(root, 'out', 'main', 'browser-host.cjs'), '--data-dir', options.dataDir, '--port', '0'],
+    {
+      cwd: root,
+      env: { ...process.env, ...options.env },
+      stdio,
+    },
+  );
   let stderr = '';
   let stdout = '';
   child.stderr?.on('data', (chunk) => (stderr += chunk));

@@ -61,7 +61,10 @@ describe('templates', () => {
     expect(r.code).toBe(0);
     const doc = oneJson(r);
     const year = new Date(Date.now() + 7 * 3600_000).getUTCFullYear();
-    const expected = world.sb.catalogue.templates().filter((t) => t.year === year && !t.withCode && !t.ticket).map((t) => t.template);
+    const expected = world.sb.catalogue
+      .templates()
+      .filter((t) => t.year === year && !t.withCode && !t.ticket)
+      .map((t) => t.template);
     expect(doc).toEqual({ templates: JSON.parse(JSON.stringify(expected)) });
     expect(world.sb.requests({ op: 'templates' })[0]).toMatchObject({ auth: 'dev', query: { invoiceWithCode: 'false', ticket: 'false' } });
   });

@@ -8,7 +8,9 @@ describe('einvoice profile', () => {
   it('add, use, login, a real call, list, show, remove — against the sandbox on 127.0.0.1', async () => {
     const add = await run(['profile', 'add', 'shop', '--base-url', world.sb.baseUrl, '--token-url', world.sb.tokenUrl, '--json']);
     expect(add.code, add.stderr).toBe(0);
-    expect(add.json).toMatchObject({ profile: { name: 'shop', kind: 'custom', baseUrl: world.sb.baseUrl, tokenUrl: world.sb.tokenUrl, builtin: false, active: false } });
+    expect(add.json).toMatchObject({
+      profile: { name: 'shop', kind: 'custom', baseUrl: world.sb.baseUrl, tokenUrl: world.sb.tokenUrl, builtin: false, active: false },
+    });
     const shopId = (add.json.profile as { id: string }).id;
 
     const use = await run(['profile', 'use', 'shop', '--json']);

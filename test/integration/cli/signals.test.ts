@@ -31,7 +31,9 @@ async function interrupt(args: string[], op: FaultOp, sig: NodeJS.Signals, extra
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   child.stdout.resume();
   child.stdin.end(stdin);
-  const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal })),
+  );
   const deadline = Date.now() + 20_000;
   while (world.sb.requests({ op }).length === before) {
     if (Date.now() > deadline) {
@@ -73,7 +75,18 @@ describe('SIGINT and SIGTERM end the CLI within a second, every loop that talks 
     await new Promise((r) => add.on('close', r));
     world.sb.setFaults('token:hang=1');
     const r = await interrupt(
-      ['login', '--profile', 'shop', '--appid', SANDBOX_CREDENTIALS.appid, '--taxcode', SANDBOX_CREDENTIALS.taxcode, '--username', SANDBOX_CREDENTIALS.username, '--password-stdin'],
+      [
+        'login',
+        '--profile',
+        'shop',
+        '--appid',
+        SANDBOX_CREDENTIALS.appid,
+        '--taxcode',
+        SANDBOX_CREDENTIALS.taxcode,
+        '--username',
+        SANDBOX_CREDENTIALS.username,
+        '--password-stdin',
+      ],
       'token',
       'SIGINT',
       { EINVOICE_TOKEN: '' },
@@ -83,7 +96,10 @@ describe('SIGINT and SIGTERM end the CLI within a second, every loop that talks 
     expect(r.code).not.toBe(0);
     expect(r.endedMs, r.stderr).toBeLessThan(1_000);
     world.sb.setFaults('');
-    const status = spawn(process.execPath, [CLI_BIN, 'status', '--profile', 'shop', '--json'], { cwd: world.tmp, env: cliEnv({ ...env(), EINVOICE_TOKEN: '' }) });
+    const status = spawn(process.execPath, [CLI_BIN, 'status', '--profile', 'shop', '--json'], {
+      cwd: world.tmp,
+      env: cliEnv({ ...env(), EINVOICE_TOKEN: '' }),
+    });
     let json = '';
     status.stdout.setEncoding('utf8').on('data', (d: string) => (json += d));
     await new Promise((r) => status.on('close', r));

@@ -37,7 +37,9 @@ describe('Export diagnostics', () => {
     expect(files).toContain('logs/einvoice.log');
 
     const entries = unzipSync(fs.readFileSync(zipPath));
-    const everything = Object.values(entries).map((bytes) => strFromU8(bytes)).join('\n');
+    const everything = Object.values(entries)
+      .map((bytes) => strFromU8(bytes))
+      .join('\n');
     for (const secret of [token, password, 'an.tran@khachhang.vn']) expect(everything).not.toContain(secret);
     expect(everything).toContain('sendemail to [email] failed');
     expect(JSON.parse(strFromU8(entries['about.json']!))).toMatchObject({ app: '1.4.0', host: 'browser', node: process.versions.node });

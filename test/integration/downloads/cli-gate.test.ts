@@ -93,7 +93,11 @@ it('a profile that is not signed in is refused before anything is sent (exit 3, 
   delete env.EINVOICE_TOKEN;
   let result: { code: number; stdout: string; stderr: string };
   try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, 'download', '--type', 'xml', '--out', path.join(tmp.dir, 'x'), '--json', '--profile', 'Shop', '--data-dir', cliData, 'ABC'], { env });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [CLI, 'download', '--type', 'xml', '--out', path.join(tmp.dir, 'x'), '--json', '--profile', 'Shop', '--data-dir', cliData, 'ABC'],
+      { env },
+    );
     result = { code: 0, stdout, stderr };
   } catch (error) {
     result = error as { code: number; stdout: string; stderr: string };

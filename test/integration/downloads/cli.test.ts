@@ -53,7 +53,19 @@ describe('einvoice download', () => {
       // --ids-file (CSV) and --unzip for All.
       const csv = path.join(tmp.dir, 'ids.csv');
       fs.writeFileSync(csv, `TransactionID,Note\n${ids[0]},a\n${ids[1]},b\n`);
-      const all = await cli(['download', '--type', 'all', '--unzip', '--with-code', '--calc', '--out', path.join(tmp.dir, 'all'), '--ids-file', csv, ...common]);
+      const all = await cli([
+        'download',
+        '--type',
+        'all',
+        '--unzip',
+        '--with-code',
+        '--calc',
+        '--out',
+        path.join(tmp.dir, 'all'),
+        '--ids-file',
+        csv,
+        ...common,
+      ]);
       expect(all.code, all.stderr).toBe(0);
       expect(all.stdout).toContain('Saved 2, skipped 0, failed 0');
       expect(fs.readdirSync(path.join(tmp.dir, 'all', ids[0]!)).length).toBeGreaterThanOrEqual(2);

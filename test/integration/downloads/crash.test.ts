@@ -8,7 +8,6 @@ import { makeTempDir } from '../../support/temp-dir';
 import { openDatabase } from '../../../main/services/store';
 import { countItems, listFiles, runCli, type CliDone, BUILT_CLI, sandboxForBuiltCli, writeIdsFile } from './helpers';
 
-
 const sandboxOf = sandboxForBuiltCli(3);
 
 const JOB_SIZE = 600;
@@ -23,7 +22,21 @@ describe('crash safety of the download command', () => {
       for (const id of ids) expected.set(`${id}.pdf`, Buffer.from(await sandbox.catalogue.expected(id, 'Pdf')));
       const env = { EINVOICE_TOKEN: sandbox.devToken };
       let job = 0;
-      const argsFor = (n: number) => ['download', '--type', 'pdf', '--with-code', '--out', path.join(tmp.dir, `out-${n}`), '--ids-file', idsFile, '--base-url', sandbox.baseUrl, '--data-dir', path.join(tmp.dir, 'data'), '--json'];
+      const argsFor = (n: number) => [
+        'download',
+        '--type',
+        'pdf',
+        '--with-code',
+        '--out',
+        path.join(tmp.dir, `out-${n}`),
+        '--ids-file',
+        idsFile,
+        '--base-url',
+        sandbox.baseUrl,
+        '--data-dir',
+        path.join(tmp.dir, 'data'),
+        '--json',
+      ];
 
       /** After any stop: a file under its final name is complete; only temp names may be partial. */
       const checkFolder = (n: number) => {
@@ -51,7 +64,11 @@ describe('crash safety of the download command', () => {
         try {
           const jobs = store.db.prepare('SELECT id FROM download_jobs').all() as Array<{ id: string }>;
           for (const { id } of jobs) {
-            const row = store.db.prepare('SELECT n_total AS total, n_pending AS pending, n_placing AS placing, n_saved AS saved, n_skipped AS skipped, n_failed AS failed, n_bytes AS bytes FROM download_jobs WHERE id = ?').get(id);
+            const row = store.db
+              .prepare(
+                'SELECT n_total AS total, n_pending AS pending, n_placing AS placing, n_saved AS saved, n_skipped AS skipped, n_failed AS failed, n_bytes AS bytes FROM download_jobs WHERE id = ?',
+              )
+              .get(id);
             expect({ ...row }).toEqual(countItems(store, id));
           }
         } finally {

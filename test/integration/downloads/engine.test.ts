@@ -134,7 +134,9 @@ describe('downloads against the sandbox', () => {
       const job = await runJob(h, { ids: [...hostile, withCode()[0]!], type: 'Xml', kind: 'withCode', folder: h.out });
       expect(job.done).toBe(8);
       const parent = path.dirname(h.out);
-      expect(fs.readdirSync(parent).sort()).toEqual(['einvoice.db', 'einvoice.db-shm', 'einvoice.db-wal', 'out'].filter((f) => fs.existsSync(path.join(parent, f))).sort());
+      expect(fs.readdirSync(parent).sort()).toEqual(
+        ['einvoice.db', 'einvoice.db-shm', 'einvoice.db-wal', 'out'].filter((f) => fs.existsSync(path.join(parent, f))).sort(),
+      );
       for (const f of listFiles(h.out)) expect(f).not.toContain(path.sep);
     } finally {
       await h.close();
@@ -244,7 +246,12 @@ describe('downloads against the sandbox', () => {
       expect(second.service.resumeInterrupted()).toEqual([job.id]);
       const done = await second.service.whenDone(job.id);
       expect(done).toMatchObject({ status: 'done', saved: 500 });
-      const savedIds = new Set(second.service.repo.page(job.id, 0, 500).items.filter((i) => i.state === 'saved').map((i) => i.transactionId));
+      const savedIds = new Set(
+        second.service.repo
+          .page(job.id, 0, 500)
+          .items.filter((i) => i.state === 'saved')
+          .map((i) => i.transactionId),
+      );
       const askedAgain = second.client.idsRequested();
       expect(askedAgain.length).toBeLessThanOrEqual(500 - savedBefore + 4 * 50);
       expect(askedAgain.length + Math.min(askedBefore.length, 500)).toBeGreaterThanOrEqual(500);
@@ -363,7 +370,6 @@ describe('sign-in refused mid-job', () => {
       await h.close();
     }
   });
-
 });
 
 describe('answers past the client’s ceiling', () => {
@@ -389,7 +395,8 @@ describe('answers past the client’s ceiling', () => {
       expect(await service.whenDone(job.id)).toMatchObject({ status: 'done', saved: 8, failed: 0 });
       expect(client.requested.filter((r) => r.length === 1)).toHaveLength(8);
       expect(client.requested.length).toBeLessThanOrEqual(2 * ids.length - 1);
-      for (const id of ids) expect(Buffer.compare(fs.readFileSync(path.join(h.out, `${id}.pdf`)), Buffer.from(await sandbox.catalogue.expected(id, 'Pdf')))).toBe(0);
+      for (const id of ids)
+        expect(Buffer.compare(fs.readFileSync(path.join(h.out, `${id}.pdf`)), Buffer.from(await sandbox.catalogue.expected(id, 'Pdf')))).toBe(0);
     } finally {
       await service.close();
       await client.inner.close();

@@ -14,7 +14,9 @@ afterAll(async () => {
 
 describe('downloads under injected faults', () => {
   it('a 500-item job with 429, 503 HTML, resets and truncated bodies ends with every item saved or failed with a reason, nothing twice', async () => {
-    sandbox.setFaults({ download: { status429: 0.12, retryAfterS: 0, status503: 0.12, reset: 0.12, truncated: 0.12, malformed: 0.05, emptyData: 0.03, latencyMs: 5 } });
+    sandbox.setFaults({
+      download: { status429: 0.12, retryAfterS: 0, status503: 0.12, reset: 0.12, truncated: 0.12, malformed: 0.05, emptyData: 0.03, latencyMs: 5 },
+    });
     const h = harness(sandbox);
     try {
       const ids = [...sandbox.catalogue.list('withCode').slice(0, 495), 'MISSING-1', 'MISSING-2', 'MISSING-3', 'MISSING-4', 'MISSING-5'];
@@ -34,7 +36,8 @@ describe('downloads under injected faults', () => {
           expect(item.message?.vi).toBeTruthy();
         }
       }
-      for (const id of ['MISSING-1', 'MISSING-5']) expect(items.find((i) => i.transactionId === id)).toMatchObject({ state: 'failed', errorCode: 'InvoiceNotExist' });
+      for (const id of ['MISSING-1', 'MISSING-5'])
+        expect(items.find((i) => i.transactionId === id)).toMatchObject({ state: 'failed', errorCode: 'InvoiceNotExist' });
       // Nothing saved twice: one file per saved item, each recorded once, byte-identical.
       const saved = items.filter((i) => i.state === 'saved');
       expect(saved.length).toBeGreaterThanOrEqual(450);

@@ -83,9 +83,14 @@ export function listFiles(dir: string): string[] {
 }
 
 /** The job's item counts straight from its items (what the counters on the job row must equal). */
-export function countItems(store: Store, jobId: string): { total: number; pending: number; placing: number; saved: number; skipped: number; failed: number; bytes: number } {
+export function countItems(
+  store: Store,
+  jobId: string,
+): { total: number; pending: number; placing: number; saved: number; skipped: number; failed: number; bytes: number } {
   const c = { total: 0, pending: 0, placing: 0, saved: 0, skipped: 0, failed: 0, bytes: 0 };
-  const rows = store.db.prepare('SELECT status, count(*) AS n, coalesce(sum(bytes), 0) AS b FROM download_items WHERE job_id = ? GROUP BY status').all(jobId) as Array<{
+  const rows = store.db
+    .prepare('SELECT status, count(*) AS n, coalesce(sum(bytes), 0) AS b FROM download_items WHERE job_id = ? GROUP BY status')
+    .all(jobId) as Array<{
     status: 'pending' | 'placing' | 'saved' | 'skipped' | 'failed';
     n: number;
     b: number;

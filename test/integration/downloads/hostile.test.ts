@@ -34,7 +34,12 @@ beforeAll(async () => {
       const ids = JSON.parse(Buffer.concat(chunks).toString('utf8')) as string[];
       const data = ids.map((id) => ({
         TransactionID: id,
-        data: type === 'All' ? Buffer.from(zips[id] ?? zips['ZIP-GOOD']!).toString('base64') : type === 'Pdf' ? Buffer.from(`%PDF ${id}`).toString('base64') : `<x id="${id}"/>`,
+        data:
+          type === 'All'
+            ? Buffer.from(zips[id] ?? zips['ZIP-GOOD']!).toString('base64')
+            : type === 'Pdf'
+              ? Buffer.from(`%PDF ${id}`).toString('base64')
+              : `<x id="${id}"/>`,
         ErrorCode: '',
       }));
       res.setHeader('content-type', 'application/json');
@@ -77,7 +82,23 @@ describe('hostile answers', () => {
   it('TransactionIDs with separators, .., device names, control characters and 300 characters stay inside the folder', async () => {
     const s = setup();
     try {
-      const hostile = ['../x', '../../y', 'a/b', 'a\\b', 'CON', 'nul.txt', 'COM1', 'x'.repeat(300), 'a\u0001b\u001f', '.', '..', '/etc/passwd', 'C:\\Windows\\z', 'trail. ', '.hidden'];
+      const hostile = [
+        '../x',
+        '../../y',
+        'a/b',
+        'a\\b',
+        'CON',
+        'nul.txt',
+        'COM1',
+        'x'.repeat(300),
+        'a\u0001b\u001f',
+        '.',
+        '..',
+        '/etc/passwd',
+        'C:\\Windows\\z',
+        'trail. ',
+        '.hidden',
+      ];
       const { view, items } = await s.run(hostile, 'Pdf');
       expect(view).toMatchObject({ status: 'done', saved: hostile.length, failed: 0 });
       const files = listFiles(s.out);

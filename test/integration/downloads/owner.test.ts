@@ -50,7 +50,23 @@ describe('one owner per job', () => {
       const { idsFile } = writeIdsFile(sandbox, tmp.dir, JOB_SIZE);
       const dataDir = path.join(tmp.dir, 'data');
       const out = path.join(tmp.dir, 'out');
-      const args = ['download', '--type', 'pdf', '--with-code', '--concurrency', '1', '--out', out, '--ids-file', idsFile, '--base-url', sandbox.baseUrl, '--data-dir', dataDir, '--json'];
+      const args = [
+        'download',
+        '--type',
+        'pdf',
+        '--with-code',
+        '--concurrency',
+        '1',
+        '--out',
+        out,
+        '--ids-file',
+        idsFile,
+        '--base-url',
+        sandbox.baseUrl,
+        '--data-dir',
+        dataDir,
+        '--json',
+      ];
       // Slow each call so the job lasts a few seconds: 12 calls of 50 IDs, one at a time.
       sandbox.setFaults({ download: { latencyMs: 400 } });
 
@@ -70,7 +86,11 @@ describe('one owner per job', () => {
       expect(before.items.filter((i) => i.status === 'saved').length).toBeLessThan(JOB_SIZE);
       first.child.kill('SIGKILL');
       expect((await first.done).signal).toBe('SIGKILL');
-      const savedAtKill = new Set(readJob(dataDir).items.filter((i) => i.status === 'saved').map((i) => i.transaction_id));
+      const savedAtKill = new Set(
+        readJob(dataDir)
+          .items.filter((i) => i.status === 'saved')
+          .map((i) => i.transaction_id),
+      );
       const callsAtKill = sandbox.requests({ op: 'download' }).length;
 
       sandbox.setFaults({});
@@ -91,7 +111,9 @@ describe('one owner per job', () => {
       // The taker asked only for what was not saved when the owner died.
       const callsAfter = sandbox.requests({ op: 'download' }).length - callsAtKill;
       expect(callsAfter).toBeLessThanOrEqual(Math.ceil((JOB_SIZE - savedAtKill.size) / 50) + 1);
-      console.log(`one owner: second process refused (exit ${second.code}); ${savedAtKill.size} saved at the kill; ${callsAtKill} + ${callsAfter} Download calls; 0 items recorded twice`);
+      console.log(
+        `one owner: second process refused (exit ${second.code}); ${savedAtKill.size} saved at the kill; ${callsAtKill} + ${callsAfter} Download calls; 0 items recorded twice`,
+      );
     } finally {
       sandbox.setFaults({});
       tmp.cleanup();

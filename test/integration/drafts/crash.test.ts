@@ -50,91 +50,89 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => temp?.cleanup());
 
-it(
-  'kill -9 during autosaves: every draft opens, none corrupted, at most the last second missing',
-  async () => {
-    const dataDir = path.join(temp.dir, 'data');
-    let host = await startHost(dataDir);
-    const ids: string[] = [];
-    const base: InvoiceDraft[] = [];
-    for (let d = 0; d < DRAFTS; d++) {
-      const rec = await call<{ id: string; draft: InvoiceDraft }>(host, 'drafts.create', {});
-      const draft: InvoiceDraft = {
-        ...rec.draft,
-        BuyerTaxCode: '0101243150',
-        BuyerAddress: 'Hà Nội',
-        lines: Array.from({ length: LINES }, (_, i) => ({ ...emptyLine(1), ItemName: `Hàng ${i + 1}`, UnitPrice: String(1000 + i), Quantity: '0' })),
-      };
-      await call(host, 'drafts.save', { id: rec.id, draft: draftAt(draft, 0) });
-      ids.push(rec.id);
-      base.push(draft);
-    }
-    const edit = ids.map(() => 0); // last edit number sent, per draft
-    const acked = ids.map(() => 0); // last edit number the host confirmed, per draft
-    const sentAt = ids.map(() => new Map<number, number>([[0, Date.now()]]));
-    let kills = 0;
-    let savesDuringKill = 0;
+it('kill -9 during autosaves: every draft opens, none corrupted, at most the last second missing', async () => {
+  const dataDir = path.join(temp.dir, 'data');
+  let host = await startHost(dataDir);
+  const ids: string[] = [];
+  const base: InvoiceDraft[] = [];
+  for (let d = 0; d < DRAFTS; d++) {
+    const rec = await call<{ id: string; draft: InvoiceDraft }>(host, 'drafts.create', {});
+    const draft: InvoiceDraft = {
+      ...rec.draft,
+      BuyerTaxCode: '0101243150',
+      BuyerAddress: 'Hà Nội',
+      lines: Array.from({ length: LINES }, (_, i) => ({ ...emptyLine(1), ItemName: `Hàng ${i + 1}`, UnitPrice: String(1000 + i), Quantity: '0' })),
+    };
+    await call(host, 'drafts.save', { id: rec.id, draft: draftAt(draft, 0) });
+    ids.push(rec.id);
+    base.push(draft);
+  }
+  const edit = ids.map(() => 0); // last edit number sent, per draft
+  const acked = ids.map(() => 0); // last edit number the host confirmed, per draft
+  const sentAt = ids.map(() => new Map<number, number>([[0, Date.now()]]));
+  let kills = 0;
+  let savesDuringKill = 0;
 
-    for (let cycle = 0; cycle < CYCLES; cycle++) {
-      const random = seededRandom(6000 + cycle);
-      let running = true;
-      let inFlight = 0;
-      const current = host;
-      const writers = ids.map(async (id, d) => {
-        while (running) {
-          const k = ++edit[d]!;
-          sentAt[d]!.set(k, Date.now());
-          inFlight++;
-          try {
-            await call(current, 'drafts.save', { id, draft: draftAt(base[d]!, k) });
-            acked[d] = Math.max(acked[d]!, k);
-          } catch {
-            savesDuringKill++;
-            return; // the host died under this save
-          } finally {
-            inFlight--;
-          }
-          await new Promise((r) => setTimeout(r, 5 + random() * 40));
+  for (let cycle = 0; cycle < CYCLES; cycle++) {
+    const random = seededRandom(6000 + cycle);
+    let running = true;
+    let inFlight = 0;
+    const current = host;
+    const writers = ids.map(async (id, d) => {
+      while (running) {
+        const k = ++edit[d]!;
+        sentAt[d]!.set(k, Date.now());
+        inFlight++;
+        try {
+          await call(current, 'drafts.save', { id, draft: draftAt(base[d]!, k) });
+          acked[d] = Math.max(acked[d]!, k);
+        } catch {
+          savesDuringKill++;
+          return; // the host died under this save
+        } finally {
+          inFlight--;
         }
-      });
-      await new Promise((r) => setTimeout(r, 250 + random() * 600));
-      // Kill while saves are on the wire (in the middle of autosaves), not between them.
-      while (inFlight < 2) await new Promise((r) => setImmediate(r));
-      const killAt = Date.now();
-      current.child.kill('SIGKILL');
-      kills++;
-      running = false;
-      await Promise.all(writers);
-      await new Promise<void>((r) => (current.child.exitCode !== null || current.child.signalCode !== null ? r() : current.child.once('exit', () => r())));
-
-      host = await startHost(dataDir);
-      for (let d = 0; d < DRAFTS; d++) {
-        const rec = await call<{ draft: InvoiceDraft; revision: number }>(host, 'drafts.get', { id: ids[d] });
-        const m = /^Khách sửa lần (\d+)$/.exec(rec.draft.BuyerLegalName);
-        expect(m, `draft ${d} opens with a readable buyer`).not.toBeNull();
-        const kept = Number(m![1]);
-        // Never a mix: the lines are exactly those of the save that wrote this buyer name.
-        expect(rec.draft).toEqual(draftAt(base[d]!, kept));
-        // No acknowledged save lost; nothing from the future.
-        expect(kept).toBeGreaterThanOrEqual(acked[d]!);
-        expect(kept).toBeLessThanOrEqual(edit[d]!);
-        // What is missing is at most the last second of edits before the kill.
-        expect(killAt - sentAt[d]!.get(kept)!).toBeLessThanOrEqual(1000);
-        edit[d] = kept; // continue from what is stored, like a reopened screen
-        acked[d] = kept;
+        await new Promise((r) => setTimeout(r, 5 + random() * 40));
       }
+    });
+    await new Promise((r) => setTimeout(r, 250 + random() * 600));
+    // Kill while saves are on the wire (in the middle of autosaves), not between them.
+    while (inFlight < 2) await new Promise((r) => setImmediate(r));
+    const killAt = Date.now();
+    current.child.kill('SIGKILL');
+    kills++;
+    running = false;
+    await Promise.all(writers);
+    await new Promise<void>((r) => (current.child.exitCode !== null || current.child.signalCode !== null ? r() : current.child.once('exit', () => r())));
+
+    host = await startHost(dataDir);
+    for (let d = 0; d < DRAFTS; d++) {
+      const rec = await call<{ draft: InvoiceDraft; revision: number }>(host, 'drafts.get', { id: ids[d] });
+      const m = /^Khách sửa lần (\d+)$/.exec(rec.draft.BuyerLegalName);
+      expect(m, `draft ${d} opens with a readable buyer`).not.toBeNull();
+      const kept = Number(m![1]);
+      // Never a mix: the lines are exactly those of the save that wrote this buyer name.
+      expect(rec.draft).toEqual(draftAt(base[d]!, kept));
+      // No acknowledged save lost; nothing from the future.
+      expect(kept).toBeGreaterThanOrEqual(acked[d]!);
+      expect(kept).toBeLessThanOrEqual(edit[d]!);
+      // What is missing is at most the last second of edits before the kill.
+      expect(killAt - sentAt[d]!.get(kept)!).toBeLessThanOrEqual(1000);
+      edit[d] = kept; // continue from what is stored, like a reopened screen
+      acked[d] = kept;
     }
-    host.child.kill('SIGTERM');
-    await new Promise<void>((r) => host.child.once('exit', () => r()));
-    const db = new DatabaseSync(path.join(dataDir, 'einvoice.db'));
-    const check = db.prepare('PRAGMA integrity_check').get() as { integrity_check: string };
-    const count = db.prepare('SELECT count(*) AS n FROM drafts').get() as { n: number };
-    db.close();
-    expect(check.integrity_check).toBe('ok');
-    expect(count.n).toBe(DRAFTS);
-    expect(savesDuringKill).toBeGreaterThanOrEqual(CYCLES);
-    recordHardening('crash-drafts', { crashSeeds: CRASH_SEEDS, crashKills: kills, crashScenarios: 1, crashLosses: 0 }); // reached only when every invariant held
-    console.log(`crash test: ${kills} kill -9 during autosaves, ${savesDuringKill} saves cut off mid-flight, ${edit.reduce((a, b) => a + b, 0)} edits kept in total`);
-  },
-  900_000,
-);
+  }
+  host.child.kill('SIGTERM');
+  await new Promise<void>((r) => host.child.once('exit', () => r()));
+  const db = new DatabaseSync(path.join(dataDir, 'einvoice.db'));
+  const check = db.prepare('PRAGMA integrity_check').get() as { integrity_check: string };
+  const count = db.prepare('SELECT count(*) AS n FROM drafts').get() as { n: number };
+  db.close();
+  expect(check.integrity_check).toBe('ok');
+  expect(count.n).toBe(DRAFTS);
+  expect(savesDuringKill).toBeGreaterThanOrEqual(CYCLES);
+  recordHardening('crash-drafts', { crashSeeds: CRASH_SEEDS, crashKills: kills, crashScenarios: 1, crashLosses: 0 }); // reached only when every invariant held
+  console.log(
+    `crash test: ${kills} kill -9 during autosaves, ${savesDuringKill} saves cut off mid-flight, ${edit.reduce((a, b) => a + b, 0)} edits kept in total`,
+  );
+}, 900_000);

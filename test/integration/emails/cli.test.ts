@@ -37,7 +37,11 @@ describe('einvoice email / queue', () => {
 
   it('email --id --to: one invoice, exit 0; a missing invoice fails with its code, exit 1', async () => {
     const id = ctx.sb.catalogue.list('withoutCode')[0]!;
-    const r = await runCli(['email', '--id', id, '--to', 'x@example.com;y@example.com', '--name', 'Xuân', '--cc', 'z@example.com', '--json', ...api()], env(), ctx.dir);
+    const r = await runCli(
+      ['email', '--id', id, '--to', 'x@example.com;y@example.com', '--name', 'Xuân', '--cc', 'z@example.com', '--json', ...api()],
+      env(),
+      ctx.dir,
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(items(r.stdout)).toMatchObject([{ transactionId: id, state: expect.stringMatching(/^(sent|requested)$/), errorCode: null }]);
     const missing = await runCli(['email', '--id', 'NOPE-404', '--to', 'x@example.com', '--json', ...api()], env(), ctx.dir);

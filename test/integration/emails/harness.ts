@@ -15,9 +15,7 @@ export interface Harness {
 }
 
 /** The app's own wiring (services/index.ts: database, profiles, sign-in, connectivity, email queue) around a sandbox. */
-export async function startHarness(
-  options: { sandbox?: SandboxOptions; emails?: Partial<EmailServiceDeps>; start?: boolean } = {},
-): Promise<Harness> {
+export async function startHarness(options: { sandbox?: SandboxOptions; emails?: Partial<EmailServiceDeps>; start?: boolean } = {}): Promise<Harness> {
   const tmp = makeTempDir('einvoice-emails-it-');
   const sandbox = await startSandbox({ invoiceCount: 400, ...options.sandbox });
   const services = await createServices({

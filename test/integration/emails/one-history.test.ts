@@ -31,7 +31,9 @@ describe('one history per invoice: the CLI never emails an invoice twice unless 
     expect(recorded(ids)).toEqual([1, 1, 1, 1]); // nothing sent
     const skipped = items(second.stdout);
     expect(skipped.map((i) => [i.line, i.transactionId, i.state])).toEqual(ids.map((id, i) => [i + 2, id, 'skipped']));
-    expect(skipped[0]!.message).toMatch(/^.+: (already sent on \d\d\/\d\d to k0@example\.com|the service took it on \d\d\/\d\d and will send it to k0@example\.com): skipped$/);
+    expect(skipped[0]!.message).toMatch(
+      /^.+: (already sent on \d\d\/\d\d to k0@example\.com|the service took it on \d\d\/\d\d and will send it to k0@example\.com): skipped$/,
+    );
     expect(skipped[0]!.messageVi).toMatch(/(đã gửi ngày|dịch vụ đã nhận ngày) \d\d\/\d\d .*k0@example\.com.*: bỏ qua$/);
 
     const again = await runCli([...args, '--resend'], env(), ctx.dir);

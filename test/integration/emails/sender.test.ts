@@ -101,10 +101,14 @@ describe('email queue against the sandbox', () => {
     const ids = [...sandbox.catalogue.list('withCode').slice(0, 60), ...sandbox.catalogue.list('cashRegister').slice(0, 40)];
     const kindOf = (id: string) => (sandbox.catalogue.kindOf(id) === 'cashRegister' ? 'cashRegister' : 'withCode') as 'cashRegister' | 'withCode';
     emails.add(ids.map((id) => ({ transactionId: id, receiverEmail: 'a@example.com', kind: kindOf(id) })));
-    await waitFor(() => {
-      const c = emails.status().counts;
-      return c.queued === 0 && c.sending === 0;
-    }, 60_000, 'queue drained');
+    await waitFor(
+      () => {
+        const c = emails.status().counts;
+        return c.queued === 0 && c.sending === 0;
+      },
+      60_000,
+      'queue drained',
+    );
     const all = emails.list({}).items;
     expect(all).toHaveLength(100); // nothing lost
     const counts = sentCounts(sandbox);

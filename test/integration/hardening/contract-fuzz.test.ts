@@ -28,7 +28,20 @@ afterAll(async () => {
 const hostile = fc.oneof(
   fc.anything({ maxDepth: 3, withNullPrototype: true, withObjectString: true }),
   fc.dictionary(fc.string({ maxLength: 12 }), fc.anything({ maxDepth: 2 })),
-  fc.constantFrom(null, undefined, '', 'null', [], [{}], Number.POSITIVE_INFINITY, -0, Number.NaN, '__proto__', { __proto__: { polluted: true } }, { constructor: { prototype: {} } }),
+  fc.constantFrom(
+    null,
+    undefined,
+    '',
+    'null',
+    [],
+    [{}],
+    Number.POSITIVE_INFINITY,
+    -0,
+    Number.NaN,
+    '__proto__',
+    { __proto__: { polluted: true } },
+    { constructor: { prototype: {} } },
+  ),
 );
 
 describe('contract calls under malformed input', () => {

@@ -194,12 +194,20 @@ describe('fault matrix: sendemail answered by a gateway after the service acted 
     const cell = AFTER_SEND[name]!;
     sandbox.setFaults({});
     const { server, baseUrl } = await gateway(cell);
-    const viaGateway = new ApiClient({ baseUrl, token: sandbox.devToken, timeoutMs: 2_000, retry: { retries: 2, baseDelayMs: 5, maxDelayMs: 20, maxTotalMs: 4_000 } });
+    const viaGateway = new ApiClient({
+      baseUrl,
+      token: sandbox.devToken,
+      timeoutMs: 2_000,
+      retry: { retries: 2, baseDelayMs: 5, maxDelayMs: 20, maxTotalMs: 4_000 },
+    });
     try {
       const sentBefore = sandbox.requests({ op: 'sendemail' }).length;
       let outcome: string = 'ok';
       try {
-        await viaGateway.sendEmail({ SendEmailDatas: [{ TransactionID: withCodeIds[0]!, ReceiverName: 'Khách', ReceiverEmail: 'khach@example.vn' }], IsInvoiceCode: true } as never);
+        await viaGateway.sendEmail({
+          SendEmailDatas: [{ TransactionID: withCodeIds[0]!, ReceiverName: 'Khách', ReceiverEmail: 'khach@example.vn' }],
+          IsInvoiceCode: true,
+        } as never);
       } catch (error) {
         outcome = isApiError(error) ? error.kind : `plain error: ${(error as Error).message}`;
       }
@@ -212,7 +220,7 @@ describe('fault matrix: sendemail answered by a gateway after the service acted 
     }
   });
 
-  it('a 503 carrying the service\'s own envelope says it did not act: the caller may retry later', async () => {
+  it("a 503 carrying the service's own envelope says it did not act: the caller may retry later", async () => {
     sandbox.setFaults({});
     const { server, baseUrl } = await gateway({
       status: 503,
@@ -222,7 +230,10 @@ describe('fault matrix: sendemail answered by a gateway after the service acted 
     const viaGateway = new ApiClient({ baseUrl, token: sandbox.devToken, timeoutMs: 2_000, retry: false });
     try {
       const error = await viaGateway
-        .sendEmail({ SendEmailDatas: [{ TransactionID: withCodeIds[0]!, ReceiverName: 'Khách', ReceiverEmail: 'khach@example.vn' }], IsInvoiceCode: true } as never)
+        .sendEmail({
+          SendEmailDatas: [{ TransactionID: withCodeIds[0]!, ReceiverName: 'Khách', ReceiverEmail: 'khach@example.vn' }],
+          IsInvoiceCode: true,
+        } as never)
         .catch((e: unknown) => e);
       expect(isApiError(error) && error.kind).toBe('unavailable');
     } finally {
@@ -236,6 +247,8 @@ describe('fault matrix bookkeeping', () => {
   it('covers every operation and every fault kind', () => {
     expect(Object.keys(ALWAYS).sort()).toEqual([...OPS].sort());
     for (const op of OPS) expect(Object.keys(ALWAYS[op]).sort()).toEqual([...FAULTS].sort());
-    recordHardening('fault-matrix', { faultsTried: OPS.length * FAULTS.length + OPS.length * TRANSIENT.length + ANSWERS.length + Object.keys(AFTER_SEND).length + 1 });
+    recordHardening('fault-matrix', {
+      faultsTried: OPS.length * FAULTS.length + OPS.length * TRANSIENT.length + ANSWERS.length + Object.keys(AFTER_SEND).length + 1,
+    });
   });
 });

@@ -91,7 +91,11 @@ beforeAll(async () => {
   if (result.code !== 0) throw new Error(`electron-builder failed (${result.code}):\n${result.output}`);
   console.log(`electron-builder --linux dir ${arch}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
-  appDir = fs.readdirSync(output).map((d) => path.join(output, d)).find((d) => d.endsWith('-unpacked')) ?? '';
+  appDir =
+    fs
+      .readdirSync(output)
+      .map((d) => path.join(output, d))
+      .find((d) => d.endsWith('-unpacked')) ?? '';
   archive = path.join(appDir, 'resources', 'app.asar');
   entries = asar.listPackage(archive, { isPack: false }).map((e) => e.replaceAll('\\', '/'));
   files = entries.filter((e) => !asar.statFile(archive, e.slice(1)).files);
@@ -195,21 +199,16 @@ describe.runIf(onLinux)('the packaged app (electron-builder --dir, stand-in Elec
   });
 
   it('leaves out every dev tool (no devDependency is shipped)', () => {
-    const shipped = new Set(
-      entries
-        .map((e) => /^\/node_modules\/((?:@[^/]+\/)?[^/]+)$/.exec(e)?.[1])
-        .filter((n): n is string => Boolean(n)),
-    );
+    const shipped = new Set(entries.map((e) => /^\/node_modules\/((?:@[^/]+\/)?[^/]+)$/.exec(e)?.[1]).filter((n): n is string => Boolean(n)));
     const devTools = Object.keys(pkg.devDependencies).filter((name) => !(name in pkg.dependencies));
     expect(devTools).toEqual(expect.arrayContaining(['typescript', 'vite', 'vitest', 'eslint', 'electron', 'electron-builder']));
     expect(devTools.filter((name) => shipped.has(name))).toEqual([]);
-    for (const name of ['esbuild', 'rollup', 'app-builder-lib', '@playwright/test', 'playwright-core', '@vitejs/plugin-react']) expect(shipped.has(name), name).toBe(false);
+    for (const name of ['esbuild', 'rollup', 'app-builder-lib', '@playwright/test', 'playwright-core', '@vitejs/plugin-react'])
+      expect(shipped.has(name), name).toBe(false);
   });
 
   it('leaves out secrets and local data, even when they sit next to the build', () => {
-    const offenders = files.filter((f) =>
-      /(^|\/)(\.env(\..*)?|\.npmrc|[^/]*\.(pem|key|p12|pfx|token|sqlite|sqlite3|db|db-wal|db-shm))$/i.test(f),
-    );
+    const offenders = files.filter((f) => /(^|\/)(\.env(\..*)?|\.npmrc|[^/]*\.(pem|key|p12|pfx|token|sqlite|sqlite3|db|db-wal|db-shm))$/i.test(f));
     expect(offenders).toEqual([]);
     for (const canary of CANARIES) expect(files).not.toContain(`/${canary}`);
     // No file carries the planted value or something shaped like a GitHub token.

@@ -41,7 +41,19 @@ export function writeStandInElectron(dir: string, version: string): string {
   fs.writeFileSync(path.join(dir, 'LICENSE'), 'Copyright (c) Electron contributors (stand-in)\n');
   fs.writeFileSync(path.join(dir, 'LICENSES.chromium.html'), '<html><body>stand-in</body></html>\n');
   fs.writeFileSync(path.join(dir, 'version'), `${version}\n`);
-  for (const name of ['icudtl.dat', 'resources.pak', 'chrome_100_percent.pak', 'chrome_200_percent.pak', 'v8_context_snapshot.bin', 'snapshot_blob.bin', 'libffmpeg.so', 'libEGL.so', 'libGLESv2.so', 'libvk_swiftshader.so', 'vk_swiftshader_icd.json']) {
+  for (const name of [
+    'icudtl.dat',
+    'resources.pak',
+    'chrome_100_percent.pak',
+    'chrome_200_percent.pak',
+    'v8_context_snapshot.bin',
+    'snapshot_blob.bin',
+    'libffmpeg.so',
+    'libEGL.so',
+    'libGLESv2.so',
+    'libvk_swiftshader.so',
+    'vk_swiftshader_icd.json',
+  ]) {
     fs.writeFileSync(path.join(dir, name), 'stand-in');
   }
   fs.writeFileSync(path.join(dir, 'locales', 'en-US.pak'), 'stand-in');
@@ -87,7 +99,21 @@ export function writeStandInWindowsElectron(dir: string, version: string): strin
   fs.writeFileSync(path.join(dir, 'LICENSE'), 'Copyright (c) Electron contributors (stand-in)\n');
   fs.writeFileSync(path.join(dir, 'LICENSES.chromium.html'), '<html><body>stand-in</body></html>\n');
   fs.writeFileSync(path.join(dir, 'version'), `${version}\n`);
-  for (const name of ['icudtl.dat', 'resources.pak', 'chrome_100_percent.pak', 'chrome_200_percent.pak', 'v8_context_snapshot.bin', 'snapshot_blob.bin', 'ffmpeg.dll', 'libEGL.dll', 'libGLESv2.dll', 'd3dcompiler_47.dll', 'vk_swiftshader.dll', 'vk_swiftshader_icd.json', 'vulkan-1.dll']) {
+  for (const name of [
+    'icudtl.dat',
+    'resources.pak',
+    'chrome_100_percent.pak',
+    'chrome_200_percent.pak',
+    'v8_context_snapshot.bin',
+    'snapshot_blob.bin',
+    'ffmpeg.dll',
+    'libEGL.dll',
+    'libGLESv2.dll',
+    'd3dcompiler_47.dll',
+    'vk_swiftshader.dll',
+    'vk_swiftshader_icd.json',
+    'vulkan-1.dll',
+  ]) {
     fs.writeFileSync(path.join(dir, name), 'stand-in');
   }
   fs.writeFileSync(path.join(dir, 'locales', 'en-US.pak'), 'stand-in');

@@ -208,7 +208,11 @@ describe.runIf(onLinux)('the packaged Windows app (electron-builder --win, stand
   it('packaged, EINVOICE_UPDATE_URL is ignored: the updater asks GitHub releases, never the override', async () => {
     const url = await overrideServer();
     const app = startApp(true, { EINVOICE_UPDATE_URL: url });
-    await waitFor(() => app.executor.urls.length > 0 && app.service.state.status === 'retrying', 'the first check', () => ({ state: app.service.state, urls: app.executor.urls, logs: app.logs }));
+    await waitFor(
+      () => app.executor.urls.length > 0 && app.service.state.status === 'retrying',
+      'the first check',
+      () => ({ state: app.service.state, urls: app.executor.urls, logs: app.logs }),
+    );
     app.service.stop();
     expect(app.executor.urls[0]).toMatch(/^https:\/\/github\.com\/einvoice-desk\/einvoice-desk\/releases\.atom/);
     expect(app.executor.urls.filter((u) => u.includes('127.0.0.1'))).toEqual([]);
@@ -220,7 +224,11 @@ describe.runIf(onLinux)('the packaged Windows app (electron-builder --win, stand
   it('unpackaged (a development run), the same EINVOICE_UPDATE_URL is used', async () => {
     const url = await overrideServer();
     const app = startApp(false, { EINVOICE_UPDATE_URL: url });
-    await waitFor(() => served.length > 0, 'a request at the override', () => ({ state: app.service.state, urls: app.executor.urls, logs: app.logs }));
+    await waitFor(
+      () => served.length > 0,
+      'a request at the override',
+      () => ({ state: app.service.state, urls: app.executor.urls, logs: app.logs }),
+    );
     app.service.stop();
     // The generic provider's manifest for the platform the test runs on (latest.yml on Windows).
     expect(served[0]).toMatch(/^\/feed\/latest(-linux)?\.yml\?token=s3cr3t$/);

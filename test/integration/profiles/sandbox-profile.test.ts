@@ -61,7 +61,11 @@ it('stopping the sandbox goes offline (app.online false); starting it again come
 });
 
 it('a custom profile with http:// on a non-loopback host is refused, naming the field', async () => {
-  const result = await services.dispatch('profiles.add', { name: 'Shop', kind: 'custom', baseUrl: 'http://einvoice.example.vn/api/integration/invoice' }, { host: 'browser' });
+  const result = await services.dispatch(
+    'profiles.add',
+    { name: 'Shop', kind: 'custom', baseUrl: 'http://einvoice.example.vn/api/integration/invoice' },
+    { host: 'browser' },
+  );
   expect(result.ok).toBe(false);
   if (result.ok) return;
   expect(result.error.code).toBe('profile_url_invalid');

@@ -57,7 +57,9 @@ describe('fault kinds over HTTP', () => {
   it('hang: no answer until the client gives up', async () => {
     sb.setFaults('download:hang=1');
     const t0 = performance.now();
-    await expect(fetch(`${sb.baseUrl}/Download`, { method: 'POST', headers: headers(sb.devToken), body: '[]', signal: AbortSignal.timeout(300) })).rejects.toThrow();
+    await expect(
+      fetch(`${sb.baseUrl}/Download`, { method: 'POST', headers: headers(sb.devToken), body: '[]', signal: AbortSignal.timeout(300) }),
+    ).rejects.toThrow();
     expect(performance.now() - t0).toBeGreaterThanOrEqual(280);
     expect(sb.requests({ op: 'download' }).at(-1)).toMatchObject({ fault: 'hang', status: 0 });
   });

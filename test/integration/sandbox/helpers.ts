@@ -8,7 +8,12 @@ export function headers(token: string | null): Record<string, string> {
   return h;
 }
 
-export async function call(sb: Sandbox, method: 'GET' | 'POST', op: string, opts: { query?: string; body?: unknown; token?: string | null } = {}): Promise<{ status: number; env: Env; text: string; res: Response }> {
+export async function call(
+  sb: Sandbox,
+  method: 'GET' | 'POST',
+  op: string,
+  opts: { query?: string; body?: unknown; token?: string | null } = {},
+): Promise<{ status: number; env: Env; text: string; res: Response }> {
   const res = await fetch(`${sb.baseUrl}/${op}${opts.query ? `?${opts.query}` : ''}`, {
     method,
     headers: headers(opts.token === undefined ? sb.devToken : opts.token),

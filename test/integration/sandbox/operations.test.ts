@@ -50,23 +50,35 @@ describe('token operation and auth', () => {
   });
 
   it('accepts field names in any case', async () => {
-    const env = (await (await post({ AppID: SANDBOX_CREDENTIALS.appid, TaxCode: SANDBOX_CREDENTIALS.taxcode, UserName: 'sandbox', Password: SANDBOX_CREDENTIALS.password })).json()) as { success: boolean };
+    const env = (await (
+      await post({ AppID: SANDBOX_CREDENTIALS.appid, TaxCode: SANDBOX_CREDENTIALS.taxcode, UserName: 'sandbox', Password: SANDBOX_CREDENTIALS.password })
+    ).json()) as { success: boolean };
     expect(env.success).toBe(true);
   });
 
-  it.each(['templates', 'Download', 'sendemail', 'unpublishview'])('%s: invalid, missing and expired tokens are refused before anything happens', async (op) => {
-    const method = op === 'templates' ? 'GET' : 'POST';
-    const body = op === 'templates' ? undefined : op === 'Download' ? [sb.catalogue.list('withoutCode')[0]] : op === 'sendemail' ? { SendEmailDatas: [{ TransactionID: sb.catalogue.list('withoutCode')[0], ReceiverEmail: 'a@b.vn' }], IsInvoiceCode: false } : sampleInvoiceData();
-    const bad = await call(sb, method, op, { token: 'not-a-token', body });
-    expect(bad.status).toBe(200);
-    expect(bad.env).toMatchObject({ success: false, errorCode: 'InvalidTokenCode' });
-    const none = await call(sb, method, op, { token: null, body });
-    expect(none.env.errorCode).toBe('InvalidTokenCode');
-    const expired = await call(sb, method, op, { token: sb.issueToken({ ttlMs: -1000 }), body });
-    expect(expired.env.errorCode).toBe('TokenExpiredCode');
-    expect(sb.sentEmails()).toEqual([]);
-    expect(sb.requests().map((r) => r.auth)).toEqual(['invalid', 'none', 'expired']);
-  });
+  it.each(['templates', 'Download', 'sendemail', 'unpublishview'])(
+    '%s: invalid, missing and expired tokens are refused before anything happens',
+    async (op) => {
+      const method = op === 'templates' ? 'GET' : 'POST';
+      const body =
+        op === 'templates'
+          ? undefined
+          : op === 'Download'
+            ? [sb.catalogue.list('withoutCode')[0]]
+            : op === 'sendemail'
+              ? { SendEmailDatas: [{ TransactionID: sb.catalogue.list('withoutCode')[0], ReceiverEmail: 'a@b.vn' }], IsInvoiceCode: false }
+              : sampleInvoiceData();
+      const bad = await call(sb, method, op, { token: 'not-a-token', body });
+      expect(bad.status).toBe(200);
+      expect(bad.env).toMatchObject({ success: false, errorCode: 'InvalidTokenCode' });
+      const none = await call(sb, method, op, { token: null, body });
+      expect(none.env.errorCode).toBe('InvalidTokenCode');
+      const expired = await call(sb, method, op, { token: sb.issueToken({ ttlMs: -1000 }), body });
+      expect(expired.env.errorCode).toBe('TokenExpiredCode');
+      expect(sb.sentEmails()).toEqual([]);
+      expect(sb.requests().map((r) => r.auth)).toEqual(['invalid', 'none', 'expired']);
+    },
+  );
 
   it('a token expires when the clock passes exp', async () => {
     const token = sb.issueToken({ ttlMs: 10_000 });
@@ -177,10 +189,19 @@ describe('Download', () => {
   it('per-item errors: wrong flags → InvoiceNotExist, malformed → InvalidTransactionID, deleted → InvoiceDeleted', async () => {
     const withCode = sb.catalogue.list('withCode')[0]!;
     const calc = sb.catalogue.list('cashRegister')[0]!;
-    const deleted = ['withCode', 'withoutCode', 'cashRegister'].flatMap((k) => sb.catalogue.deletedIds(k as 'withCode')).find((id) => sb.catalogue.kindOf(id) === 'withCode');
+    const deleted = ['withCode', 'withoutCode', 'cashRegister']
+      .flatMap((k) => sb.catalogue.deletedIds(k as 'withCode'))
+      .find((id) => sb.catalogue.kindOf(id) === 'withCode');
     const ids: unknown[] = [withCode, calc, 'ZZZZZZZZZZ', 'bad id!', 42, ...(deleted ? [deleted] : [])];
     const items = await download(sb, ids, 'invoiceWithCode=true&downloadDataType=Xml');
-    expect(items.map((i) => i.ErrorCode)).toEqual(['', 'InvoiceNotExist', 'InvoiceNotExist', 'InvalidTransactionID', 'InvalidTransactionID', ...(deleted ? ['InvoiceDeleted'] : [])]);
+    expect(items.map((i) => i.ErrorCode)).toEqual([
+      '',
+      'InvoiceNotExist',
+      'InvoiceNotExist',
+      'InvalidTransactionID',
+      'InvalidTransactionID',
+      ...(deleted ? ['InvoiceDeleted'] : []),
+    ]);
     expect(items[1]!.data).toBeNull();
     const asCalc = await download(sb, [calc, withCode], 'invoiceWithCode=true&invoiceCalcu=true&downloadDataType=Xml');
     expect(asCalc.map((i) => i.ErrorCode)).toEqual(['', 'InvoiceNotExist']);
@@ -212,7 +233,14 @@ describe('Download', () => {
 });
 
 describe('sendemail', () => {
-  const entry = (id: string, email = 'khach.hang@example.vn') => ({ TransactionID: id, ReceiverName: 'Nguyễn Văn An', ReceiverEmail: email, CCEmail: null, BCCEmail: null, ReplyEmail: 'ketoan@shop.vn' });
+  const entry = (id: string, email = 'khach.hang@example.vn') => ({
+    TransactionID: id,
+    ReceiverName: 'Nguyễn Văn An',
+    ReceiverEmail: email,
+    CCEmail: null,
+    BCCEmail: null,
+    ReplyEmail: 'ketoan@shop.vn',
+  });
   const send = async (body: unknown) => {
     const r = await call(sb, 'POST', 'sendemail', { body });
     return { ...r, items: unwrap(r.env.data) as { TransactionID: string; RefID: string; RefDetailID: string; SendEmailStatus: number; ErrorCode: string }[] };
@@ -229,7 +257,13 @@ describe('sendemail', () => {
     expect(r.items[0]!.RefID).toBe(sb.catalogue.get(ids[0]!)!.RefID);
     const mails = sb.sentEmails();
     expect(mails).toHaveLength(6);
-    expect(mails[0]).toMatchObject({ TransactionID: ids[0], to: ['a@x.vn', 'b@y.vn'], replyTo: 'ketoan@shop.vn', kind: 'withoutCode', receiverName: 'Nguyễn Văn An' });
+    expect(mails[0]).toMatchObject({
+      TransactionID: ids[0],
+      to: ['a@x.vn', 'b@y.vn'],
+      replyTo: 'ketoan@shop.vn',
+      kind: 'withoutCode',
+      receiverName: 'Nguyễn Văn An',
+    });
     const admin = (await (await fetch(`${sb.origin}/__sandbox/emails`)).json()) as unknown[];
     expect(admin).toHaveLength(6);
   });
@@ -238,7 +272,14 @@ describe('sendemail', () => {
     const withCode = sb.catalogue.list('withCode')[0]!;
     const calc = sb.catalogue.list('cashRegister')[0]!;
     const r = await send({
-      SendEmailDatas: [entry(withCode, 'not-an-address'), entry(withCode, 'a@x.vn,b@y.vn'), entry(withCode, ''), entry(calc), entry('NOSUCHID99'), { ...entry(withCode), CCEmail: 'cc@@x' }],
+      SendEmailDatas: [
+        entry(withCode, 'not-an-address'),
+        entry(withCode, 'a@x.vn,b@y.vn'),
+        entry(withCode, ''),
+        entry(calc),
+        entry('NOSUCHID99'),
+        { ...entry(withCode), CCEmail: 'cc@@x' },
+      ],
       IsInvoiceCode: true,
     });
     expect(r.items.map((i) => [i.SendEmailStatus, i.ErrorCode])).toEqual([
@@ -294,7 +335,11 @@ describe('preview (unpublishview)', () => {
   });
 
   it('reports RequireError_{Field} and InvoiceDetail_{Field}', async () => {
-    const bad = { ...sampleInvoiceData(), InvDate: '', OriginalInvoiceDetail: [{ ItemType: 1, LineNumber: 1, ItemName: 'Hàng', Quantity: 1, UnitPrice: 1, AmountOC: 1, VATRateName: '12%' }] };
+    const bad = {
+      ...sampleInvoiceData(),
+      InvDate: '',
+      OriginalInvoiceDetail: [{ ItemType: 1, LineNumber: 1, ItemName: 'Hàng', Quantity: 1, UnitPrice: 1, AmountOC: 1, VATRateName: '12%' }],
+    };
     const r = await call(sb, 'POST', 'unpublishview', { body: bad });
     expect(r.env).toMatchObject({ success: false, errorCode: 'RequireError_InvDate', data: null });
     expect(r.env.errors).toEqual(['RequireError_InvDate', 'InvoiceDetail_VATRateName']);
@@ -313,18 +358,31 @@ describe('plumbing', () => {
     const body = [sb.catalogue.list('withCode')[0]];
     await call(sb, 'POST', 'Download', { query: 'invoiceWithCode=true&downloadDataType=Xml', body });
     const [entry] = sb.requests({ op: 'download' });
-    expect(entry).toMatchObject({ method: 'POST', path: '/api/integration/invoice/Download', query: { invoiceWithCode: 'true', downloadDataType: 'Xml' }, bodySize: JSON.stringify(body).length, auth: 'dev', status: 200 });
+    expect(entry).toMatchObject({
+      method: 'POST',
+      path: '/api/integration/invoice/Download',
+      query: { invoiceWithCode: 'true', downloadDataType: 'Xml' },
+      bodySize: JSON.stringify(body).length,
+      auth: 'dev',
+      status: 200,
+    });
     expect(entry!.headers['content-type']).toBe('application/json');
   });
 
   it('admin endpoints: state, quirks, faults, requests, invoices, token, reset', async () => {
-    const state = (await (await fetch(`${sb.origin}/__sandbox/state`)).json()) as { baseUrl: string; devToken: string; invoices: Record<string, { count: number }> };
+    const state = (await (await fetch(`${sb.origin}/__sandbox/state`)).json()) as {
+      baseUrl: string;
+      devToken: string;
+      invoices: Record<string, { count: number }>;
+    };
     expect(state.baseUrl).toBe(sb.baseUrl);
     expect(state.invoices.withCode!.count).toBe(sb.catalogue.list('withCode').length);
     const q = await fetch(`${sb.origin}/__sandbox/quirks`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ casing: 'pascal' }) });
     expect(((await q.json()) as { casing: string }).casing).toBe('pascal');
     expect(sb.quirks().casing).toBe('pascal');
-    expect((await fetch(`${sb.origin}/__sandbox/quirks`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ casing: 'snake' }) })).status).toBe(400);
+    expect((await fetch(`${sb.origin}/__sandbox/quirks`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ casing: 'snake' }) })).status).toBe(
+      400,
+    );
     const f = await fetch(`${sb.origin}/__sandbox/faults`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ spec: 'templates:503=1' }) });
     expect(((await f.json()) as { faultSpec: string }).faultSpec).toBe('templates:503=1');
     expect((await call(sb, 'GET', 'templates')).status).toBe(503);
@@ -335,7 +393,9 @@ describe('plumbing', () => {
     const inv = (await (await fetch(`${sb.origin}/__sandbox/invoices?kind=cashRegister&limit=5`)).json()) as { ids: string[]; flags: unknown };
     expect(inv.ids).toEqual(sb.catalogue.list('cashRegister').slice(0, 5));
     expect(inv.flags).toEqual({ invoiceWithCode: true, invoiceCalcu: true });
-    const tok = (await (await fetch(`${sb.origin}/__sandbox/token`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ ttlMs: -5 }) })).json()) as { token: string };
+    const tok = (await (
+      await fetch(`${sb.origin}/__sandbox/token`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ ttlMs: -5 }) })
+    ).json()) as { token: string };
     expect((await call(sb, 'GET', 'templates', { token: tok.token })).env).toBeDefined();
     await fetch(`${sb.origin}/__sandbox/reset`, { method: 'POST', headers: JSON_HEADERS });
     expect(sb.quirks().casing).toBe('camel');
@@ -356,13 +416,19 @@ describe('plumbing', () => {
       req.end();
     });
     expect(status).toBe(403);
-    const local = await fetch(`http://localhost:${new URL(sb.origin).port}/api/integration/invoice/templates`, { headers: { Authorization: `Bearer ${sb.devToken}` } }).catch(() => null);
+    const local = await fetch(`http://localhost:${new URL(sb.origin).port}/api/integration/invoice/templates`, {
+      headers: { Authorization: `Bearer ${sb.devToken}` },
+    }).catch(() => null);
     if (local) expect(local.status).toBe(200);
   });
 
   it('admin warm pre-renders into the cache', async () => {
     const before = sb.stats().cachedItems;
-    const res = await fetch(`${sb.origin}/__sandbox/warm`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ kind: 'cashRegister', limit: 3, type: 'pdf' }) });
+    const res = await fetch(`${sb.origin}/__sandbox/warm`, {
+      method: 'POST',
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ kind: 'cashRegister', limit: 3, type: 'pdf' }),
+    });
     expect(await res.json()).toEqual({ warmed: 3, type: 'Pdf' });
     expect(sb.stats().cachedItems).toBeGreaterThanOrEqual(before + 3);
     const hits = sb.stats().cacheHits;
@@ -388,7 +454,10 @@ describe('PDF size', () => {
     const b = await startSandbox({ invoiceCount: 10 });
     delete process.env.EINVOICE_SANDBOX_PDF_KB;
     try {
-      for (const [s, kb] of [[a, 80], [b, 120]] as const) {
+      for (const [s, kb] of [
+        [a, 80],
+        [b, 120],
+      ] as const) {
         const [item] = await download(s, [s.catalogue.list('withCode')[0]], 'invoiceWithCode=true');
         const size = Buffer.from(item!.data!, 'base64').length;
         expect(Math.abs(size - kb * 1024)).toBeLessThan(600);

@@ -37,7 +37,11 @@ describe('dataEncoding', () => {
   const email = () => ({ SendEmailDatas: ids().map((id) => ({ TransactionID: id, ReceiverEmail: 'a@b.vn' })), IsInvoiceCode: true });
 
   it('string (default): JSON-in-string for templates, Download and sendemail', async () => {
-    for (const r of [await call(sb, 'GET', 'templates'), await call(sb, 'POST', 'Download', { query: 'invoiceWithCode=true&downloadDataType=Xml', body: ids() }), await call(sb, 'POST', 'sendemail', { body: email() })]) {
+    for (const r of [
+      await call(sb, 'GET', 'templates'),
+      await call(sb, 'POST', 'Download', { query: 'invoiceWithCode=true&downloadDataType=Xml', body: ids() }),
+      await call(sb, 'POST', 'sendemail', { body: email() }),
+    ]) {
       expect(typeof r.env.data).toBe('string');
       expect(Array.isArray(JSON.parse(r.env.data as string))).toBe(true);
     }
@@ -45,38 +49,49 @@ describe('dataEncoding', () => {
 
   it('object: the list itself', async () => {
     sb.setQuirks({ dataEncoding: 'object' });
-    for (const r of [await call(sb, 'GET', 'templates'), await call(sb, 'POST', 'Download', { query: 'invoiceWithCode=true&downloadDataType=Xml', body: ids() }), await call(sb, 'POST', 'sendemail', { body: email() })]) {
+    for (const r of [
+      await call(sb, 'GET', 'templates'),
+      await call(sb, 'POST', 'Download', { query: 'invoiceWithCode=true&downloadDataType=Xml', body: ids() }),
+      await call(sb, 'POST', 'sendemail', { body: email() }),
+    ]) {
       expect(Array.isArray(r.env.data)).toBe(true);
     }
   });
 
   it('double: JSON-in-string twice', async () => {
     sb.setQuirks({ dataEncoding: 'double' });
-    for (const r of [await call(sb, 'GET', 'templates'), await call(sb, 'POST', 'Download', { query: 'invoiceWithCode=true&downloadDataType=Xml', body: ids() }), await call(sb, 'POST', 'sendemail', { body: email() })]) {
+    for (const r of [
+      await call(sb, 'GET', 'templates'),
+      await call(sb, 'POST', 'Download', { query: 'invoiceWithCode=true&downloadDataType=Xml', body: ids() }),
+      await call(sb, 'POST', 'sendemail', { body: email() }),
+    ]) {
       const once = JSON.parse(r.env.data as string) as unknown;
       expect(typeof once).toBe('string');
       expect(Array.isArray(JSON.parse(once as string))).toBe(true);
     }
   });
 
-  it.each(['object', 'string', 'double'] as const)('Download %s: the spliced body is valid JSON that decodes to the right items, awkward ids included', async (dataEncoding) => {
-    sb.setQuirks({ dataEncoding, itemDataField: 'mixed' });
-    const good = sb.catalogue.list('withCode').slice(0, 2);
-    const ids = [good[0]!, 'quote"back\\slash\u00e9\n', good[1]!, 'NOSUCHID00'];
-    for (const type of ['Pdf', 'Xml', 'All'] as const) {
-      const r = await call(sb, 'POST', 'Download', { query: `invoiceWithCode=true&downloadDataType=${type}`, body: ids });
-      let data: unknown = r.env.data;
-      for (let i = 0; i < (dataEncoding === 'object' ? 0 : dataEncoding === 'string' ? 1 : 2); i++) data = JSON.parse(data as string);
-      const items = data as Record<string, string | null>[];
-      expect(items.map((i) => i.TransactionID)).toEqual(ids);
-      expect(items.map((i) => i.ErrorCode)).toEqual(['', 'InvalidTransactionID', '', 'InvoiceNotExist']);
-      expect(items[1]!.Data).toBeNull();
-      const second = items[2]!.data;
-      const expected = Buffer.from(await sb.catalogue.expected(good[1]!, type));
-      expect((type === 'Xml' ? Buffer.from(second!, 'utf8') : Buffer.from(second!, 'base64')).equals(expected)).toBe(true);
-      expect(Buffer.from(items[0]!.data!, type === 'Xml' ? 'utf8' : 'base64').equals(Buffer.from(await sb.catalogue.expected(good[0]!, type)))).toBe(true);
-    }
-  });
+  it.each(['object', 'string', 'double'] as const)(
+    'Download %s: the spliced body is valid JSON that decodes to the right items, awkward ids included',
+    async (dataEncoding) => {
+      sb.setQuirks({ dataEncoding, itemDataField: 'mixed' });
+      const good = sb.catalogue.list('withCode').slice(0, 2);
+      const ids = [good[0]!, 'quote"back\\slash\u00e9\n', good[1]!, 'NOSUCHID00'];
+      for (const type of ['Pdf', 'Xml', 'All'] as const) {
+        const r = await call(sb, 'POST', 'Download', { query: `invoiceWithCode=true&downloadDataType=${type}`, body: ids });
+        let data: unknown = r.env.data;
+        for (let i = 0; i < (dataEncoding === 'object' ? 0 : dataEncoding === 'string' ? 1 : 2); i++) data = JSON.parse(data as string);
+        const items = data as Record<string, string | null>[];
+        expect(items.map((i) => i.TransactionID)).toEqual(ids);
+        expect(items.map((i) => i.ErrorCode)).toEqual(['', 'InvalidTransactionID', '', 'InvoiceNotExist']);
+        expect(items[1]!.Data).toBeNull();
+        const second = items[2]!.data;
+        const expected = Buffer.from(await sb.catalogue.expected(good[1]!, type));
+        expect((type === 'Xml' ? Buffer.from(second!, 'utf8') : Buffer.from(second!, 'base64')).equals(expected)).toBe(true);
+        expect(Buffer.from(items[0]!.data!, type === 'Xml' ? 'utf8' : 'base64').equals(Buffer.from(await sb.catalogue.expected(good[0]!, type)))).toBe(true);
+      }
+    },
+  );
 
   it('the preview link and the token stay plain strings', async () => {
     sb.setQuirks({ dataEncoding: 'double' });
@@ -88,12 +103,23 @@ describe('dataEncoding', () => {
 describe('itemDataField', () => {
   it('data (default), Data, or mixed per item', async () => {
     const ids = sb.catalogue.list('withCode').slice(0, 4);
-    const keys = async () => (JSON.parse((await call(sb, 'POST', 'Download', { query: 'invoiceWithCode=true&downloadDataType=Html', body: ids })).env.data as string) as Record<string, unknown>[]).map((i) => Object.keys(i).sort().join(','));
+    const keys = async () =>
+      (
+        JSON.parse((await call(sb, 'POST', 'Download', { query: 'invoiceWithCode=true&downloadDataType=Html', body: ids })).env.data as string) as Record<
+          string,
+          unknown
+        >[]
+      ).map((i) => Object.keys(i).sort().join(','));
     expect(await keys()).toEqual(Array(4).fill('ErrorCode,TransactionID,data'));
     sb.setQuirks({ itemDataField: 'Data' });
     expect(await keys()).toEqual(Array(4).fill('Data,ErrorCode,TransactionID'));
     sb.setQuirks({ itemDataField: 'mixed' });
-    expect(await keys()).toEqual(['ErrorCode,TransactionID,data', 'Data,ErrorCode,TransactionID', 'ErrorCode,TransactionID,data', 'Data,ErrorCode,TransactionID']);
+    expect(await keys()).toEqual([
+      'ErrorCode,TransactionID,data',
+      'Data,ErrorCode,TransactionID',
+      'ErrorCode,TransactionID,data',
+      'Data,ErrorCode,TransactionID',
+    ]);
   });
 });
 
@@ -123,7 +149,12 @@ describe('downloadPdfAsLink', () => {
 describe('maintenance', () => {
   it('every operation answers HTTP 503 with an HTML page', async () => {
     sb.setQuirks({ maintenance: true });
-    for (const [method, op] of [['GET', 'templates'], ['POST', 'Download'], ['POST', 'sendemail'], ['POST', 'unpublishview']] as const) {
+    for (const [method, op] of [
+      ['GET', 'templates'],
+      ['POST', 'Download'],
+      ['POST', 'sendemail'],
+      ['POST', 'unpublishview'],
+    ] as const) {
       const r = await call(sb, method, op, { body: method === 'POST' ? [] : undefined });
       expect(r.status).toBe(503);
       expect(r.res.headers.get('content-type')).toContain('text/html');

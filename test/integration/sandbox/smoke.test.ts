@@ -16,7 +16,11 @@ describe('sandbox smoke', () => {
     expect(env.success).toBe(true);
     expect(JSON.parse(env.data).length).toBeGreaterThan(0);
     const id = sb.catalogue.list('withCode')[0]!;
-    const d = await fetch(`${sb.baseUrl}/Download?invoiceWithCode=true&downloadDataType=Pdf`, { method: 'POST', headers: auth(sb.devToken), body: JSON.stringify([id]) });
+    const d = await fetch(`${sb.baseUrl}/Download?invoiceWithCode=true&downloadDataType=Pdf`, {
+      method: 'POST',
+      headers: auth(sb.devToken),
+      body: JSON.stringify([id]),
+    });
     const denv = (await d.json()) as { data: string };
     const items = JSON.parse(denv.data) as { TransactionID: string; data: string; ErrorCode: string }[];
     expect(items[0]!.ErrorCode).toBe('');

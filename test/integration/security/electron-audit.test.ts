@@ -25,7 +25,15 @@ describe('Electron security audit (Electronegativity, offline)', () => {
     expect(audit.findings.filter((f) => f.severity === 'HIGH')).toEqual([]);
     // The checks we fixed on purpose stay fixed.
     const ids = audit.findings.map((f) => f.id);
-    for (const fixed of ['CONTEXT_ISOLATION_JS_CHECK', 'NODE_INTEGRATION_JS_CHECK', 'SANDBOX_JS_CHECK', 'LIMIT_NAVIGATION_GLOBAL_CHECK', 'PERMISSION_REQUEST_HANDLER_GLOBAL_CHECK', 'AUXCLICK_JS_CHECK', 'WEB_SECURITY_JS_CHECK']) {
+    for (const fixed of [
+      'CONTEXT_ISOLATION_JS_CHECK',
+      'NODE_INTEGRATION_JS_CHECK',
+      'SANDBOX_JS_CHECK',
+      'LIMIT_NAVIGATION_GLOBAL_CHECK',
+      'PERMISSION_REQUEST_HANDLER_GLOBAL_CHECK',
+      'AUXCLICK_JS_CHECK',
+      'WEB_SECURITY_JS_CHECK',
+    ]) {
       expect(ids).not.toContain(fixed);
     }
   });

@@ -34,7 +34,11 @@ describe('wrong Node says so', () => {
   });
 
   it('exits 1 with that one line on a faked old version', () => {
-    const result = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(path.join(root, 'bin', 'node-check.cjs'))}).requireNode('v20.9.0'); console.log('went on')`], { encoding: 'utf8' });
+    const result = spawnSync(
+      process.execPath,
+      ['-e', `require(${JSON.stringify(path.join(root, 'bin', 'node-check.cjs'))}).requireNode('v20.9.0'); console.log('went on')`],
+      { encoding: 'utf8' },
+    );
     expect(result.status).toBe(1);
     expect(result.stderr).toBe(`${line('v20.9.0')}\n`);
     expect(result.stdout).toBe('');
@@ -54,7 +58,12 @@ describe('wrong Node says so', () => {
   it.skipIf(!hasOldNode || !fs.existsSync(oldNpm))('npm start and npm run start:browser stop before the build on the machine’s old Node', () => {
     const before = builtStamp();
     for (const script of [['start'], ['run', 'start:browser']]) {
-      const result = spawnSync(oldNpm, script, { cwd: root, encoding: 'utf8', timeout: 60_000, env: { ...process.env, PATH: `${path.dirname(OLD_NODE)}:/bin` } });
+      const result = spawnSync(oldNpm, script, {
+        cwd: root,
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: { ...process.env, PATH: `${path.dirname(OLD_NODE)}:/bin` },
+      });
       expect(result.status, script.join(' ')).not.toBe(0);
       expect(result.stderr).toContain(line(oldVersion));
       expect(result.stdout).not.toContain('Built main');

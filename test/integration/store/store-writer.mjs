@@ -19,7 +19,11 @@ for (let i = 0; i < Number(countArg); i++) {
   } catch (error) {
     errors++;
     console.error(String(error));
-    try { db.exec('ROLLBACK'); } catch { /* not in a transaction */ }
+    try {
+      db.exec('ROLLBACK');
+    } catch {
+      /* not in a transaction */
+    }
   }
 }
 db.close();

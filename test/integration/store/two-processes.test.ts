@@ -51,7 +51,7 @@ it('two processes write to the same database at once without "database is locked
   store.close();
 }, 60_000);
 
-it('two connections opening the same file agree on the migrated schema and see each other\'s writes', () => {
+it("two connections opening the same file agree on the migrated schema and see each other's writes", () => {
   const a = openDatabase(dir);
   const b = openDatabase(dir);
   expect(a.version).toBe(b.version);
@@ -61,7 +61,7 @@ it('two connections opening the same file agree on the migrated schema and see e
   b.close();
 });
 
-it('the app\'s services and a CLI process (real store + settings service in both) write at once', async () => {
+it("the app's services and a CLI process (real store + settings service in both) write at once", async () => {
   const { build } = await import('esbuild');
   const bundle = path.join(dir, 'service-writer.cjs');
   await build({ entryPoints: [path.join(__dirname, 'service-writer.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'error' });

@@ -201,7 +201,11 @@ describe.runIf(process.platform === 'linux')('updating from a generic feed (EINV
   it('finds the new version, downloads and verifies it with progress, waits for work, then installs it', async () => {
     const app = startApp();
     {
-      await waitFor(() => app.service.state.status === 'ready', 'the update to be ready', () => ({ states: app.states, logs: app.logs, requests }));
+      await waitFor(
+        () => app.service.state.status === 'ready',
+        'the update to be ready',
+        () => ({ states: app.states, logs: app.logs, requests }),
+      );
       expect(app.service.state).toEqual({ status: 'ready', version: NEW_VERSION });
       expect(requests.some((r) => r.startsWith('/feed/latest-linux'))).toBe(true);
       expect(requests).toContain(`/feed/${FILE}`);
@@ -222,7 +226,11 @@ describe.runIf(process.platform === 'linux')('updating from a generic feed (EINV
 
       sending = false;
       app.work.changed();
-      await waitFor(() => app.quits.includes('quit'), 'the app to quit into the update', () => ({ states: app.states.slice(-3), logs: app.logs.slice(-6), quits: app.quits }));
+      await waitFor(
+        () => app.quits.includes('quit'),
+        'the app to quit into the update',
+        () => ({ states: app.states.slice(-3), logs: app.logs.slice(-6), quits: app.quits }),
+      );
       expect(app.service.state).toEqual({ status: 'installing', version: NEW_VERSION });
       // The AppImage on disk is now the downloaded, verified one.
       expect(createHash('sha512').update(fs.readFileSync(app.oldAppImage)).digest('hex')).toBe(createHash('sha512').update(payload).digest('hex'));
@@ -232,10 +240,18 @@ describe.runIf(process.platform === 'linux')('updating from a generic feed (EINV
   it('offline: the failure is retried quietly until the server answers', async () => {
     online = false;
     const app = startApp();
-    await waitFor(() => app.states.filter((s) => s.status === 'retrying').length >= 2, 'two quiet retries', () => ({ states: app.states, logs: app.logs }));
+    await waitFor(
+      () => app.states.filter((s) => s.status === 'retrying').length >= 2,
+      'two quiet retries',
+      () => ({ states: app.states, logs: app.logs }),
+    );
     expect(app.service.state).toMatchObject({ status: 'retrying' });
     online = true;
-    await waitFor(() => app.service.state.status === 'ready', 'the update after coming back online', () => ({ states: app.states.slice(-4), logs: app.logs.slice(-6) }));
+    await waitFor(
+      () => app.service.state.status === 'ready',
+      'the update after coming back online',
+      () => ({ states: app.states.slice(-4), logs: app.logs.slice(-6) }),
+    );
     expect(app.states.some((s) => s.status === 'retrying' && s.offline)).toBe(true);
     app.service.stop();
   });

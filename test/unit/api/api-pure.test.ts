@@ -57,7 +57,9 @@ describe('base URL', () => {
   });
 
   it('default token URL replaces /invoice with /auth/token', () => {
-    expect(defaultTokenUrl(new URL('https://testapi.meinvoice.vn/api/integration/invoice')).href).toBe('https://testapi.meinvoice.vn/api/integration/auth/token');
+    expect(defaultTokenUrl(new URL('https://testapi.meinvoice.vn/api/integration/invoice')).href).toBe(
+      'https://testapi.meinvoice.vn/api/integration/auth/token',
+    );
     expect(defaultTokenUrl(new URL('https://x.vn/svc')).href).toBe('https://x.vn/svc/auth/token');
   });
 });

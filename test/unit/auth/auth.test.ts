@@ -214,7 +214,8 @@ describe('AuthService.session', () => {
       store,
       secrets: new MemorySecretStore(),
       profiles,
-      resolveEndpoint: async (p) => (p.kind === 'sandbox' ? { baseUrl: 'http://127.0.0.1:1/x', tokenUrl: null, devToken: 'dev' } : { baseUrl: p.baseUrl!, tokenUrl: p.tokenUrl }),
+      resolveEndpoint: async (p) =>
+        p.kind === 'sandbox' ? { baseUrl: 'http://127.0.0.1:1/x', tokenUrl: null, devToken: 'dev' } : { baseUrl: p.baseUrl!, tokenUrl: p.tokenUrl },
     });
     const p = profiles.add({ name: 'T', kind: 'test' });
     expect(await auth.session(p.id)).toBeNull();

@@ -5,7 +5,15 @@ import { correctionDraft, correctionFrom, splitOriginalSeries, ReferenceType } f
 import { validateDraft } from '../../../common/validation';
 
 const NOW = { now: new Date('2026-03-20T03:00:00Z') };
-const ISSUED = { RefID: '3b2a1c0d-9e8f-4a7b-8c6d-5e4f3a2b1c0d', TransactionID: 'TX8Q2', InvSeries: '1C26TAA', InvNo: '00000012', InvDate: '2026-03-01T00:00:00', PublishStatus: 1, EInvoiceStatus: 1 };
+const ISSUED = {
+  RefID: '3b2a1c0d-9e8f-4a7b-8c6d-5e4f3a2b1c0d',
+  TransactionID: 'TX8Q2',
+  InvSeries: '1C26TAA',
+  InvNo: '00000012',
+  InvDate: '2026-03-01T00:00:00',
+  PublishStatus: 1,
+  EInvoiceStatus: 1,
+};
 const init = { RefID: '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b', InvDate: '2026-03-20', InvSeries: '1C26TAA' };
 const line = (o: Partial<DraftLine>): DraftLine => ({ ...emptyLine(1), ItemName: 'Cà phê', UnitPrice: '25000', ...o });
 

@@ -44,7 +44,9 @@ describe('Decree 70 buyer fields', () => {
 
   it('BuyerBudgetCode: 7 characters, and then the name and address are required', () => {
     expect(codes(retail({ BuyerBudgetCode: '1234567', BuyerLegalName: 'Trường THCS Nghĩa Tân', BuyerAddress: 'Cầu Giấy, Hà Nội' }))).toEqual([]);
-    expect(codes(retail({ BuyerBudgetCode: '123456', BuyerLegalName: 'Trường THCS Nghĩa Tân', BuyerAddress: 'Cầu Giấy, Hà Nội' }))).toEqual([['BuyerBudgetCode', 'buyer.budgetCode', 'error']]);
+    expect(codes(retail({ BuyerBudgetCode: '123456', BuyerLegalName: 'Trường THCS Nghĩa Tân', BuyerAddress: 'Cầu Giấy, Hà Nội' }))).toEqual([
+      ['BuyerBudgetCode', 'buyer.budgetCode', 'error'],
+    ]);
     expect(codes(retail({ BuyerBudgetCode: '1234567' }))).toEqual([
       ['BuyerLegalName', 'required.BuyerLegalName', 'error'],
       ['BuyerAddress', 'required.BuyerAddress', 'error'],

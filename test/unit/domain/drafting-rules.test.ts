@@ -62,7 +62,13 @@ describe('totals options from settings', () => {
 });
 
 describe('series choice', () => {
-  const tpl = (series: string, more: boolean, extra: Partial<SeriesTemplate> = {}): SeriesTemplate => ({ series, inactive: false, ticket: false, isMoreVATRate: more, ...extra });
+  const tpl = (series: string, more: boolean, extra: Partial<SeriesTemplate> = {}): SeriesTemplate => ({
+    series,
+    inactive: false,
+    ticket: false,
+    isMoreVATRate: more,
+    ...extra,
+  });
   const templates = [tpl('1C26TAA', false), tpl('1C26TBH', true), tpl('1C26TXD', false, { inactive: true }), tpl('5C26TVE', false, { ticket: true })];
   const twoRates = {
     ...emptyDraft({ RefID: '', InvDate: '2026-01-02' }),
@@ -81,9 +87,13 @@ describe('series choice', () => {
     expect(activeTemplatesFor(templates, false).map((t) => t.series)).toEqual(['1C26TAA', '1C26TBH']);
     expect(templateAllowed(templates[0]!, true)).toBe(false);
     expect(templateAllowed(templates[1]!, true)).toBe(true);
-    expect(seriesChoiceProblems({ series: '1C26TAA', isTicket: false, multiRate: true, templates })).toMatchObject([{ code: 'series.multiRate', severity: 'error', path: 'InvSeries' }]);
+    expect(seriesChoiceProblems({ series: '1C26TAA', isTicket: false, multiRate: true, templates })).toMatchObject([
+      { code: 'series.multiRate', severity: 'error', path: 'InvSeries' },
+    ]);
     expect(seriesChoiceProblems({ series: '1C26TBH', isTicket: false, multiRate: true, templates })).toEqual([]);
-    expect(seriesChoiceProblems({ series: '1C26TXD', isTicket: false, multiRate: false, templates })).toMatchObject([{ code: 'series.notActive', severity: 'warning' }]);
+    expect(seriesChoiceProblems({ series: '1C26TXD', isTicket: false, multiRate: false, templates })).toMatchObject([
+      { code: 'series.notActive', severity: 'warning' },
+    ]);
     expect(seriesChoiceProblems({ series: '1C26TAA', isTicket: false, multiRate: true, templates: [] })).toEqual([]);
   });
 });

@@ -8,7 +8,13 @@ const NOW = new Date('2026-03-10T03:00:00Z');
 const TEMPLATE = { IPTemplateID: 't1', InvSeries: '1C26TAA', Inactive: false, IsSendSummary: false, IsMoreVATRate: true };
 const line = (o: Partial<DraftLine> = {}): DraftLine => ({ ...emptyLine(1), ItemName: 'Cà phê', UnitPrice: '25000', ...o });
 function good(over: Partial<InvoiceDraft> = {}): InvoiceDraft {
-  return emptyDraft({ RefID: '7a1c2f3e-4b5d-4e6f-8a9b-0c1d2e3f4a5b', InvDate: '2026-03-10', InvSeries: '1C26TAA', lines: [line(), line({ VATRateName: '8%' })], ...over });
+  return emptyDraft({
+    RefID: '7a1c2f3e-4b5d-4e6f-8a9b-0c1d2e3f4a5b',
+    InvDate: '2026-03-10',
+    InvSeries: '1C26TAA',
+    lines: [line(), line({ VATRateName: '8%' })],
+    ...over,
+  });
 }
 const ctx = (over: Partial<IssueContext> = {}): IssueContext => ({ template: TEMPLATE, now: NOW, ...over });
 const found = (d: InvoiceDraft, c: IssueContext = ctx()) => checkForIssue(d, c).problems.map((p) => [p.path, p.code, p.severity]);
@@ -47,7 +53,7 @@ describe('checkForIssue', () => {
     expect(found(good({ IsTicket: true }))).toEqual([['IsTicket', 'issue.kind', 'error']]);
   });
 
-  it("several rates only when the template allows them", () => {
+  it('several rates only when the template allows them', () => {
     const single = { ...TEMPLATE, IsMoreVATRate: false };
     const r = checkForIssue(good(), ctx({ template: single }));
     expect(r.problems.map((p) => [p.path, p.code])).toEqual([['TaxRateInfo', 'issue.multiRate']]);
@@ -131,13 +137,32 @@ describe('checkForIssue on anything typed', () => {
       BuyerBudgetCode: fc.option(fc.string({ maxLength: 8 }), { nil: undefined }),
       reason: fc.option(fc.string({ maxLength: 6 }), { nil: undefined }),
       digits: fc.dictionary(fc.constantFrom('QuantityDecimalDigits', 'AmountDecimalDigits', 'ExchangRateDecimalDigits'), fc.integer({ min: -2, max: 30 })),
-      template: fc.option(fc.record({ InvSeries: fc.constantFrom('1C26TAA', '5C26TAA', ''), Inactive: fc.boolean(), IsMoreVATRate: fc.boolean() }), { nil: null }),
+      template: fc.option(fc.record({ InvSeries: fc.constantFrom('1C26TAA', '5C26TAA', ''), Inactive: fc.boolean(), IsMoreVATRate: fc.boolean() }), {
+        nil: null,
+      }),
       last: fc.constantFrom('2026-03-11', 'garbage', '2026-01-01'),
     });
     fc.assert(
       fc.property(arb, (a) => {
-        const d = good({ lines: a.lines, InvDate: a.InvDate, InvSeries: a.InvSeries, CurrencyCode: a.CurrencyCode, ExchangeRate: a.ExchangeRate, BuyerIDNumber: a.BuyerIDNumber, BuyerBudgetCode: a.BuyerBudgetCode });
-        if (a.reason !== undefined) d.correction = { ReferenceType: 2, OrgInvoiceType: 1, OrgInvTemplateNo: '1', OrgInvSeries: 'C26TAA', OrgInvNo: '00000001', OrgInvDate: '2026-03-01', InvoiceNote: a.reason };
+        const d = good({
+          lines: a.lines,
+          InvDate: a.InvDate,
+          InvSeries: a.InvSeries,
+          CurrencyCode: a.CurrencyCode,
+          ExchangeRate: a.ExchangeRate,
+          BuyerIDNumber: a.BuyerIDNumber,
+          BuyerBudgetCode: a.BuyerBudgetCode,
+        });
+        if (a.reason !== undefined)
+          d.correction = {
+            ReferenceType: 2,
+            OrgInvoiceType: 1,
+            OrgInvTemplateNo: '1',
+            OrgInvSeries: 'C26TAA',
+            OrgInvNo: '00000001',
+            OrgInvDate: '2026-03-01',
+            InvoiceNote: a.reason,
+          };
         const r = checkForIssue(d, ctx({ template: a.template, digits: a.digits, lastIssuedDates: { '1C26TAA': a.last } }));
         for (const p of r.problems) {
           expect(p.path.length).toBeGreaterThan(0);

@@ -58,12 +58,21 @@ const caseArb: fc.Arbitrary<CaseValue> = fc.record({
   usd: fc.boolean(),
   lines: fc.array(lineArb, { maxLength: 25 }),
   // 0.0001 … 99 999.9999 (USD 25 150.5, JPY 170.12, EUR 27 000 …)
-  rate: fc.tuple(fc.integer({ min: 0, max: 99_999 }), fc.integer({ min: 0, max: 9999 })).map(([a, b]) => (a === 0 && b === 0 ? '25150.5' : `${a}.${String(b).padStart(4, '0')}`)),
+  rate: fc
+    .tuple(fc.integer({ min: 0, max: 99_999 }), fc.integer({ min: 0, max: 9999 }))
+    .map(([a, b]) => (a === 0 && b === 0 ? '25150.5' : `${a}.${String(b).padStart(4, '0')}`)),
   digits: digitsArb,
 });
 
 function build({ usd, lines, rate, digits }: CaseValue) {
-  const draft = emptyDraft({ RefID: 'r', InvDate: '2026-03-10', InvSeries: '1C26TAA', CurrencyCode: usd ? 'USD' : 'VND', ExchangeRate: usd ? rate : '1', lines });
+  const draft = emptyDraft({
+    RefID: 'r',
+    InvDate: '2026-03-10',
+    InvSeries: '1C26TAA',
+    CurrencyCode: usd ? 'USD' : 'VND',
+    ExchangeRate: usd ? rate : '1',
+    lines,
+  });
   const form = issuingForm(draft, { digits });
   // Every amount here fits a JSON number exactly (checkForIssue refuses the ones that do not).
   expect(form.inexact).toEqual([]);
@@ -96,15 +105,18 @@ describe('issuing form over random invoices (fast-check)', () => {
         // per line too
         for (const l of data.OriginalInvoiceDetail) {
           const conv = (x: number | null | undefined) => convert(minor(x ?? 0, o.AmountOCDecimalDigits), o.AmountOCDecimalDigits, rate, o.AmountDecimalDigits);
-          expect([minor(l.Amount, o.AmountDecimalDigits), minor(l.DiscountAmount, o.AmountDecimalDigits), minor(l.AmountWithoutVAT, o.AmountDecimalDigits), minor(l.VATAmount, o.AmountDecimalDigits)]).toEqual([
-            conv(l.AmountOC),
-            conv(l.DiscountAmountOC),
-            conv(l.AmountWithoutVATOC),
-            conv(l.VATAmountOC),
-          ]);
+          expect([
+            minor(l.Amount, o.AmountDecimalDigits),
+            minor(l.DiscountAmount, o.AmountDecimalDigits),
+            minor(l.AmountWithoutVAT, o.AmountDecimalDigits),
+            minor(l.VATAmount, o.AmountDecimalDigits),
+          ]).toEqual([conv(l.AmountOC), conv(l.DiscountAmountOC), conv(l.AmountWithoutVATOC), conv(l.VATAmountOC)]);
         }
         // converted pieces agree with the converted total within one unit
-        const gap = minor(data.TotalAmount, o.AmountDecimalDigits) - minor(data.TotalAmountWithoutVAT, o.AmountDecimalDigits) - minor(data.TotalVATAmount, o.AmountDecimalDigits);
+        const gap =
+          minor(data.TotalAmount, o.AmountDecimalDigits) -
+          minor(data.TotalAmountWithoutVAT, o.AmountDecimalDigits) -
+          minor(data.TotalVATAmount, o.AmountDecimalDigits);
         expect(gap >= -1n && gap <= 1n).toBe(true);
       }),
       { numRuns: RUNS },
@@ -126,7 +138,12 @@ describe('issuing form over random invoices (fast-check)', () => {
         const vat = sum(lines.map((l) => sign(l.ItemType) * m(l.VATAmountOC)));
         const gross = sum(lines.map((l) => (sign(l.ItemType) === 1n ? m(l.AmountOC) : 0n)));
         const discount = sum(lines.map((l) => (sign(l.ItemType) === 1n ? m(l.DiscountAmountOC) : sign(l.ItemType) === -1n ? m(l.AmountWithoutVATOC) : 0n)));
-        expect([m(data.TotalAmountWithoutVATOC), m(data.TotalVATAmountOC), m(data.TotalSaleAmountOC), m(data.TotalDiscountAmountOC)]).toEqual([without, vat, gross, discount]);
+        expect([m(data.TotalAmountWithoutVATOC), m(data.TotalVATAmountOC), m(data.TotalSaleAmountOC), m(data.TotalDiscountAmountOC)]).toEqual([
+          without,
+          vat,
+          gross,
+          discount,
+        ]);
         expect(m(data.TotalAmountOC)).toBe(without + vat);
         expect(sum(data.TaxRateInfo.map((r) => m(r.AmountWithoutVATOC)))).toBe(m(data.TotalAmountWithoutVATOC));
         expect(sum(data.TaxRateInfo.map((r) => m(r.VATAmountOC)))).toBe(m(data.TotalVATAmountOC));
@@ -152,7 +169,8 @@ describe('issuing form over random invoices (fast-check)', () => {
           expect(placesOf(l.Quantity!)).toBeLessThanOrEqual(o.QuantityDecimalDigits);
           expect(placesOf(l.UnitPrice!)).toBeLessThanOrEqual(o.UnitPriceOCDecimalDigits);
           expect(placesOf(l.DiscountRate!)).toBeLessThanOrEqual(o.CoefficientDecimalDigits);
-          for (const f of [l.AmountOC!, l.DiscountAmountOC!, l.AmountWithoutVATOC!, l.VATAmountOC]) expect(placesOf(f)).toBeLessThanOrEqual(o.AmountOCDecimalDigits);
+          for (const f of [l.AmountOC!, l.DiscountAmountOC!, l.AmountWithoutVATOC!, l.VATAmountOC])
+            expect(placesOf(f)).toBeLessThanOrEqual(o.AmountOCDecimalDigits);
           for (const f of [l.Amount, l.DiscountAmount, l.AmountWithoutVAT, l.VATAmount]) expect(placesOf(f)).toBeLessThanOrEqual(o.AmountDecimalDigits);
           if (l.ItemType === 3 || l.ItemType === 4) expect(l.SortOrder).toBeNull();
           else expect(l.SortOrder).toBe(next++);

@@ -1,6 +1,15 @@
 /** The issuing form of InvoiceData: hand-computed and BigInt-reference examples. */
 import { describe, expect, it } from 'vitest';
-import { emptyDraft, emptyLine, issuingForm, issuingOptionsFromSettings, serialiseDraft, draftFromInvoiceData, type DraftLine, type InvoiceDraft } from '../../../common/money';
+import {
+  emptyDraft,
+  emptyLine,
+  issuingForm,
+  issuingOptionsFromSettings,
+  serialiseDraft,
+  draftFromInvoiceData,
+  type DraftLine,
+  type InvoiceDraft,
+} from '../../../common/money';
 import { IssuingInvoiceDataSchema, InvoiceDataSchema } from '../../../common/model';
 import { DEFAULT_SETTINGS } from '../../../common/calls/settings';
 import { convert, minor, pow10, roundDiv, scaled } from './bigint-reference';
@@ -63,7 +72,13 @@ function reference(d: InvoiceDraft, rate: string) {
   const conv = (x: bigint) => convert(x, 2, rate, 0);
   return {
     oc: { gross, discount, without, vat, total },
-    vnd: { TotalSaleAmount: conv(gross), TotalDiscountAmount: conv(discount), TotalAmountWithoutVAT: conv(without), TotalVATAmount: conv(vat), TotalAmount: conv(total) },
+    vnd: {
+      TotalSaleAmount: conv(gross),
+      TotalDiscountAmount: conv(discount),
+      TotalAmountWithoutVAT: conv(without),
+      TotalVATAmount: conv(vat),
+      TotalAmount: conv(total),
+    },
   };
 }
 
@@ -131,7 +146,14 @@ describe('issuingForm', () => {
       ExchangRateDecimalDigits: 1,
       MainCurrency: 'VND',
     });
-    const digits = { QuantityDecimalDigits: 3, UnitPriceOCDecimalDigits: 4, AmountOCDecimalDigits: 2, AmountDecimalDigits: 0, CoefficientDecimalDigits: 2, ExchangRateDecimalDigits: 2 };
+    const digits = {
+      QuantityDecimalDigits: 3,
+      UnitPriceOCDecimalDigits: 4,
+      AmountOCDecimalDigits: 2,
+      AmountDecimalDigits: 0,
+      CoefficientDecimalDigits: 2,
+      ExchangRateDecimalDigits: 2,
+    };
     const f = issuingForm(d, { digits });
     expect(f.data.OptionUserDefined).toEqual({ ...digits, MainCurrency: 'VND' });
     expect(f.changed).toEqual([]);
@@ -155,7 +177,9 @@ describe('issuingForm', () => {
       ExchangeRate: '25150.567',
       lines: [line({ Quantity: '1.2345', UnitPrice: '10.005', DiscountRate: '2.25', VATRateName: '10%' })],
     });
-    const f = issuingForm(d, { digits: { QuantityDecimalDigits: 2, UnitPriceOCDecimalDigits: 2, CoefficientDecimalDigits: 1, ExchangRateDecimalDigits: 1, AmountDecimalDigits: 0 } });
+    const f = issuingForm(d, {
+      digits: { QuantityDecimalDigits: 2, UnitPriceOCDecimalDigits: 2, CoefficientDecimalDigits: 1, ExchangRateDecimalDigits: 1, AmountDecimalDigits: 0 },
+    });
     expect(f.changed).toEqual([
       { path: ['lines', 0, 'Quantity'], typed: '1.2345', sent: '1.23', digits: 2 },
       { path: ['lines', 0, 'UnitPrice'], typed: '10.005', sent: '10.01', digits: 2 },
@@ -164,7 +188,9 @@ describe('issuingForm', () => {
     ]);
     const l = f.data.OriginalInvoiceDetail[0]!;
     // 1.23 × 10.01 = 12.3123 → 12.31; 2.3 % = 0.28313 → 0.28; net 12.03; VAT 1.203 → 1.20
-    expect([l.Quantity, l.UnitPrice, l.DiscountRate, l.AmountOC, l.DiscountAmountOC, l.AmountWithoutVATOC, l.VATAmountOC]).toEqual([1.23, 10.01, 2.3, 12.31, 0.28, 12.03, 1.2]);
+    expect([l.Quantity, l.UnitPrice, l.DiscountRate, l.AmountOC, l.DiscountAmountOC, l.AmountWithoutVATOC, l.VATAmountOC]).toEqual([
+      1.23, 10.01, 2.3, 12.31, 0.28, 12.03, 1.2,
+    ]);
     expect(f.data.ExchangeRate).toBe(25150.6);
     // 13.23 × 25 150.6 = 332 742.438 → 332 742
     expect(f.data.TotalAmount).toBe(332742);
@@ -203,9 +229,28 @@ describe('issuingForm', () => {
     d.BuyerBudgetCode = '';
     d.SellerShopCode = 'CH02';
     d.SellerShopName = 'Cửa hàng Cầu Giấy';
-    d.correction = { ReferenceType: 2, OrgInvoiceType: 1, OrgInvTemplateNo: '1', OrgInvSeries: 'C26TAA', OrgInvNo: '00000012', OrgInvDate: '2026-03-01', InvoiceNote: 'Điều chỉnh giảm đơn giá' };
+    d.correction = {
+      ReferenceType: 2,
+      OrgInvoiceType: 1,
+      OrgInvTemplateNo: '1',
+      OrgInvSeries: 'C26TAA',
+      OrgInvNo: '00000012',
+      OrgInvDate: '2026-03-01',
+      InvoiceNote: 'Điều chỉnh giảm đơn giá',
+    };
     const preview = serialiseDraft(d);
-    expect(preview).toMatchObject({ BuyerIDNumber: '001099012345', BuyerPassport: 'B1234567', SellerShopCode: 'CH02', SellerShopName: 'Cửa hàng Cầu Giấy', ReferenceType: 2, OrgInvTemplateNo: '1', OrgInvSeries: 'C26TAA', OrgInvNo: '00000012', OrgInvDate: '2026-03-01', InvoiceNote: 'Điều chỉnh giảm đơn giá' });
+    expect(preview).toMatchObject({
+      BuyerIDNumber: '001099012345',
+      BuyerPassport: 'B1234567',
+      SellerShopCode: 'CH02',
+      SellerShopName: 'Cửa hàng Cầu Giấy',
+      ReferenceType: 2,
+      OrgInvTemplateNo: '1',
+      OrgInvSeries: 'C26TAA',
+      OrgInvNo: '00000012',
+      OrgInvDate: '2026-03-01',
+      InvoiceNote: 'Điều chỉnh giảm đơn giá',
+    });
     expect('BuyerBudgetCode' in preview).toBe(false);
     expect(issuingForm(d).data).toMatchObject({ BuyerIDNumber: '001099012345', OrgInvSeries: 'C26TAA' });
     const back = draftFromInvoiceData(InvoiceDataSchema.parse(JSON.parse(JSON.stringify(preview))));

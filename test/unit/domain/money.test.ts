@@ -81,7 +81,11 @@ describe('computeInvoice: a hand-computed VND invoice', () => {
 
   it('rounds each line before summing (not sum then round)', () => {
     // Two lines of 0.5 đồng VAT each: per line 0.5 → 1, so 2 in total (sum-then-round would also give 1).
-    const d = emptyDraft({ RefID: REF, InvDate: '2025-01-01', lines: [line({ Quantity: '1', UnitPrice: '5', VATRateName: '10%' }), line({ Quantity: '1', UnitPrice: '5', VATRateName: '10%' })] });
+    const d = emptyDraft({
+      RefID: REF,
+      InvDate: '2025-01-01',
+      lines: [line({ Quantity: '1', UnitPrice: '5', VATRateName: '10%' }), line({ Quantity: '1', UnitPrice: '5', VATRateName: '10%' })],
+    });
     const r = computeInvoice(d);
     expect(s(r.totals.TotalVATAmountOC)).toBe('2');
   });
@@ -130,7 +134,11 @@ describe('computeInvoice: USD with 2 decimals and no float drift', () => {
 
 describe('discounts', () => {
   it('typed as an amount: the rate is derived (4 decimals)', () => {
-    const d = emptyDraft({ RefID: REF, InvDate: '2025-01-01', lines: [line({ Quantity: '3', UnitPrice: '15500', discountBy: 'amount', DiscountAmountOC: '1000', DiscountRate: '99' })] });
+    const d = emptyDraft({
+      RefID: REF,
+      InvDate: '2025-01-01',
+      lines: [line({ Quantity: '3', UnitPrice: '15500', discountBy: 'amount', DiscountAmountOC: '1000', DiscountRate: '99' })],
+    });
     const l = computeInvoice(d).lines[0]!;
     // 1000 / 46500 × 100 = 2.150537… → 2.1505
     expect(s(l.DiscountRate)).toBe('2.1505');
@@ -138,7 +146,11 @@ describe('discounts', () => {
     expect(s(l.AmountWithoutVATOC)).toBe('45500');
   });
   it('a typed amount is rounded to the currency', () => {
-    const d = emptyDraft({ RefID: REF, InvDate: '2025-01-01', lines: [line({ Quantity: '1', UnitPrice: '1000', discountBy: 'amount', DiscountAmountOC: '10.5' })] });
+    const d = emptyDraft({
+      RefID: REF,
+      InvDate: '2025-01-01',
+      lines: [line({ Quantity: '1', UnitPrice: '1000', discountBy: 'amount', DiscountAmountOC: '10.5' })],
+    });
     expect(s(computeInvoice(d).lines[0]!.DiscountAmountOC)).toBe('11');
   });
   it('trade-discount lines ignore a line discount', () => {

@@ -23,7 +23,19 @@ describe('loopback: only 127.0.0.0/8, ::1 and localhost itself', () => {
   });
 
   it('refuses names that only look local', () => {
-    for (const host of ['evil.localhost', 'a.localhost', 'localhost.evil.com', '127.0.0.1.evil.com', '127.256.0.1', '128.0.0.1', '10.0.0.1', '192.168.1.2', '::2', 'example.com', '']) {
+    for (const host of [
+      'evil.localhost',
+      'a.localhost',
+      'localhost.evil.com',
+      '127.0.0.1.evil.com',
+      '127.256.0.1',
+      '128.0.0.1',
+      '10.0.0.1',
+      '192.168.1.2',
+      '::2',
+      'example.com',
+      '',
+    ]) {
       expect(isLoopbackHost(host), host).toBe(false);
     }
   });

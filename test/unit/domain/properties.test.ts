@@ -5,14 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  computeInvoice,
-  draftFromInvoiceData,
-  emptyDraft,
-  serialiseDraft,
-  type DraftLine,
-  type InvoiceDraft,
-} from '../../../common/money';
+import { computeInvoice, draftFromInvoiceData, emptyDraft, serialiseDraft, type DraftLine, type InvoiceDraft } from '../../../common/money';
 import { InvoiceDataSchema, type ItemType } from '../../../common/model';
 
 // ---------- independent reference (BigInt, minor units) ----------
@@ -284,7 +277,20 @@ describe('the reference itself', () => {
     const d = emptyDraft({
       RefID: 'x',
       InvDate: '2025-01-01',
-      lines: [{ ItemType: 1, ItemCode: '', ItemName: 'a', UnitName: '', Quantity: '3', UnitPrice: '15500', DiscountRate: '5', DiscountAmountOC: '', discountBy: 'rate', VATRateName: '10%' }],
+      lines: [
+        {
+          ItemType: 1,
+          ItemCode: '',
+          ItemName: 'a',
+          UnitName: '',
+          Quantity: '3',
+          UnitPrice: '15500',
+          DiscountRate: '5',
+          DiscountAmountOC: '',
+          discountBy: 'rate',
+          VATRateName: '10%',
+        },
+      ],
     });
     const r = reference(d, 0);
     expect([r.lines[0]!.amount, r.lines[0]!.discount, r.lines[0]!.net, r.lines[0]!.vat, r.total]).toEqual([46500n, 2325n, 44175n, 4418n, 48593n]);

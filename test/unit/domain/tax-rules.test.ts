@@ -64,7 +64,18 @@ describe('VAT_RATE_RULES', () => {
     expect(lineVatFix(line({ VATRateName: '10%' }), '2027-01-05')).toBeNull();
     expect(lineVatFix(line({ ItemType: 4, VATRateName: '8%' }), '2027-01-05')).toBeNull();
     expect(lineVatFix(line({ VATRateName: '8%' }), '')).toBeNull();
-    const extended: VatRateRule[] = [...VAT_RATE_RULES, { id: 'reduced-8-2027', label: '8%', from: '2027-01-01', to: '2027-12-31', instead: '10%', source: 'a future resolution', sourceVi: 'một nghị quyết sau này' }];
+    const extended: VatRateRule[] = [
+      ...VAT_RATE_RULES,
+      {
+        id: 'reduced-8-2027',
+        label: '8%',
+        from: '2027-01-01',
+        to: '2027-12-31',
+        instead: '10%',
+        source: 'a future resolution',
+        sourceVi: 'một nghị quyết sau này',
+      },
+    ];
     expect(lineVatFix(line({ VATRateName: '8%' }), '2027-01-05', extended)).toBeNull();
     expect(vatChoicesOn('2027-01-05', extended)).toContain('8%');
   });
@@ -72,7 +83,16 @@ describe('VAT_RATE_RULES', () => {
   it('a new row in the table, not a code change, handles the next extension', () => {
     const extended: VatRateRule[] = [
       ...VAT_RATE_RULES,
-      { id: 'reduced-8-2027', label: '8%', from: '2027-01-01', to: '2027-12-31', instead: '10%', excludes: ['excise'], source: 'a future resolution', sourceVi: 'một nghị quyết sau này' },
+      {
+        id: 'reduced-8-2027',
+        label: '8%',
+        from: '2027-01-01',
+        to: '2027-12-31',
+        instead: '10%',
+        excludes: ['excise'],
+        source: 'a future resolution',
+        sourceVi: 'một nghị quyết sau này',
+      },
     ];
     expect(vatRateOnDate('8%', '2027-01-05', {}, extended).status).toBe('valid');
     expect(vatLabelsOn('2027-01-05', {}, extended)).toContain('8%');
@@ -106,7 +126,11 @@ describe('validateDraft: rates outside their window', () => {
   });
 
   it('excise goods get a warning for 8 % even inside the window; notes and promotions are not judged', () => {
-    const d = draft('2026-06-01', [line({ ItemCode: 'BIA', VATRateName: '8%' }), line({ ItemCode: 'GAO', VATRateName: '8%' }), line({ ItemType: 4, VATRateName: '8%', Quantity: '', UnitPrice: '' })]);
+    const d = draft('2026-06-01', [
+      line({ ItemCode: 'BIA', VATRateName: '8%' }),
+      line({ ItemCode: 'GAO', VATRateName: '8%' }),
+      line({ ItemType: 4, VATRateName: '8%', Quantity: '', UnitPrice: '' }),
+    ]);
     const r = validateDraft(d, { ...at('2026-06-01'), isExciseGoods: (l) => l.ItemCode === 'BIA' });
     expect(r.warnings.map((p) => [p.path, p.code])).toEqual([['lines[0].VATRateName', 'vat.excluded']]);
     expect(r.warnings[0]!.messageVi).toContain('tiêu thụ đặc biệt');

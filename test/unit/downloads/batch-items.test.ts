@@ -22,7 +22,12 @@ async function run(client: DownloadClient, ids: string[], type: 'Pdf' | 'All' = 
   const store = openDatabase(path.join(tmp.dir, 'data'));
   stores.push(store);
   const profileId = new ProfileService(store).activeId();
-  const service = new DownloadsService({ store, activeProfileId: () => profileId, session: async () => ({ profileId, client }), engine: { durable: false, retryDelayMs: 1 } });
+  const service = new DownloadsService({
+    store,
+    activeProfileId: () => profileId,
+    session: async () => ({ profileId, client }),
+    engine: { durable: false, retryDelayMs: 1 },
+  });
   const out = path.join(tmp.dir, 'out');
   const { job } = await service.create({ ids, type, folder: out, unzip });
   service.start(job.id);

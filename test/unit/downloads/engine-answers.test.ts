@@ -76,7 +76,15 @@ describe('engine and odd answers', () => {
 
 describe('CLI progress line', () => {
   it('draws a bar with counts, bytes, rate and ETA', () => {
-    const line = progressLine({ counts: { total: 200, pending: 100, placing: 0, saved: 90, skipped: 0, failed: 10, bytes: 5 * 1048576 }, rate: 1048576, itemsPerSecond: 20, etaSeconds: 65 }, 10);
+    const line = progressLine(
+      {
+        counts: { total: 200, pending: 100, placing: 0, saved: 90, skipped: 0, failed: 10, bytes: 5 * 1048576 },
+        rate: 1048576,
+        itemsPerSecond: 20,
+        etaSeconds: 65,
+      },
+      10,
+    );
     expect(line).toBe('[#####-----] 100/200  ✓90 ✗10  5.0 MB  1.0 MB/s  ETA 1:05');
   });
 });

@@ -16,7 +16,11 @@ class HeldClient implements DownloadClient {
   async download(ids: readonly string[], _opts?: DownloadOptions): Promise<DownloadResult> {
     this.calls++;
     await this.released;
-    return { kind: 'items', envelopeSuccess: true, items: ids.map((id) => ({ transactionId: id, content: new TextEncoder().encode(id), errorCode: null, link: null })) };
+    return {
+      kind: 'items',
+      envelopeSuccess: true,
+      items: ids.map((id) => ({ transactionId: id, content: new TextEncoder().encode(id), errorCode: null, link: null })),
+    };
   }
   async fetchBytes(): Promise<never> {
     throw new Error('no links');

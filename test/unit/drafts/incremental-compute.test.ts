@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { computeInvoice, emptyDraft, emptyLine, type DraftLine, type InvoiceDraft } from '../../../common/money';
 import { IncrementalCompute } from '../../../renderer/src/drafts/editor/compute';
 
-const plain = (c: ReturnType<typeof computeInvoice>) => JSON.parse(JSON.stringify(c, (_k, v: unknown) => (v && typeof v === 'object' && 'toFixed' in v ? String(v) : v)));
+const plain = (c: ReturnType<typeof computeInvoice>) =>
+  JSON.parse(JSON.stringify(c, (_k, v: unknown) => (v && typeof v === 'object' && 'toFixed' in v ? String(v) : v)));
 
 const lineArb: fc.Arbitrary<DraftLine> = fc
   .record({
@@ -24,7 +25,13 @@ describe('IncrementalCompute', () => {
         fc.constantFrom('VND', 'USD'),
         (lines, edits, currency) => {
           const engine = new IncrementalCompute();
-          let draft: InvoiceDraft = emptyDraft({ RefID: 'r', InvDate: '2026-01-01', CurrencyCode: currency, ExchangeRate: currency === 'VND' ? '1' : '25000', lines });
+          let draft: InvoiceDraft = emptyDraft({
+            RefID: 'r',
+            InvDate: '2026-01-01',
+            CurrencyCode: currency,
+            ExchangeRate: currency === 'VND' ? '1' : '25000',
+            lines,
+          });
           expect(plain(engine.compute(draft))).toEqual(plain(computeInvoice(draft)));
           for (const [at, line] of edits) {
             const next = draft.lines.slice();

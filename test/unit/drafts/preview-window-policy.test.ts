@@ -1,13 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
 import type { KeptPreview, PreviewService } from '../../../main/services/preview/preview';
-import {
-  PREVIEW_PARTITION,
-  isAllowedNavigation,
-  previewIdFromUrl,
-  previewUrl,
-  previewWebPreferences,
-} from '../../../main/services/preview/window-policy';
+import { PREVIEW_PARTITION, isAllowedNavigation, previewIdFromUrl, previewUrl, previewWebPreferences } from '../../../main/services/preview/window-policy';
 
 /**
  * Electron cannot run here: a thin fake where each partition is one session (an EventEmitter, as in
@@ -46,7 +40,7 @@ const electron = vi.hoisted(() => {
 vi.mock('electron', () => electron.module);
 
 describe('the preview window', () => {
-  it("does not pile up will-download listeners: five previews, one listener on the preview session, and it refuses downloads", async () => {
+  it('does not pile up will-download listeners: five previews, one listener on the preview session, and it refuses downloads', async () => {
     const { openPreviewWindow } = await import('../../../main/electron/preview-window');
     const service = { get: () => null } as unknown as PreviewService;
     for (let i = 0; i < 5; i++) {
@@ -66,7 +60,15 @@ describe('the preview window', () => {
 describe('preview window policy', () => {
   it('is sandboxed, has no preload and its own persistent partition', () => {
     const p = previewWebPreferences();
-    expect(p).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, nodeIntegrationInSubFrames: false, webSecurity: true, webviewTag: false, navigateOnDragDrop: false });
+    expect(p).toMatchObject({
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      webviewTag: false,
+      navigateOnDragDrop: false,
+    });
     expect(p).not.toHaveProperty('preload');
     expect(PREVIEW_PARTITION).toMatch(/^persist:/);
     expect(p.partition).toBe(PREVIEW_PARTITION);

@@ -130,7 +130,8 @@ describe('DraftsRepository', () => {
 
 describe('CSV import', () => {
   it('imports items with aliases, separators and problems per row', () => {
-    const csv = '\uFEFFMã hàng;Tên hàng;ĐVT;Đơn giá;Thuế suất\nA1;"Nước suối; chai 500ml";chai;8000;8\nA2;Trà đá;ly;abc;10%\nA3;;ly;1;10%\nA4;Bia;lon;15000;KHAC3.5%\nA5;Lạ;cái;1;7%\n';
+    const csv =
+      '\uFEFFMã hàng;Tên hàng;ĐVT;Đơn giá;Thuế suất\nA1;"Nước suối; chai 500ml";chai;8000;8\nA2;Trà đá;ly;abc;10%\nA3;;ly;1;10%\nA4;Bia;lon;15000;KHAC3.5%\nA5;Lạ;cái;1;7%\n';
     const r = catalogues.importCsv('items', csv);
     expect(r.imported).toBe(2);
     expect(r.skipped).toBe(3);

@@ -107,7 +107,14 @@ describe('main window', () => {
   it('denies every new window and hands only plain https links to the system browser', () => {
     const contents = new electron.module.BrowserWindow({}).webContents;
     lockDown(contents as never);
-    for (const url of ['https://example.vn/help', 'http://example.vn', 'file:///etc/passwd', 'javascript:alert(1)', 'https://user:pw@example.vn', 'smb://server/share']) {
+    for (const url of [
+      'https://example.vn/help',
+      'http://example.vn',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'https://user:pw@example.vn',
+      'smb://server/share',
+    ]) {
       expect(contents.openHandler!({ url })).toEqual({ action: 'deny' });
     }
     expect(electron.opened).toEqual(['https://example.vn/help']);
@@ -164,7 +171,13 @@ describe('app:// protocol', () => {
   });
 
   it('never serves a file outside the renderer folder or another host', async () => {
-    for (const url of ['app://einvoice/../secret.txt', 'app://einvoice/%2e%2e/secret.txt', 'app://einvoice/..%2fsecret.txt', 'app://other/index.html', 'app://einvoice/missing.js']) {
+    for (const url of [
+      'app://einvoice/../secret.txt',
+      'app://einvoice/%2e%2e/secret.txt',
+      'app://einvoice/..%2fsecret.txt',
+      'app://other/index.html',
+      'app://einvoice/missing.js',
+    ]) {
       const response = await handle(url);
       expect(response.status, url).toBe(404);
     }

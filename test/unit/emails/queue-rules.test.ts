@@ -9,7 +9,15 @@ describe('email queue rules the screen applies', () => {
   });
 
   it('counts the entries the buyer may already have received (sent, handed over, unknown) before sending again', () => {
-    const entries = [{ state: 'failed' }, { state: 'unknown' }, { state: 'sent' }, { state: 'requested' }, { state: 'sendingAtService' }, { state: 'cancelled' }, { state: 'queued' }] as const;
+    const entries = [
+      { state: 'failed' },
+      { state: 'unknown' },
+      { state: 'sent' },
+      { state: 'requested' },
+      { state: 'sendingAtService' },
+      { state: 'cancelled' },
+      { state: 'queued' },
+    ] as const;
     expect(resendNeedsConfirmation(entries)).toBe(4);
     expect(resendNeedsConfirmation([{ state: 'failed' }, { state: 'cancelled' }])).toBe(0);
   });

@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  codeField,
-  firstErrorCode,
-  getField,
-  readEnvelope,
-  readCode,
-  readEnvelopeText,
-  unwrapData,
-  type EnvelopeResult,
-} from '../../../common/envelope';
+import { codeField, firstErrorCode, getField, readEnvelope, readCode, readEnvelopeText, unwrapData, type EnvelopeResult } from '../../../common/envelope';
 
 const template = {
   IPTemplateID: 'a1b2',
@@ -226,7 +217,14 @@ describe('property: never throws', () => {
         s: fc.tuple(name('success'), fc.jsonValue()),
         c: fc.tuple(name('errorCode'), fc.jsonValue()),
         e: fc.tuple(name('errors'), fc.jsonValue()),
-        d: fc.tuple(name('data'), fc.oneof(fc.jsonValue(), fc.jsonValue().map((v) => JSON.stringify(v)), fc.jsonValue().map((v) => JSON.stringify(JSON.stringify(v))))),
+        d: fc.tuple(
+          name('data'),
+          fc.oneof(
+            fc.jsonValue(),
+            fc.jsonValue().map((v) => JSON.stringify(v)),
+            fc.jsonValue().map((v) => JSON.stringify(JSON.stringify(v))),
+          ),
+        ),
       })
       .map((r) => Object.fromEntries(Object.values(r)));
     fc.assert(

@@ -26,40 +26,62 @@ afterAll(() => recordHardening('hostile-input', { fuzzCases: cases }));
 
 const cell = fc.oneof(
   fc.string({ maxLength: 20 }),
-  fc.constantFrom('', ' ', '"', '""', ';', ',', '\n', '\r\n', '\uFEFF', 'a@b.vn', 'x@y.vn;z@w.vn', 'x@y.vn, z@w.vn', 'not-an-email', 'TX-001', 'Nguyễn Văn A', '=CMD()'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '"',
+    '""',
+    ';',
+    ',',
+    '\n',
+    '\r\n',
+    '\uFEFF',
+    'a@b.vn',
+    'x@y.vn;z@w.vn',
+    'x@y.vn, z@w.vn',
+    'not-an-email',
+    'TX-001',
+    'Nguyễn Văn A',
+    '=CMD()',
+  ),
 );
 const csvText = (delimiter: ',' | ';') =>
   fc
     .tuple(fc.boolean(), fc.boolean(), fc.array(fc.array(cell, { maxLength: 8 }), { maxLength: 12 }))
-    .map(([bom, header, rows]) =>
-      (bom ? '\uFEFF' : '') +
-      (header ? ['TransactionID', 'ReceiverName', 'ReceiverEmail', 'CCEmail', 'BCCEmail', 'ReplyEmail'].join(delimiter) + '\n' : '') +
-      rows.map((r) => r.join(delimiter)).join('\n'),
+    .map(
+      ([bom, header, rows]) =>
+        (bom ? '\uFEFF' : '') +
+        (header ? ['TransactionID', 'ReceiverName', 'ReceiverEmail', 'CCEmail', 'BCCEmail', 'ReplyEmail'].join(delimiter) + '\n' : '') +
+        rows.map((r) => r.join(delimiter)).join('\n'),
     );
 
 describe('email queue CSV import', () => {
   it('never throws, accounts for every row, and only lets through rows with valid addresses', () => {
     fc.assert(
-      fc.property(counted(fc.oneof(csvText(','), csvText(';'), fc.string({ maxLength: 300 }))), fc.constantFrom('withCode', 'withoutCode', 'cashRegister' as const), (text, kind) => {
-        const parsed = parseEmailCsv(text, kind);
-        // Every data row ends up good or bad (a bad header is one more, reported on line 1).
-        expect(parsed.good.length + parsed.bad.length - parsed.rows).toBeGreaterThanOrEqual(0);
-        expect(parsed.good.length).toBeLessThanOrEqual(parsed.rows);
-        for (const bad of parsed.bad) {
-          expect(bad.line).toBeGreaterThanOrEqual(1);
-          expect(bad.reason.en.length).toBeGreaterThan(0);
-          expect(bad.reason.vi.length).toBeGreaterThan(0);
-        }
-        for (const good of parsed.good) {
-          const input = good.input as { transactionId: string; receiverEmail: string };
-          expect(input.transactionId.trim()).not.toBe('');
-          expect(input.receiverEmail).not.toMatch(/,|\s;|;\s/);
-          for (const address of input.receiverEmail.split(';')) expect(address).toMatch(/^[^\s@]+@[^\s@]+$/);
-        }
-        // A bad row never hides a good one: every line number is reported at most once.
-        const lines = [...parsed.good.map((g) => g.line), ...parsed.bad.map((b) => b.line)];
-        expect(new Set(lines).size).toBe(lines.length);
-      }),
+      fc.property(
+        counted(fc.oneof(csvText(','), csvText(';'), fc.string({ maxLength: 300 }))),
+        fc.constantFrom('withCode', 'withoutCode', 'cashRegister' as const),
+        (text, kind) => {
+          const parsed = parseEmailCsv(text, kind);
+          // Every data row ends up good or bad (a bad header is one more, reported on line 1).
+          expect(parsed.good.length + parsed.bad.length - parsed.rows).toBeGreaterThanOrEqual(0);
+          expect(parsed.good.length).toBeLessThanOrEqual(parsed.rows);
+          for (const bad of parsed.bad) {
+            expect(bad.line).toBeGreaterThanOrEqual(1);
+            expect(bad.reason.en.length).toBeGreaterThan(0);
+            expect(bad.reason.vi.length).toBeGreaterThan(0);
+          }
+          for (const good of parsed.good) {
+            const input = good.input as { transactionId: string; receiverEmail: string };
+            expect(input.transactionId.trim()).not.toBe('');
+            expect(input.receiverEmail).not.toMatch(/,|\s;|;\s/);
+            for (const address of input.receiverEmail.split(';')) expect(address).toMatch(/^[^\s@]+@[^\s@]+$/);
+          }
+          // A bad row never hides a good one: every line number is reported at most once.
+          const lines = [...parsed.good.map((g) => g.line), ...parsed.bad.map((b) => b.line)];
+          expect(new Set(lines).size).toBe(lines.length);
+        },
+      ),
       { numRuns: RUNS, seed: 1 },
     );
   });
@@ -80,16 +102,25 @@ describe('email queue CSV import', () => {
 describe('download ID lists (pasted or imported)', () => {
   it('never throws; yields unique, trimmed, non-empty IDs and counts what it dropped', () => {
     fc.assert(
-      fc.property(counted(fc.oneof(fc.string({ maxLength: 400 }), csvText(','), fc.array(cell, { maxLength: 40 }).map((a) => a.join('\n')))), (text) => {
-        const parsed = parseIdsText(text, 'ids.csv');
-        expect(new Set(parsed.ids).size).toBe(parsed.ids.length);
-        for (const id of parsed.ids) {
-          expect(id).toBe(id.trim());
-          expect(id).not.toBe('');
-        }
-        expect(parsed.duplicates).toBeGreaterThanOrEqual(0);
-        expect(parsed.blanks).toBeGreaterThanOrEqual(0);
-      }),
+      fc.property(
+        counted(
+          fc.oneof(
+            fc.string({ maxLength: 400 }),
+            csvText(','),
+            fc.array(cell, { maxLength: 40 }).map((a) => a.join('\n')),
+          ),
+        ),
+        (text) => {
+          const parsed = parseIdsText(text, 'ids.csv');
+          expect(new Set(parsed.ids).size).toBe(parsed.ids.length);
+          for (const id of parsed.ids) {
+            expect(id).toBe(id.trim());
+            expect(id).not.toBe('');
+          }
+          expect(parsed.duplicates).toBeGreaterThanOrEqual(0);
+          expect(parsed.blanks).toBeGreaterThanOrEqual(0);
+        },
+      ),
       { numRuns: RUNS, seed: 3 },
     );
   });
@@ -124,7 +155,10 @@ describe('catalogue CSV import', () => {
 });
 
 describe('draft validation', () => {
-  const moneyText = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('', '0', '-1', '1e3', '1,5', '1.5', '999999999999999999', 'NaN', 'Infinity', ' 12 ', '١٢'));
+  const moneyText = fc.oneof(
+    fc.string({ maxLength: 12 }),
+    fc.constantFrom('', '0', '-1', '1e3', '1,5', '1.5', '999999999999999999', 'NaN', 'Infinity', ' 12 ', '١٢'),
+  );
   const line = fc.record({
     ItemType: fc.integer({ min: -2, max: 9 }),
     ItemCode: fc.string({ maxLength: 8 }),
@@ -175,7 +209,24 @@ describe('zip extraction', () => {
   const folder = path.resolve('/tmp/einvoice-extract-target');
   const entryName = fc.oneof(
     fc.string({ minLength: 1, maxLength: 30 }),
-    fc.constantFrom('../evil.txt', '..\\evil.txt', '/etc/passwd', 'C:\\Windows\\win.ini', 'C:evil', 'a/../../b', 'ok/../../x', './a.xml', 'a\\b\\c.pdf', 'CON', 'nul.txt', 'x\u0000y', 'ok.xml', 'sub/ok.pdf', '....//x', ' .. /x'),
+    fc.constantFrom(
+      '../evil.txt',
+      '..\\evil.txt',
+      '/etc/passwd',
+      'C:\\Windows\\win.ini',
+      'C:evil',
+      'a/../../b',
+      'ok/../../x',
+      './a.xml',
+      'a\\b\\c.pdf',
+      'CON',
+      'nul.txt',
+      'x\u0000y',
+      'ok.xml',
+      'sub/ok.pdf',
+      '....//x',
+      ' .. /x',
+    ),
   );
 
   it('extracts only entries that stay inside the folder, or refuses the whole zip', () => {

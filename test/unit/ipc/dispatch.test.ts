@@ -18,9 +18,11 @@ describe('dispatch', () => {
   });
 
   it('passes an AppError through with both languages', async () => {
-    const dispatch = createDispatch(withInfo(() => {
-      throw new AppError('offline', { en: 'No connection.', vi: 'Mất kết nối.' }, { retryable: true });
-    }));
+    const dispatch = createDispatch(
+      withInfo(() => {
+        throw new AppError('offline', { en: 'No connection.', vi: 'Mất kết nối.' }, { retryable: true });
+      }),
+    );
     await expect(dispatch('app.info', {}, ctx)).resolves.toEqual({
       ok: false,
       error: { code: 'offline', message: 'No connection.', messageVi: 'Mất kết nối.', retryable: true },
@@ -29,9 +31,12 @@ describe('dispatch', () => {
 
   it('hides unexpected failures behind a plain message and reports them to the log', async () => {
     const seen: string[] = [];
-    const dispatch = createDispatch(withInfo(() => {
-      throw new Error('secret internals at /opt/einvoice/x.ts:1:1');
-    }), (name, error) => seen.push(`${name}: ${(error as Error).message}`));
+    const dispatch = createDispatch(
+      withInfo(() => {
+        throw new Error('secret internals at /opt/einvoice/x.ts:1:1');
+      }),
+      (name, error) => seen.push(`${name}: ${(error as Error).message}`),
+    );
     const result = await dispatch('app.info', {}, ctx);
     expect(result).toMatchObject({ ok: false, error: { code: 'internal' } });
     expect(JSON.stringify(result)).not.toContain('internals');
@@ -46,15 +51,27 @@ describe('dispatch', () => {
 
 describe('host API and bridge', () => {
   it('derives one function per contract call plus `on`', () => {
-    const api = buildHostApi(async () => undefined, () => () => {});
-    expect(Object.keys(api).filter((k) => k !== 'on').sort()).toEqual([...callNames].sort());
+    const api = buildHostApi(
+      async () => undefined,
+      () => () => {},
+    );
+    expect(
+      Object.keys(api)
+        .filter((k) => k !== 'on')
+        .sort(),
+    ).toEqual([...callNames].sort());
     expect(Object.isFrozen(api)).toBe(true);
     expect(() => api.on('nope' as never, () => {})).toThrow(/Unknown event/);
   });
 
   it('unwraps values and turns errors into CallError', async () => {
     let answer: unknown = { ok: true, value: goodInfo };
-    const bridge = createBridge(buildHostApi(async () => answer, () => () => {}));
+    const bridge = createBridge(
+      buildHostApi(
+        async () => answer,
+        () => () => {},
+      ),
+    );
     await expect(bridge.call('app.info', {})).resolves.toEqual(goodInfo);
     answer = { ok: false, error: { code: 'offline', message: 'No connection.', messageVi: 'Mất kết nối.' } };
     await expect(bridge.call('app.info', {})).rejects.toBeInstanceOf(CallError);
@@ -66,7 +83,12 @@ describe('host API and bridge', () => {
 
   it('delivers only well-formed events', () => {
     const bus = new EventBus();
-    const bridge = createBridge(buildHostApi(async () => undefined, (event, listener) => bus.onAny((name, p) => name === event && listener(p))));
+    const bridge = createBridge(
+      buildHostApi(
+        async () => undefined,
+        (event, listener) => bus.onAny((name, p) => name === event && listener(p)),
+      ),
+    );
     const seen: boolean[] = [];
     bridge.on('app.online', (e) => seen.push(e.online));
     bus.emit('app.online', { online: true, checkedAt: new Date(0).toISOString() });

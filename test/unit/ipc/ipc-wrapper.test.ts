@@ -73,20 +73,17 @@ describe('Electron IPC wrapper', () => {
     expect(info).not.toHaveBeenCalled();
   });
 
-  it.each([
-    'https://evil.example/index.html',
-    'file:///C:/Users/shop/index.html',
-    'app://other-host/index.html',
-    'http://127.0.0.1:5173/',
-    'not a url',
-  ])('rejects a frame whose URL is %s', async (url) => {
-    const { invoke, info } = setup();
-    await expect(invoke({ ...fromMainFrame, senderFrame: { url, parent: null } }, {})).resolves.toMatchObject({
-      ok: false,
-      error: { code: 'forbidden_sender' },
-    });
-    expect(info).not.toHaveBeenCalled();
-  });
+  it.each(['https://evil.example/index.html', 'file:///C:/Users/shop/index.html', 'app://other-host/index.html', 'http://127.0.0.1:5173/', 'not a url'])(
+    'rejects a frame whose URL is %s',
+    async (url) => {
+      const { invoke, info } = setup();
+      await expect(invoke({ ...fromMainFrame, senderFrame: { url, parent: null } }, {})).resolves.toMatchObject({
+        ok: false,
+        error: { code: 'forbidden_sender' },
+      });
+      expect(info).not.toHaveBeenCalled();
+    },
+  );
 
   it('rejects an event without a frame (the frame navigated away or was destroyed)', () => {
     expect(isTrustedSender({ sender: { id: MAIN_WINDOW_ID }, senderFrame: null }, new Set([MAIN_WINDOW_ID]))).toBe(false);

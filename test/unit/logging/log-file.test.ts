@@ -7,7 +7,11 @@ import { makeTempDir } from '../../support/temp-dir';
 let temp: ReturnType<typeof makeTempDir>;
 afterEach(() => temp?.cleanup());
 
-const readAll = (log: LogFile) => log.files().map((f) => fs.readFileSync(f, 'utf8')).join('');
+const readAll = (log: LogFile) =>
+  log
+    .files()
+    .map((f) => fs.readFileSync(f, 'utf8'))
+    .join('');
 
 describe('rotating log file', () => {
   it('writes one timestamped line per call, with newlines folded', () => {

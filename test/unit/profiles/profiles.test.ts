@@ -22,7 +22,8 @@ describe('service URLs', () => {
     expect(checkServiceUrl('baseUrl', 'http://localhost:1/x')).toBe('http://localhost:1/x');
     expect(checkServiceUrl('baseUrl', 'http://[::1]:9/x')).toBe('http://[::1]:9/x');
     for (const host of ['localhost', '127.0.0.1', '127.1.2.3', '[::1]']) expect(isLoopbackHost(host)).toBe(true);
-    for (const host of ['10.0.0.1', '192.168.1.2', 'example.com', '127.0.0.1.evil.com', 'localhost.evil.com', 'a.localhost']) expect(isLoopbackHost(host)).toBe(false);
+    for (const host of ['10.0.0.1', '192.168.1.2', 'example.com', '127.0.0.1.evil.com', 'localhost.evil.com', 'a.localhost'])
+      expect(isLoopbackHost(host)).toBe(false);
   });
 
   it('refuses http:// for a non-loopback host with a message naming the field', () => {
@@ -41,9 +42,7 @@ describe('service URLs', () => {
 describe('ProfileService', () => {
   it('first run: the built-in Sandbox exists and is active', () => {
     const profiles = new ProfileService(db.store);
-    expect(profiles.list()).toEqual([
-      { id: SANDBOX_PROFILE_ID, name: 'Sandbox', kind: 'sandbox', baseUrl: null, tokenUrl: null, builtin: true, active: true },
-    ]);
+    expect(profiles.list()).toEqual([{ id: SANDBOX_PROFILE_ID, name: 'Sandbox', kind: 'sandbox', baseUrl: null, tokenUrl: null, builtin: true, active: true }]);
     expect(profiles.active().kind).toBe('sandbox');
     // A second construction (next start, or the CLI) does not duplicate it.
     expect(new ProfileService(db.store).list()).toHaveLength(1);
@@ -89,9 +88,7 @@ describe('ProfileService', () => {
   it('removing a profile removes its per-profile rows (cascade)', () => {
     const profiles = new ProfileService(db.store);
     const p = profiles.add({ name: 'T', kind: 'test' });
-    db.store.db
-      .prepare("INSERT INTO profile_auth(profile_id, method, signed_in_at) VALUES (?, 'token', '2026-01-01T00:00:00Z')")
-      .run(p.id);
+    db.store.db.prepare("INSERT INTO profile_auth(profile_id, method, signed_in_at) VALUES (?, 'token', '2026-01-01T00:00:00Z')").run(p.id);
     profiles.remove(p.id);
     expect(db.store.db.prepare('SELECT count(*) AS n FROM profile_auth').get()).toEqual({ n: 0 });
   });

@@ -61,7 +61,6 @@ describe('catalogue', () => {
     const sorted = [...invs].sort((a, b) => Number(a.InvNo) - Number(b.InvNo));
     for (let i = 1; i < sorted.length; i++) expect(sorted[i]!.InvDate >= sorted[i - 1]!.InvDate).toBe(true);
   });
-
 });
 
 describe('templates', () => {
@@ -80,7 +79,37 @@ describe('templates', () => {
     }
   });
   it('carries every sample field of the templates answer', () => {
-    const fields = ['IPTemplateID', 'TemplateName', 'InvSeries', 'Inactive', 'IsInheritFromOldTemplate', 'IsSendSummary', 'IsPetrol', 'IsMoreVATRate', 'CompanyID', 'InvTemplateNo', 'OrgInvSeries', 'TemplateType', 'InvoiceType', 'BusinessAreas', 'SortOrder', 'SignedDate', 'CreatedDate', 'CreatedBy', 'ModifiedDate', 'ModifiedBy', 'TemplateContent', 'DefaultTemplateID', 'IsCustomTemplate', 'XsltVersion', 'IsPublished', 'IsPublishedPetrol', 'IsTemplatePetrol', 'MappingConfigVat', 'ExpireDateType'];
+    const fields = [
+      'IPTemplateID',
+      'TemplateName',
+      'InvSeries',
+      'Inactive',
+      'IsInheritFromOldTemplate',
+      'IsSendSummary',
+      'IsPetrol',
+      'IsMoreVATRate',
+      'CompanyID',
+      'InvTemplateNo',
+      'OrgInvSeries',
+      'TemplateType',
+      'InvoiceType',
+      'BusinessAreas',
+      'SortOrder',
+      'SignedDate',
+      'CreatedDate',
+      'CreatedBy',
+      'ModifiedDate',
+      'ModifiedBy',
+      'TemplateContent',
+      'DefaultTemplateID',
+      'IsCustomTemplate',
+      'XsltVersion',
+      'IsPublished',
+      'IsPublishedPetrol',
+      'IsTemplatePetrol',
+      'MappingConfigVat',
+      'ExpireDateType',
+    ];
     for (const t of list) for (const f of fields) expect(t.template, f).toHaveProperty(f);
     expect(list[0]!.template.DefaultTemplateID).toMatch(/^[0-9a-f-]{36}$/);
     expect(buildTemplates(1, 2026)).toEqual(list);

@@ -11,8 +11,22 @@ describe('parseFaultSpec', () => {
   });
 
   it('accepts every fault name, whitespace and merges rules of one op', () => {
-    const f = parseFaultSpec(' sendemail:500=0.1 : 503=0.1, sendemail:error=0.1:reset=0.1:hang=0.05:malformed=0.1:truncated=0.1:wrongtypes=0.1:empty=0.1:limit=3:jitter=20 ');
-    expect(f.sendemail).toEqual({ status500: 0.1, status503: 0.1, error: 0.1, reset: 0.1, hang: 0.05, malformed: 0.1, truncated: 0.1, wrongTypes: 0.1, emptyData: 0.1, limit: 3, jitterMs: 20 });
+    const f = parseFaultSpec(
+      ' sendemail:500=0.1 : 503=0.1, sendemail:error=0.1:reset=0.1:hang=0.05:malformed=0.1:truncated=0.1:wrongtypes=0.1:empty=0.1:limit=3:jitter=20 ',
+    );
+    expect(f.sendemail).toEqual({
+      status500: 0.1,
+      status503: 0.1,
+      error: 0.1,
+      reset: 0.1,
+      hang: 0.05,
+      malformed: 0.1,
+      truncated: 0.1,
+      wrongTypes: 0.1,
+      emptyData: 0.1,
+      limit: 3,
+      jitterMs: 20,
+    });
   });
 
   it('is empty for an empty string', () => {

@@ -13,9 +13,13 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function schema(db: DatabaseSync): string[] {
-  return (db.prepare("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name").all() as Array<{ type: string; name: string; sql: string | null }>).map(
-    (r) => `${r.type}:${r.name}:${r.sql ?? ''}`,
-  );
+  return (
+    db.prepare("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name").all() as Array<{
+      type: string;
+      name: string;
+      sql: string | null;
+    }>
+  ).map((r) => `${r.type}:${r.name}:${r.sql ?? ''}`);
 }
 
 function caught(fn: () => unknown): AppError {

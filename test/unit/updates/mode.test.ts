@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  isOfflineError,
-  parseUpdateUrl,
-  resolveUpdaterMode,
-  updaterTurnedOffByEnvironment,
-  type UpdaterModeInput,
-} from '../../../main/services/updates/mode';
+import { isOfflineError, parseUpdateUrl, resolveUpdaterMode, updaterTurnedOffByEnvironment, type UpdaterModeInput } from '../../../main/services/updates/mode';
 
 const base: UpdaterModeInput = { env: {}, argv: ['app'], isPackaged: true, platform: 'win32', settingEnabled: true, linuxPackage: null };
 
@@ -87,7 +81,10 @@ describe('where updates come from', () => {
     expect(parseUpdateUrl('http://localhost:9000')).toEqual({ ok: true, url: 'http://localhost:9000/' });
     expect(parseUpdateUrl('http://[::1]:9000/x')).toEqual({ ok: true, url: 'http://[::1]:9000/x/' });
     expect(parseUpdateUrl('http://127.0.0.1:9000/x?k=v')).toEqual({ ok: true, url: 'http://127.0.0.1:9000/x/?k=v' });
-    expect(resolveUpdaterMode({ ...base, isPackaged: false, env: { EINVOICE_UPDATE_URL: 'http://evil.example/' } })).toMatchObject({ enabled: false, reason: 'unsupported' });
+    expect(resolveUpdaterMode({ ...base, isPackaged: false, env: { EINVOICE_UPDATE_URL: 'http://evil.example/' } })).toMatchObject({
+      enabled: false,
+      reason: 'unsupported',
+    });
     // The refusal is logged; its text keeps no query string.
     expect(parseUpdateUrl('http://evil.example/feed?token=s3cr3t')).toEqual({
       ok: false,

@@ -8,7 +8,10 @@ import type { OnField } from './HeaderBlock';
 import type { InvoiceDraft } from './money';
 import { searchBuyers } from './search';
 
-export type BuyerSlice = Pick<InvoiceDraft, 'BuyerTaxCode' | 'BuyerLegalName' | 'BuyerAddress' | 'BuyerFullName' | 'BuyerEmail' | 'BuyerPhoneNumber' | 'BuyerCode'>;
+export type BuyerSlice = Pick<
+  InvoiceDraft,
+  'BuyerTaxCode' | 'BuyerLegalName' | 'BuyerAddress' | 'BuyerFullName' | 'BuyerEmail' | 'BuyerPhoneNumber' | 'BuyerCode'
+>;
 
 /** The buyer; tax code and company name suggest buyers the catalogue knows. */
 export const BuyerBlock = memo(function BuyerBlock({

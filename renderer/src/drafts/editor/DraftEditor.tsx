@@ -116,7 +116,14 @@ export function DraftEditor({ onClose }: { onClose(): void }) {
   }, []);
 
   const headerSlice = useMemo(
-    () => ({ IsTicket: draft.IsTicket, InvSeries: draft.InvSeries, InvDate: draft.InvDate, CurrencyCode: draft.CurrencyCode, ExchangeRate: draft.ExchangeRate, PaymentMethodName: draft.PaymentMethodName }),
+    () => ({
+      IsTicket: draft.IsTicket,
+      InvSeries: draft.InvSeries,
+      InvDate: draft.InvDate,
+      CurrencyCode: draft.CurrencyCode,
+      ExchangeRate: draft.ExchangeRate,
+      PaymentMethodName: draft.PaymentMethodName,
+    }),
     [draft.IsTicket, draft.InvSeries, draft.InvDate, draft.CurrencyCode, draft.ExchangeRate, draft.PaymentMethodName],
   );
   const buyerSlice = useMemo(
@@ -167,7 +174,13 @@ export function DraftEditor({ onClose }: { onClose(): void }) {
 
       <section className="block" aria-labelledby="h-lines">
         <h2 id="h-lines">{t('drafts.grid.title')}</h2>
-        <LineGrid lines={draft.lines} computed={computed.lines} decimals={computed.rule.decimals} moneyDot={dotStyleFor('amount', computed.currency)} problems={problems.lineProblems} />
+        <LineGrid
+          lines={draft.lines}
+          computed={computed.lines}
+          decimals={computed.rule.decimals}
+          moneyDot={dotStyleFor('amount', computed.currency)}
+          problems={problems.lineProblems}
+        />
         {draft.lines.length === 0 && (
           <button type="button" onClick={() => focus(newLineFocus(useEditor.getState().addLine()))}>
             {t('drafts.grid.addFirst')}

@@ -147,17 +147,17 @@ export function LineGrid({
           </tbody>
         )}
         {items.map(({ index: i }) => (
-            <LineRow
-              key={i}
-              index={i}
-              line={lines[i]!}
-              computed={computed[i]}
-              decimals={decimals}
-              moneyDot={moneyDot}
-              problems={problems.get(i) ?? ''}
-              vatFix={lineVatFix(lines[i]!, invDate)}
-              measure={virtualizer.measureElement}
-            />
+          <LineRow
+            key={i}
+            index={i}
+            line={lines[i]!}
+            computed={computed[i]}
+            decimals={decimals}
+            moneyDot={moneyDot}
+            problems={problems.get(i) ?? ''}
+            vatFix={lineVatFix(lines[i]!, invDate)}
+            measure={virtualizer.measureElement}
+          />
         ))}
         {padBottom > 0 && (
           <tbody aria-hidden="true">

@@ -106,7 +106,12 @@ export const LineRow = memo(function LineRow({ index, line, computed, decimals, 
           {n}
         </th>
         <td>
-          <select {...cell('ItemType')} aria-label={label(t('drafts.grid.type'))} value={line.ItemType} onChange={(e) => setLineType(index, Number(e.target.value) as ItemType)}>
+          <select
+            {...cell('ItemType')}
+            aria-label={label(t('drafts.grid.type'))}
+            value={line.ItemType}
+            onChange={(e) => setLineType(index, Number(e.target.value) as ItemType)}
+          >
             {ITEM_TYPES.map((type) => (
               <option key={type} value={type}>
                 {`${type} · ${t(`drafts.itemType.${type}`)}`}
@@ -136,7 +141,12 @@ export const LineRow = memo(function LineRow({ index, line, computed, decimals, 
                 {field === 'VATRateName' && vatFix && (
                   <>
                     {' '}
-                    <button type="button" className="link" aria-label={t('drafts.grid.useVatOnLine', { rate: vatFix, line: n })} onClick={() => setLine(index, { VATRateName: vatFix })}>
+                    <button
+                      type="button"
+                      className="link"
+                      aria-label={t('drafts.grid.useVatOnLine', { rate: vatFix, line: n })}
+                      onClick={() => setLine(index, { VATRateName: vatFix })}
+                    >
                       {t('drafts.grid.useVat', { rate: vatFix })}
                     </button>
                   </>

@@ -9,7 +9,10 @@ export const ProblemsBlock = memo(function ProblemsBlock({ problems, lang, focus
   return (
     <section className="block problems" aria-labelledby="h-problems">
       <h2 id="h-problems">
-        {t('drafts.problems.title', { errors: problems.filter((p) => p.severity === 'error').length, warnings: problems.filter((p) => p.severity === 'warning').length })}
+        {t('drafts.problems.title', {
+          errors: problems.filter((p) => p.severity === 'error').length,
+          warnings: problems.filter((p) => p.severity === 'warning').length,
+        })}
       </h2>
       {problems.length === 0 ? (
         <p>{t('drafts.problems.none')}</p>

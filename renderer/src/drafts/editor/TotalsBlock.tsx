@@ -9,7 +9,15 @@ import { useEditor } from './store';
  * The totals in invoice order: sale amount before discount, the discount, the amount after it,
  * VAT and the total payable; then TaxRateInfo (with the hand-typed VAT override) and the words.
  */
-export function TotalsBlock({ computed, vatOverrides, byPath }: { computed: ComputedInvoice; vatOverrides: Record<string, string>; byPath: Map<string, string> }) {
+export function TotalsBlock({
+  computed,
+  vatOverrides,
+  byPath,
+}: {
+  computed: ComputedInvoice;
+  vatOverrides: Record<string, string>;
+  byPath: Map<string, string>;
+}) {
   const { t } = useTranslation();
   const meta = useEditor((s) => s.meta);
   const setWords = useEditor((s) => s.setWords);
@@ -82,7 +90,15 @@ export function TotalsBlock({ computed, vatOverrides, byPath }: { computed: Comp
             </span>
           )}
         </label>
-        <textarea id="f-words" data-path="words" data-testid="words" rows={2} value={words} aria-invalid={byPath.get('words') ? true : undefined} onChange={(e) => setWords(e.target.value)} />
+        <textarea
+          id="f-words"
+          data-path="words"
+          data-testid="words"
+          rows={2}
+          value={words}
+          aria-invalid={byPath.get('words') ? true : undefined}
+          onChange={(e) => setWords(e.target.value)}
+        />
         {meta.wordsEdited && (
           <button type="button" onClick={() => setWords(null)}>
             {t('drafts.totals.wordsAuto')}

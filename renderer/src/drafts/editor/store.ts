@@ -100,7 +100,19 @@ export const useEditor = create<EditorState>((set, get) => {
         lastRemoved: null,
       }),
     restoreUnsaved: (draft, meta) => set((s) => ({ draft, meta, version: s.version + 1, saveState: 'dirty' })),
-    close: () => set({ id: null, draft: null, meta: NO_META, version: 0, savedVersion: 0, saveState: 'saved', serviceIssues: {}, freshLine: null, lastRemoved: null, editingPath: null }),
+    close: () =>
+      set({
+        id: null,
+        draft: null,
+        meta: NO_META,
+        version: 0,
+        savedVersion: 0,
+        saveState: 'saved',
+        serviceIssues: {},
+        freshLine: null,
+        lastRemoved: null,
+        editingPath: null,
+      }),
     setField: (field, value) => edit((d) => ({ ...d, [field]: value })),
     setTicket: (isTicket) => edit((d) => ({ ...d, IsTicket: isTicket })),
     setLine: (index, patch) =>
