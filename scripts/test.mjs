@@ -78,6 +78,7 @@ function inSecretServiceSession(command, args) {
 
 check('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);
 check('lint', bin('eslint'), ['--max-warnings', '0', '.']);
+check('format', bin('prettier'), ['--check', '.']);
 check('build', process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--quiet']);
 
 // Unit and integration tests never touch the developer's own keychain; the keychain stage
