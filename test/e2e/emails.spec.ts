@@ -176,8 +176,9 @@ test('add one by hand, edit its recipients, cancel, send again, export and remov
   // Export the queue to CSV.
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Xuất CSV' }).click()]);
   const csv = fs.readFileSync((await download.path())!, 'utf8');
-  expect(csv.startsWith('\uFEFFTransactionID,ReceiverName,ReceiverEmail')).toBe(true);
-  expect(csv).toContain(`${id},Lê Văn Cường,moi@example.com,sep@example.com`);
+  // Every cell quoted (a spreadsheet never runs a cell as a formula), with a BOM for Vietnamese.
+  expect(csv.startsWith('\uFEFF"TransactionID","ReceiverName","ReceiverEmail"')).toBe(true);
+  expect(csv).toContain(`"${id}","Lê Văn Cường","moi@example.com","sep@example.com"`);
 
   // Remove it.
   page.once('dialog', (d) => void d.accept());
