@@ -1,25 +1,16 @@
-import type { InvoiceDraft } from '../../../common/money';
+import { DECREE70_FIELDS, DRAFT_TEXT_FIELDS, type InvoiceDraft } from '../../../common/money';
 import type { Bilingual } from '../../../common/model';
 
-const INVOICE_FIELDS = new Set([
+const INVOICE_FIELDS = new Set<string>([
   'RefID',
   'InvSeries',
-  'InvoiceName',
   'InvDate',
   'CurrencyCode',
   'ExchangeRate',
-  'PaymentMethodName',
   'IsTicket',
-  'BuyerLegalName',
-  'BuyerTaxCode',
-  'BuyerAddress',
-  'BuyerCode',
-  'BuyerPhoneNumber',
-  'BuyerEmail',
-  'BuyerFullName',
-  'BuyerBankAccount',
-  'BuyerBankName',
   'TotalAmountInWords',
+  ...DRAFT_TEXT_FIELDS,
+  ...DECREE70_FIELDS,
 ]);
 const LINE_FIELDS = new Set(['ItemType', 'ItemCode', 'ItemName', 'UnitName', 'Quantity', 'UnitPrice', 'DiscountRate', 'DiscountAmountOC', 'VATRateName']);
 
