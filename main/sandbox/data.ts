@@ -1,6 +1,20 @@
 import Decimal from 'decimal.js';
 import { createRng, hash32, lookupCode, pick, randInt, uuid, type Rng } from './prng';
 import { amountInWords } from './words';
+import {
+  BANKS,
+  COMPANY_BRANDS,
+  COMPANY_FORMS,
+  COMPANY_TRADES,
+  EMAIL_HOSTS,
+  GIVEN,
+  GOODS,
+  MIDDLES,
+  PAYMENT_METHODS,
+  PLACES,
+  STREETS,
+  SURNAMES,
+} from './sample-words';
 import type { InvoiceBuyerText } from '../../common/model/invoice';
 import type { InvoiceKind } from '../../common/model/kind';
 
@@ -63,120 +77,6 @@ export { buildTemplates, type SandboxTemplate, type TemplateEntry } from './temp
 
 // ---------------------------------------------------------------------------------------------
 // Catalogue of issued invoices
-
-const SURNAMES = ['Nguyễn', 'Trần', 'Lê', 'Phạm', 'Hoàng', 'Huỳnh', 'Phan', 'Vũ', 'Võ', 'Đặng', 'Bùi', 'Đỗ', 'Hồ', 'Ngô', 'Dương', 'Lý'];
-const MIDDLES = ['Văn', 'Thị', 'Hữu', 'Minh', 'Ngọc', 'Đức', 'Thanh', 'Quốc', 'Thu', 'Xuân', 'Gia', 'Bảo'];
-const GIVEN = [
-  'An',
-  'Bình',
-  'Cường',
-  'Dũng',
-  'Giang',
-  'Hà',
-  'Hải',
-  'Hạnh',
-  'Hiếu',
-  'Hùng',
-  'Hương',
-  'Khánh',
-  'Lan',
-  'Linh',
-  'Long',
-  'Mai',
-  'Nam',
-  'Nga',
-  'Phúc',
-  'Phương',
-  'Quân',
-  'Quỳnh',
-  'Sơn',
-  'Tâm',
-  'Thảo',
-  'Thắng',
-  'Trang',
-  'Tuấn',
-  'Việt',
-  'Yến',
-  'Ánh',
-  'Đạt',
-];
-const COMPANY_FORMS = ['Công ty TNHH', 'Công ty Cổ phần', 'Công ty TNHH MTV', 'Doanh nghiệp tư nhân'];
-const COMPANY_TRADES = ['Thương mại Dịch vụ', 'Xây dựng', 'Sản xuất', 'Công nghệ', 'Vận tải', 'Thực phẩm', 'Nội thất', 'Du lịch', 'Điện máy', 'Dược phẩm'];
-const COMPANY_BRANDS = [
-  'Hoàng Phát',
-  'Minh Long',
-  'Đại Việt',
-  'Phú Thịnh',
-  'An Khang',
-  'Bảo Ngọc',
-  'Trường Sơn',
-  'Hưng Thịnh',
-  'Kim Cương',
-  'Sông Hồng',
-  'Cửu Long',
-  'Thái Bình Dương',
-  'Ánh Dương',
-  'Đồng Tâm',
-];
-const STREETS = [
-  'Lê Lợi',
-  'Nguyễn Huệ',
-  'Trần Hưng Đạo',
-  'Hai Bà Trưng',
-  'Lý Thường Kiệt',
-  'Điện Biên Phủ',
-  'Phan Đình Phùng',
-  'Cách Mạng Tháng Tám',
-  'Võ Văn Tần',
-  'Nguyễn Thị Minh Khai',
-  'Hùng Vương',
-  'Quang Trung',
-];
-const PLACES: readonly (readonly [string, string])[] = [
-  ['Phường Bến Nghé', 'TP. Hồ Chí Minh'],
-  ['Phường Sài Gòn', 'TP. Hồ Chí Minh'],
-  ['Phường Hoàn Kiếm', 'Hà Nội'],
-  ['Phường Đống Đa', 'Hà Nội'],
-  ['Phường Hải Châu', 'Đà Nẵng'],
-  ['Phường Thành Vinh', 'Nghệ An'],
-  ['Phường Ninh Kiều', 'Cần Thơ'],
-  ['Phường Ngô Quyền', 'Hải Phòng'],
-  ['Phường Thuận Hóa', 'Huế'],
-  ['Phường Buôn Ma Thuột', 'Đắk Lắk'],
-];
-const BANKS = [
-  'Vietcombank – CN Thành Công',
-  'BIDV – CN Sở Giao dịch',
-  'Techcombank – CN Hội sở',
-  'Agribank – CN Láng Hạ',
-  'VietinBank – CN Đống Đa',
-  'ACB – CN Sài Gòn',
-];
-const PAYMENT_METHODS = ['TM/CK', 'Tiền mặt', 'Chuyển khoản', 'Thẻ tín dụng'];
-const EMAIL_HOSTS = ['gmail.com', 'yahoo.com.vn', 'outlook.com', 'example.vn'];
-/** [name, unit, unit price in VND, VAT label] */
-const GOODS: readonly (readonly [string, string, number, string])[] = [
-  ['Cà phê rang xay Buôn Ma Thuột 500g', 'gói', 185_000, '8%'],
-  ['Nước mắm Phú Quốc 40 độ đạm', 'chai', 95_000, '8%'],
-  ['Gạo ST25 túi 5kg', 'túi', 210_000, '5%'],
-  ['Bánh pía Sóc Trăng sầu riêng', 'hộp', 75_000, '8%'],
-  ['Trà Thái Nguyên đặc biệt', 'hộp', 150_000, '10%'],
-  ['Dịch vụ tư vấn triển khai phần mềm', 'giờ', 850_000, '10%'],
-  ['Máy lọc nước gia đình RO 9 lõi', 'chiếc', 4_590_000, '10%'],
-  ['Ấm siêu tốc inox 1,8 lít', 'cái', 389_000, '10%'],
-  ['Áo sơ mi nam cổ đức', 'cái', 325_000, '8%'],
-  ['Sách giáo khoa Tiếng Việt lớp 1', 'quyển', 28_000, 'KCT'],
-  ['Phí vận chuyển nội thành', 'lần', 30_000, '8%'],
-  ['Thực phẩm bổ sung vitamin tổng hợp', 'lọ', 245_000, '5%'],
-  ['Bàn làm việc gỗ sồi 1m4', 'chiếc', 2_750_000, '10%'],
-  ['Dầu ăn thực vật 1 lít', 'chai', 52_000, '8%'],
-  ['Nước khoáng thiên nhiên 500ml', 'thùng', 96_000, '8%'],
-  ['Giấy in A4 định lượng 70gsm', 'ram', 68_000, '10%'],
-  ['Mực in laser đen', 'hộp', 1_150_000, '10%'],
-  ['Phân bón hữu cơ vi sinh', 'bao', 320_000, 'KCT'],
-  ['Dịch vụ bảo trì điều hòa', 'lần', 450_000, '8%'],
-  ['Xuất khẩu hàng mẫu', 'kiện', 1_200_000, '0%'],
-];
 
 export interface Catalogue {
   /** Live (not deleted) issued invoices of one kind, in issue order. */

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describeErrorCode, isAuthCode } from '../../../common/envelope';
+import { describeErrorCode } from '../../../common/envelope';
 import type { DownloadDataType } from '../../../common/model';
 import type { DownloadOptions, FetchedBytes } from '../api/client';
 import { apiErrors, isApiError, type ApiError } from '../api/errors';
@@ -8,7 +8,7 @@ import type { DownloadResult } from '../api/normalise';
 import { exists, placeFile, removeWithPrefix, sizeOf, syncFolder, writeFileFully } from './files';
 import { matchAnswers } from './matching';
 import { fileNameFor, numbered, resolveInside, TEMP_PREFIX } from './names';
-import { apiFailure, AuthStop, failure, message, sleep, transient, writeFailure } from './outcomes';
+import { apiFailure, AuthStop, failure, message, withBatchRetries, writeFailure } from './outcomes';
 import { OwnershipLost } from './ownership';
 import { ProgressMeter, type EngineProgress } from './progress';
 import type { ItemOutcome, ItemRow, JobRow, JobsRepository } from './repository';
@@ -219,28 +219,12 @@ export class DownloadEngine {
     return placeFile(temp, final, isDir, this.tempPath(seq, '.old'));
   }
 
-  private async callWithRetries<T>(fn: () => Promise<T>): Promise<T> {
-    for (let round = 0; ; round++) {
-      try {
-        return await fn();
-      } catch (error) {
-        if (!isApiError(error)) throw error;
-        if (error.kind === 'auth' || (error.serviceCode && isAuthCode(error.serviceCode))) throw new AuthStop(error);
-        if (this.signal.aborted || !transient(error) || round >= this.opts.batchRetries) throw error;
-        const wait = Math.max(error.retryAfterMs ?? 0, this.opts.retryDelayMs * 2 ** round);
-        this.opts.log?.('warn', `download: ${error.kind}, round ${round + 1}/${this.opts.batchRetries} in ${wait} ms`);
-        await sleep(wait, this.signal);
-        if (this.signal.aborted) throw error;
-      }
-    }
-  }
-
   /** Asks the service for one batch; null when the batch was settled or re-queued here. */
   private async fetchBatch(batch: ItemRow[], queue: ItemRow[][]): Promise<Extract<DownloadResult, { kind: 'items' }> | null> {
     const ids = batch.map((i) => i.transactionId);
     let result: DownloadResult;
     try {
-      result = await this.callWithRetries(async () => {
+      result = await withBatchRetries(this.signal, this.opts, async () => {
         const r = await this.opts.client.download(ids, { type: this.type, kind: this.job.kind, signal: this.signal });
         // An answer without a single item for a non-empty request is a broken answer: ask again.
         if (r.kind === 'items' && r.items.length === 0) throw apiErrors.malformed('the answer holds no items', { operation: 'download' });
@@ -298,7 +282,7 @@ export class DownloadEngine {
       if (content === null && answer.link) {
         if (this.signal.aborted) continue; // stays pending
         try {
-          const fetched = await this.callWithRetries(() => this.opts.client.fetchBytes(answer.link!, { signal: this.signal }));
+          const fetched = await withBatchRetries(this.signal, this.opts, () => this.opts.client.fetchBytes(answer.link!, { signal: this.signal }));
           content = fetched.bytes;
         } catch (error) {
           if (error instanceof AuthStop) throw error;

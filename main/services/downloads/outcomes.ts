@@ -1,5 +1,6 @@
 import type { Bilingual } from '../../../common/model';
-import { TRANSIENT_KINDS, type ApiError } from '../api/errors';
+import { isAuthCode } from '../../../common/envelope';
+import { isApiError, TRANSIENT_KINDS, type ApiError } from '../api/errors';
 import type { ItemOutcome, ItemRow } from './repository';
 import { ZipRefused } from './zip';
 
@@ -42,6 +43,30 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
     }
     signal.addEventListener('abort', done, { once: true });
   });
+}
+
+/**
+ * Runs one batch's call with the engine's own rounds on top of the client's retries: a refused
+ * sign-in stops the job at once, a transient failure waits (Retry-After or a doubling delay).
+ */
+export async function withBatchRetries<T>(
+  signal: AbortSignal,
+  opts: { batchRetries: number; retryDelayMs: number; log?: ((level: 'warn', message: string) => void) | undefined },
+  fn: () => Promise<T>,
+): Promise<T> {
+  for (let round = 0; ; round++) {
+    try {
+      return await fn();
+    } catch (error) {
+      if (!isApiError(error)) throw error;
+      if (error.kind === 'auth' || (error.serviceCode && isAuthCode(error.serviceCode))) throw new AuthStop(error);
+      if (signal.aborted || !transient(error) || round >= opts.batchRetries) throw error;
+      const wait = Math.max(error.retryAfterMs ?? 0, opts.retryDelayMs * 2 ** round);
+      opts.log?.('warn', `download: ${error.kind}, round ${round + 1}/${opts.batchRetries} in ${wait} ms`);
+      await sleep(wait, signal);
+      if (signal.aborted) throw error;
+    }
+  }
 }
 
 /** What the file system says when an archive's entries collide (a file and a folder of one name). */
