@@ -75,6 +75,18 @@ export const DRAFT_TEXT_FIELDS = [
   'BuyerBankName',
 ] as const;
 
+/** The invoice-level fields a draft carries (not its totals or lines), as the service names them. */
+export const DRAFT_HEADER_FIELDS = [
+  'RefID',
+  'InvSeries',
+  'InvDate',
+  'CurrencyCode',
+  'ExchangeRate',
+  'IsTicket',
+  ...DRAFT_TEXT_FIELDS,
+  ...DECREE70_FIELDS,
+] as const;
+
 export function emptyLine(itemType: ItemType = 1): DraftLine {
   return {
     ItemType: itemType,

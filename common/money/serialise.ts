@@ -13,7 +13,7 @@ import { Dec, readDecimal, toDecimalString, toWireNumber } from './decimal';
 import { computeInvoice, roundingRuleFor, type ComputeOptions, type ComputedInvoice } from './compute';
 import { discountFromRate, amountOC, allowsLineDiscount } from './formulas';
 import { normaliseVatLabel } from './vat';
-import { DECREE70_FIELDS, DRAFT_TEXT_FIELDS, type DraftLine, type InvoiceDraft } from './draft';
+import { DECREE70_FIELDS, DRAFT_HEADER_FIELDS, DRAFT_TEXT_FIELDS, type DraftLine, type InvoiceDraft } from './draft';
 import type { InvoiceData, InvoiceLine, ItemType } from '../model/invoice';
 import type { CorrectionFields } from '../model/correction';
 
@@ -35,14 +35,7 @@ const LINE_KNOWN = new Set([
   'VATRateName',
 ]);
 const INVOICE_KNOWN = new Set<string>([
-  'RefID',
-  'InvSeries',
-  'InvDate',
-  'CurrencyCode',
-  'ExchangeRate',
-  'IsTicket',
-  ...DRAFT_TEXT_FIELDS,
-  ...DECREE70_FIELDS,
+  ...DRAFT_HEADER_FIELDS,
   'TotalAmountWithoutVATOC',
   'TotalVATAmountOC',
   'TotalDiscountAmountOC',

@@ -1,17 +1,7 @@
-import { DECREE70_FIELDS, DRAFT_TEXT_FIELDS, type InvoiceDraft } from '../../../common/money';
+import { DRAFT_HEADER_FIELDS, type InvoiceDraft } from '../../../common/money';
 import type { Bilingual } from '../../../common/model';
 
-const INVOICE_FIELDS = new Set<string>([
-  'RefID',
-  'InvSeries',
-  'InvDate',
-  'CurrencyCode',
-  'ExchangeRate',
-  'IsTicket',
-  'TotalAmountInWords',
-  ...DRAFT_TEXT_FIELDS,
-  ...DECREE70_FIELDS,
-]);
+const INVOICE_FIELDS = new Set<string>([...DRAFT_HEADER_FIELDS, 'TotalAmountInWords']);
 const LINE_FIELDS = new Set(['ItemType', 'ItemCode', 'ItemName', 'UnitName', 'Quantity', 'UnitPrice', 'DiscountRate', 'DiscountAmountOC', 'VATRateName']);
 
 function caseInsensitive(set: Set<string>, name: string): string | undefined {
