@@ -20,6 +20,7 @@ import { templatesCalls, templatesEvents } from './calls/templates';
 import { previewCalls, previewEvents } from './calls/preview';
 import { downloadsCalls, downloadsEvents } from './calls/downloads';
 import { sandboxCalls } from './calls/sandbox';
+import { issuingCalls, issuingEvents } from './calls/issuing';
 
 export { ConnectionKindSchema, type ConnectionKind } from './calls/app';
 
@@ -36,6 +37,7 @@ export const calls = {
   ...templatesCalls,
   ...previewCalls,
   ...downloadsCalls,
+  ...issuingCalls,
   ...sandboxCalls,
 } as const;
 
@@ -51,6 +53,7 @@ export const events = {
   ...templatesEvents,
   ...previewEvents,
   ...downloadsEvents,
+  ...issuingEvents,
 } as const;
 
 export type Calls = typeof calls;

@@ -80,6 +80,8 @@ export const DraftSummarySchema = z.object({
   updatedAt: z.string(),
   lastPreviewedAt: z.string().nullable(),
   revision: z.number().int(),
+  /** Queued for issuing or issued: the draft is read-only while this is set. */
+  issue: z.object({ id: z.number().int(), state: z.enum(['queued', 'issuing', 'issued', 'failed', 'unknown']), invNo: z.string().nullable() }).nullable(),
 });
 export type DraftSummary = z.infer<typeof DraftSummarySchema>;
 

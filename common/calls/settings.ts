@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_DOWNLOAD_BATCH, MAX_EMAIL_BATCH } from '../rules/network';
 import { call, noInput } from './define';
+import { SignTypeSchema } from '../model/issuing';
 
 /** Options of the Vietnamese amount in words (docs/invoice-rules.md#amount-in-words): linh/lẻ, nghìn/ngàn, tư, chẵn. */
 export const AmountInWordsOptionsSchema = z.object({
@@ -28,6 +29,26 @@ export const DecimalDigitsSettingSchema = z.object({
 });
 export type DecimalDigitsSetting = z.infer<typeof DecimalDigitsSettingSchema>;
 
+/** How this PC issues invoices and what happens after. */
+export const IssuingSettingsSchema = z.object({
+  /** 2 HSM (needs certificateSN), 5 cash register; 3 and 6 their asynchronous variants. Cash-register series (type letter M) always use 5 or 6. */
+  signType: SignTypeSchema,
+  certificateSN: z.string().max(200).nullable(),
+  /** The wait between two requests on one series (the service wants them one after another). */
+  seriesGapMs: z.number().int().min(0).max(60_000),
+  /** Download each issued invoice into the download folder. */
+  autoDownload: z.boolean(),
+  downloadTypes: z
+    .array(z.enum(['Pdf', 'Xml']))
+    .min(1)
+    .max(2),
+  /** Email the buyer: through this app's email queue, by the service itself (IsSendEmail), or not. Never both. */
+  email: z.enum(['queue', 'service', 'off']),
+  /** Series this PC issues on (empty: any); another PC issuing on one of them is warned about. */
+  series: z.array(z.string().max(16)).max(50),
+});
+export type IssuingSettings = z.infer<typeof IssuingSettingsSchema>;
+
 export const SettingsSchema = z.object({
   language: z.enum(['vi', 'en']),
   amountInWords: AmountInWordsOptionsSchema,
@@ -40,6 +61,7 @@ export const SettingsSchema = z.object({
     email: z.number().int().min(1).max(MAX_EMAIL_BATCH),
   }),
   decimalDigits: DecimalDigitsSettingSchema,
+  issuing: IssuingSettingsSchema,
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -56,6 +78,7 @@ export const DEFAULT_SETTINGS: Settings = {
     CoefficientDecimalDigits: null,
     ExchangRateDecimalDigits: null,
   },
+  issuing: { signType: 2, certificateSN: null, seriesGapMs: 1000, autoDownload: true, downloadTypes: ['Pdf'], email: 'queue', series: [] },
 };
 
 export const SettingsPatchSchema = z
@@ -65,6 +88,7 @@ export const SettingsPatchSchema = z
     downloadFolder: SettingsSchema.shape.downloadFolder.optional(),
     batchSizes: SettingsSchema.shape.batchSizes.partial().optional(),
     decimalDigits: DecimalDigitsSettingSchema.partial().optional(),
+    issuing: IssuingSettingsSchema.partial().optional(),
   })
   .strict();
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;

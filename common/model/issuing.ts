@@ -8,6 +8,21 @@ import { InvoiceDataSchema, InvoiceLineSchema } from './invoice';
  * template and the optional email to the buyer. Built by common/money/issuing.ts.
  */
 
+/**
+ * Sign types the app issues with: 2 HSM (a certificate from get-certificates), 5 cash register
+ * (no signature), 3 and 6 their asynchronous variants (settled by status). 1 (USB token) needs a
+ * signing tool on the PC and is refused; 4 (tickets signed later) is not offered.
+ */
+export const SIGN_TYPES = [2, 5, 3, 6] as const;
+export const SignTypeSchema = z.union([z.literal(2), z.literal(5), z.literal(3), z.literal(6)]);
+export type SignType = (typeof SIGN_TYPES)[number];
+/** Sign types that need a CertificateSN. */
+export const CERTIFICATE_SIGN_TYPES: readonly SignType[] = [2, 3];
+/** Sign types whose answer comes later: the invoice is settled by a status lookup. */
+export const ASYNC_SIGN_TYPES: readonly SignType[] = [3, 6];
+/** The service's recommended batch (the hard limit is 50). */
+export const MAX_ISSUE_BATCH = 30;
+
 /** OptionUserDefined: decimal digits per kind of number (ExchangRate… is the service's spelling). */
 export const OptionUserDefinedSchema = z.looseObject({
   QuantityDecimalDigits: WireInteger,

@@ -1,3 +1,4 @@
+import type { IssuingServiceDeps } from './issuing';
 import os from 'node:os';
 import path from 'node:path';
 import type { ClientDefaults } from './api';
@@ -36,6 +37,8 @@ export interface ServicesConfig {
   connectivity?: Omit<ConnectivityOptions, 'bus' | 'probe' | 'now'>;
   /** Email queue options (tests shorten the backoff and grace period). */
   emails?: Partial<EmailServiceDeps>;
+  /** Issue queue options (tests shorten the settle window and the backoff). */
+  issuing?: Partial<IssuingServiceDeps>;
   /** Download engine options (the CLI's `--concurrency`). */
   downloads?: Pick<DownloadsDeps, 'engine'>;
 }

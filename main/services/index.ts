@@ -16,6 +16,8 @@ import { accessFromSessions, createDrafting, type Drafting } from './drafting';
 import { DownloadsService } from './downloads';
 import { sessionFromGate } from './downloads/session';
 import { EmailService } from './emails';
+import { IssuingService } from './issuing';
+import { issuingFollowUps } from './issuing/ports';
 import { LogFile, type Log } from './logging/log-file';
 import { ProfileService } from './profiles';
 import { endpointResolver } from './profiles/endpoints';
@@ -53,6 +55,7 @@ export interface Services {
   readonly emails: EmailService;
   /** Bulk download jobs of issued invoices. */
   readonly downloads: DownloadsService;
+  readonly issuing: IssuingService;
   /** Builds every service client (timeouts and retries by purpose). */
   readonly clients: ClientFactory;
   /** Whose work and which sign-in (the active profile in the app; the CLI may choose another). */
@@ -170,6 +173,23 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
   });
   closers.push(() => downloads.close());
 
+  const issuing = new IssuingService({
+    store,
+    bus,
+    drafts: drafting.drafts,
+    settings: () => settings.get(),
+    activeProfileId: session.profileId,
+    gate: session.gate,
+    templates: drafting.templates,
+    clients,
+    work,
+    log,
+    ...(config.background !== false ? { isOnline: () => connectivity.online, checkConnectivity: () => void connectivity.check() } : {}),
+    followUps: issuingFollowUps({ settings: () => settings.get(), downloads, emails }),
+    ...config.issuing,
+  });
+  closers.push(() => issuing.stop());
+
   const handlers: ContractHandlers = {
     ...diagnosticsHandlers({
       log: logFile,
@@ -185,6 +205,7 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
     ...drafting.handlers,
     ...emails.handlers(),
     ...downloads.handlers(),
+    ...issuing.handlers(),
   };
 
   const dispatch = createDispatch(handlers, (name, error) =>
@@ -194,6 +215,7 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
     connectivity.start();
     emails.start();
     downloads.resumeInterrupted();
+    issuing.start();
   }
 
   return {
@@ -213,6 +235,7 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
     drafting,
     emails,
     downloads,
+    issuing,
     clients,
     session,
     sandbox,

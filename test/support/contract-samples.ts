@@ -125,6 +125,16 @@ export const sampleRequests: { [N in CallName]: CallRequest<N> } = {
   'downloads.exportFailed': { jobId: 'no-such-job' },
   'downloads.openFolder': { jobId: 'no-such-job' },
   'downloads.chooseFolder': {},
+  // issuing
+  'issuing.queue': { draftId: 'no-such-draft' },
+  'issuing.list': { states: ['queued'], limit: 10 },
+  'issuing.get': { id: 999999 },
+  'issuing.status': {},
+  'issuing.check': { ids: [999999] },
+  'issuing.retry': { id: 999999 },
+  'issuing.reopen': { id: 999999 },
+  'issuing.flush': {},
+  'issuing.certificates': {},
 };
 
 /** Calls whose sample may legitimately answer with an AppError in a fresh data folder. */

@@ -1,16 +1,10 @@
-import type { Dispatcher } from 'undici';
 import { firstErrorCode, isAuthCode, readEnvelopeText, type EnvelopeResult } from '../../../common/envelope';
-import {
-  DEFAULT_INVOICE_KIND,
-  downloadFlags,
-  type DownloadDataType,
-  type InvoiceData,
-  type InvoiceKind,
-  type InvoiceTemplate,
-  type SendEmailParameter,
-} from '../../../common/model';
+import { DEFAULT_INVOICE_KIND, downloadFlags, type InvoiceData, type InvoiceTemplate, type SendEmailParameter } from '../../../common/model';
+import { CERTIFICATE_SIGN_TYPES, SIGN_TYPES, type IssuingInvoiceData } from '../../../common/model/issuing';
 import { defaultTokenUrl, parseServiceUrl } from './base-url';
-import { MAX_DOWNLOAD_BATCH, normaliseEmailList } from './batching';
+import { MAX_DOWNLOAD_BATCH } from './batching';
+import { isEmptyAnswer, pickLink, toWireEmailParameter } from './wire';
+import { normaliseCertificates, normalisePublishItems, normaliseStatus, type Certificate, type IssueOutcome, type StatusItem } from './issuing';
 import { isUnreachableKind } from '../../../common/rules/network';
 import { ApiError, apiErrors } from './errors';
 import {
@@ -24,7 +18,6 @@ import {
   type DownloadResult,
   type SendEmailOutcome,
 } from './normalise';
-import type { ApiLogger } from './redact';
 import {
   header,
   HttpTransport,
@@ -35,71 +28,11 @@ import {
   type HttpRequest,
   type HttpResponse,
   type Operation,
-  type RetryPolicy,
-  type TokenSource,
 } from './transport';
 
 export { DEFAULT_RETRY, parseRetryAfter, type CallOptions, type RetryPolicy, type TokenSource } from './transport';
-
-export interface ApiClientOptions {
-  /** `{base_url}`, e.g. `https://testapi.meinvoice.vn/api/integration/invoice`; https unless loopback. */
-  baseUrl: string;
-  /** The access token, or a function returning it (e.g. from the keychain) before each call. */
-  token?: TokenSource;
-  /** The token operation's URL; default `{base_url}` with `/invoice` replaced by `/auth/token`. */
-  tokenUrl?: string;
-  /** Sent as the `CompanyTaxCode` header (token operation and the four operations) when set; some deployments expect it. */
-  companyTaxCode?: string;
-  /** HTTP dispatcher (keep-alive pool). Default: an own undici Agent, closed by `close()`. */
-  dispatcher?: Dispatcher;
-  /** Per-attempt timeout covering connect, headers and body (default 30 s). */
-  timeoutMs?: number;
-  /** Connect timeout of the default dispatcher (default 10 s). */
-  connectTimeoutMs?: number;
-  /** Retry policy of the idempotent operations; `false` = one attempt only. */
-  retry?: Partial<RetryPolicy> | false;
-  /** Largest Download batch this client sends (default and maximum 50). */
-  maxBatch?: number;
-  /** Receives one redacted line per attempt (and per retry decision). */
-  log?: ApiLogger;
-  /** Injected for tests: jitter source (0…1) and the wait between retries. */
-  random?: () => number;
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** The most read of one answer, per operation (default {@link ANSWER_LIMITS}). */
-  answerLimits?: Partial<Record<Operation, number>>;
-}
-
-export interface DownloadOptions extends CallOptions {
-  /** Default `Pdf` (docs/service.md#download). */
-  type?: DownloadDataType;
-  /** Which kind the IDs are (default {@link DEFAULT_INVOICE_KIND}); sent as the query flags. */
-  kind?: InvoiceKind;
-}
-
-export interface TemplatesQuery {
-  withCode?: boolean;
-  ticket?: boolean;
-  /** Omitted → the service's default (the current year). */
-  year?: number;
-}
-
-export interface TokenCredentials {
-  appid: string;
-  taxcode: string;
-  username: string;
-  password: string;
-}
-
-export interface TokenResult {
-  token: string;
-  /** From the JWT's `exp` when the token is a JWT; otherwise null (documented lifetime: 14 days). */
-  expiresAt: string | null;
-}
-
-export interface FetchedBytes {
-  bytes: Uint8Array;
-  contentType: string | null;
-}
+export type { ApiClientOptions, DownloadOptions, FetchedBytes, IssueOptions, StatusOptions, TemplatesQuery, TokenCredentials, TokenResult } from './options';
+import type { ApiClientOptions, DownloadOptions, FetchedBytes, IssueOptions, StatusOptions, TemplatesQuery, TokenCredentials, TokenResult } from './options';
 
 type ReadEnvelope = Exclude<EnvelopeResult, { kind: 'malformed' }>;
 
@@ -179,12 +112,7 @@ export class ApiClient {
       if (env.kind === 'error' && (isAuthCode(env.code) || !Array.isArray(env.data) || env.data.length === 0)) {
         throw this.envelopeError('download', env);
       }
-      try {
-        return normaliseDownload(env.data, type, env.success, ids);
-      } catch (error) {
-        if (error instanceof NormaliseError) throw apiErrors.malformed(error.message, { operation: 'download' });
-        throw error;
-      }
+      return this.normalised('download', () => normaliseDownload(env.data, type, env.success, ids));
     });
   }
 
@@ -222,6 +150,85 @@ export class ApiClient {
     };
   }
 
+  /**
+   * POST {base_url}: issues invoices. Never retried: once the request may have left, a failure is
+   * `unknown_outcome`, to be settled by `status` by RefID. Judge each item by `ok`, whatever
+   * the envelope's success says; an invoice without an item has an unknown outcome.
+   */
+  async issue(invoices: readonly IssuingInvoiceData[], opts: IssueOptions): Promise<IssueOutcome> {
+    const signType = opts.signType as number;
+    if (!(SIGN_TYPES as readonly number[]).includes(signType)) {
+      throw apiErrors.config(
+        signType === 1
+          ? {
+              en: 'Sign type 1 (USB token) needs a signing tool on this PC and is not supported: choose HSM signing (2) or cash register (5) in Settings.',
+              vi: 'Kiểu ký 1 (USB token) cần công cụ ký cài trên máy và chưa được hỗ trợ: hãy chọn ký HSM (2) hoặc máy tính tiền (5) trong Cài đặt.',
+            }
+          : { en: `Sign type ${signType} is not supported.`, vi: `Kiểu ký ${signType} không được hỗ trợ.` },
+      );
+    }
+    if (invoices.length === 0) return { items: [], envelopeSuccess: true, callErrorCode: null, callErrorDescription: null, answer: {} };
+    if (invoices.length > MAX_DOWNLOAD_BATCH) {
+      throw apiErrors.rejected('InvoiceQuantityTooLarge', `${invoices.length} > ${MAX_DOWNLOAD_BATCH}`, { operation: 'issue' });
+    }
+    const cert = opts.certificateSN?.trim() || null;
+    if (CERTIFICATE_SIGN_TYPES.includes(opts.signType) && !cert) {
+      throw apiErrors.config({
+        en: 'HSM signing needs a certificate: choose one in Settings → Issuing.',
+        vi: 'Ký HSM cần chứng thư số: hãy chọn trong Cài đặt → Phát hành.',
+      });
+    }
+    const body = JSON.stringify({ SignType: signType, ...(cert ? { CertificateSN: cert } : {}), InvoiceData: invoices, PublishInvoiceData: null });
+    const env = await this.transport.withRetry('issue', opts, false, () =>
+      this.callRaw({ operation: 'issue', method: 'POST', url: this.opUrl(''), body, auth: true, unsafe: true }, opts),
+    );
+    if (env.kind === 'malformed') throw apiErrors.unknownOutcome(`unreadable answer: ${env.reason}`, { operation: 'issue' });
+    let items;
+    try {
+      items = normalisePublishItems(
+        env.envelope.fields,
+        invoices.map((i) => i.RefID),
+      );
+    } catch (error) {
+      if (env.kind === 'error') throw this.envelopeError('issue', env);
+      throw apiErrors.unknownOutcome(`unreadable answer: ${messageOf(error)}`, { operation: 'issue' });
+    }
+    if (env.kind === 'error' && (isAuthCode(env.code) || items.length === 0)) throw this.envelopeError('issue', env);
+    if (items.length === 0) throw apiErrors.unknownOutcome('the service answered without per-invoice results', { operation: 'issue' });
+    return {
+      items,
+      envelopeSuccess: env.success,
+      callErrorCode: env.kind === 'error' ? env.code : null,
+      callErrorDescription: env.kind === 'error' ? env.description : null,
+      answer: env.envelope.fields,
+    };
+  }
+
+  /** POST /status by TransactionID or RefID (at most 50); an ID the service does not know is absent. */
+  async status(ids: readonly string[], opts: StatusOptions): Promise<StatusItem[]> {
+    if (ids.length === 0) return [];
+    if (ids.length > MAX_DOWNLOAD_BATCH) {
+      throw apiErrors.rejected('InvoiceQuantityTooLarge', `${ids.length} > ${MAX_DOWNLOAD_BATCH}`, { operation: 'status' });
+    }
+    const flags = downloadFlags(opts.kind ?? DEFAULT_INVOICE_KIND);
+    const query = `invoiceWithCode=${flags.invoiceWithCode}&invoiceCalcu=${flags.invoiceCalcu}&inputType=${opts.by === 'refId' ? 2 : 1}`;
+    const body = JSON.stringify(ids);
+    return this.transport.withRetry('status', opts, true, async () => {
+      const env = await this.call({ operation: 'status', method: 'POST', url: this.opUrl('/status', query), body, auth: true }, opts);
+      if (env.kind === 'error') throw this.envelopeError('status', env);
+      return this.normalised('status', () => normaliseStatus(env.data));
+    });
+  }
+
+  /** GET /get-certificates: the certificates that may sign through the API. */
+  async certificates(opts: CallOptions = {}): Promise<Certificate[]> {
+    return this.transport.withRetry('certificates', opts, true, async () => {
+      const env = await this.call({ operation: 'certificates', method: 'GET', url: this.opUrl('/get-certificates'), auth: true }, opts);
+      if (env.kind === 'error') throw this.envelopeError('certificates', env);
+      return this.normalised('certificates', () => normaliseCertificates(env.data));
+    });
+  }
+
   /** GET /templates: the series list, unknown fields preserved. */
   async templates(query: TemplatesQuery = {}, opts: CallOptions = {}): Promise<InvoiceTemplate[]> {
     let q = `invoiceWithCode=${query.withCode === true}&ticket=${query.ticket === true}`;
@@ -234,12 +241,7 @@ export class ApiClient {
     return this.transport.withRetry('templates', opts, true, async () => {
       const env = await this.call({ operation: 'templates', method: 'GET', url: this.opUrl('/templates', q), auth: true }, opts);
       if (env.kind === 'error') throw this.envelopeError('templates', env);
-      try {
-        return normaliseTemplates(env.data);
-      } catch (error) {
-        if (error instanceof NormaliseError) throw apiErrors.malformed(error.message, { operation: 'templates' });
-        throw error;
-      }
+      return this.normalised('templates', () => normaliseTemplates(env.data));
     });
   }
 
@@ -254,13 +256,8 @@ export class ApiClient {
         credentials.appid,
       ]);
       if (env.kind === 'error') throw this.envelopeError('token', env, true);
-      try {
-        const token = normaliseToken(env.data);
-        return { token, expiresAt: jwtExpiry(token) };
-      } catch (error) {
-        if (error instanceof NormaliseError) throw apiErrors.malformed(error.message, { operation: 'token' });
-        throw error;
-      }
+      const token = this.normalised('token', () => normaliseToken(env.data));
+      return { token, expiresAt: jwtExpiry(token) };
     });
   }
 
@@ -352,6 +349,15 @@ export class ApiClient {
     });
   }
 
+  private normalised<T>(operation: Operation, read: () => T): T {
+    try {
+      return read();
+    } catch (error) {
+      if (error instanceof NormaliseError) throw apiErrors.malformed(error.message, { operation });
+      throw error;
+    }
+  }
+
   private envelopeError(operation: Operation, env: Extract<EnvelopeResult, { kind: 'error' }>, tokenOp = false): ApiError {
     const code = env.code ?? firstErrorCode(env.errors);
     const details = { operation, serviceCode: code, serviceDescription: env.description, serviceErrors: env.errors };
@@ -359,38 +365,4 @@ export class ApiClient {
     if (tokenOp && !code) return apiErrors.auth(details);
     return apiErrors.rejected(code, env.description, details);
   }
-}
-
-/** `data: ""` exactly as the integration document shows it; a missing or null `data` stays unknown. */
-function isEmptyAnswer(data: unknown): boolean {
-  return typeof data === 'string' && data.trim() === '';
-}
-
-function pickLink(data: unknown): string | null {
-  if (typeof data === 'string' && /^https?:\/\//i.test(data.trim())) return data.trim();
-  if (data && typeof data === 'object' && !Array.isArray(data)) {
-    for (const [k, v] of Object.entries(data)) {
-      if (/^(link|url|previewlink|data)$/i.test(k) && typeof v === 'string' && /^https?:\/\//i.test(v.trim())) return v.trim();
-    }
-  }
-  return null;
-}
-
-/** The body as docs/service.md#send-email--sendemail describes it: addresses `;`-separated, BCCEmail only when filled. */
-export function toWireEmailParameter(p: SendEmailParameter): Record<string, unknown> {
-  const { SendEmailDatas, IsInvoiceCode, IsInvoiceCalculatingMachine, ...rest } = p;
-  return {
-    ...rest,
-    SendEmailDatas: SendEmailDatas.map((d) => {
-      const { BCCEmail, CCEmail, ReceiverEmail, ...other } = d;
-      const out: Record<string, unknown> = { ...other, ReceiverEmail: normaliseEmailList(ReceiverEmail) };
-      const cc = normaliseEmailList(CCEmail);
-      out.CCEmail = cc === '' ? null : cc;
-      const bcc = normaliseEmailList(BCCEmail);
-      if (bcc !== '') out.BCCEmail = bcc;
-      return out;
-    }),
-    IsInvoiceCode,
-    IsInvoiceCalculatingMachine: IsInvoiceCalculatingMachine ?? false,
-  };
 }

@@ -6,7 +6,7 @@ import type { ApiLogger } from './redact';
  * What a client is for; decides its per-request timeout and its retries (of the operations
  * that are safe to repeat — sendemail is never repeated, whatever the purpose).
  */
-export type ClientPurpose = 'probe' | 'token' | 'check' | 'templates' | 'preview' | 'download' | 'email' | 'command';
+export type ClientPurpose = 'probe' | 'token' | 'check' | 'templates' | 'preview' | 'download' | 'email' | 'issue' | 'command';
 
 export interface PurposeRule {
   timeoutMs: number;
@@ -29,6 +29,8 @@ export const CLIENT_PURPOSES: Readonly<Record<ClientPurpose, PurposeRule>> = {
   download: { timeoutMs: 60_000, retry: { retries: 3, maxTotalMs: 60_000 } },
   /** The email queue: after this the outcome of a sendemail is unknown. */
   email: { timeoutMs: 30_000, retry: { retries: 3, maxTotalMs: 60_000 } },
+  /** Issuing and its status lookups: issue is never retried (after the timeout its outcome is unknown); status and certificates are. */
+  issue: { timeoutMs: 60_000, retry: { retries: 3, maxTotalMs: 60_000 } },
   /** One command-line call (`einvoice templates`). */
   command: { timeoutMs: 30_000, retry: { retries: 3, maxTotalMs: 60_000 } },
 };

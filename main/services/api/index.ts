@@ -2,10 +2,11 @@ export {
   ApiClient,
   DEFAULT_RETRY,
   parseRetryAfter,
-  toWireEmailParameter,
   type ApiClientOptions,
   type CallOptions,
   type DownloadOptions,
+  type IssueOptions,
+  type StatusOptions,
   type FetchedBytes,
   type RetryPolicy,
   type TemplatesQuery,
@@ -30,3 +31,5 @@ export {
   type ClientExtras,
   type ClientDefaults,
 } from './clients';
+export { toWireEmailParameter } from './wire';
+export type { Certificate, IssueOutcome, PublishItem, StatusItem } from './issuing';

@@ -32,7 +32,7 @@ export interface CallOptions {
   retry?: Partial<RetryPolicy> | false;
 }
 
-export type Operation = 'preview' | 'download' | 'sendemail' | 'templates' | 'token' | 'fetch' | 'probe';
+export type Operation = 'preview' | 'download' | 'sendemail' | 'templates' | 'token' | 'fetch' | 'probe' | 'issue' | 'status' | 'certificates';
 
 export interface HttpRequest {
   operation: Operation;
@@ -44,7 +44,7 @@ export interface HttpRequest {
   headers?: Record<string, string>;
   /** Read the body as bytes (fetchBytes) instead of text. */
   bytes?: boolean;
-  /** sendemail: never retried; anything after the request may have left is `unknown_outcome`. */
+  /** sendemail and issue: never retried; anything after the request may have left is `unknown_outcome`. */
   unsafe?: boolean;
 }
 
@@ -59,6 +59,9 @@ export const ANSWER_LIMITS: Readonly<Record<Operation, number>> = {
   preview: 16 * 1024 * 1024,
   sendemail: 16 * 1024 * 1024,
   templates: 16 * 1024 * 1024,
+  issue: 16 * 1024 * 1024,
+  status: 16 * 1024 * 1024,
+  certificates: 1024 * 1024,
   token: 1024 * 1024,
   probe: 1024 * 1024,
 };

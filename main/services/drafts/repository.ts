@@ -43,10 +43,22 @@ interface Row {
   updated_at: string;
   last_previewed_at: string | null;
   deleted_at: string | null;
+  issue_id: number | null;
+  issue_state: NonNullable<DraftSummary['issue']>['state'] | null;
+  issue_inv_no: string | null;
 }
 
-const SUMMARY_COLUMNS =
-  'id, buyer_name, buyer_tax_code, inv_series, inv_date, currency, total, line_count, revision, created_at, updated_at, last_previewed_at, deleted_at';
+const SUMMARY_COLUMNS = `id, buyer_name, buyer_tax_code, inv_series, inv_date, currency, total, line_count, revision, created_at, updated_at, last_previewed_at,
+  deleted_at, issue_id, (SELECT state FROM issue_queue q WHERE q.id = drafts.issue_id) AS issue_state,
+  (SELECT inv_no FROM issue_queue q WHERE q.id = drafts.issue_id) AS issue_inv_no`;
+
+/** A draft queued for issuing (or issued) cannot change: say so, in words. */
+export function draftLocked(): AppError {
+  return new AppError('draft_locked', {
+    en: 'This invoice has been sent for issuing and can no longer be changed. If the service refused it, use "Edit and queue again" in the issue queue.',
+    vi: 'Hóa đơn này đã được gửi phát hành nên không thể sửa nữa. Nếu hệ thống từ chối, hãy dùng "Sửa và gửi lại" trong hàng đợi phát hành.',
+  });
+}
 
 const DEFAULT_META: DraftMeta = { wordsEdited: false, words: '' };
 
@@ -71,6 +83,7 @@ function summary(row: Omit<Row, 'body' | 'meta'>): DraftSummary {
     updatedAt: row.updated_at,
     lastPreviewedAt: row.last_previewed_at,
     revision: row.revision,
+    issue: row.issue_id !== null && row.issue_state ? { id: row.issue_id, state: row.issue_state, invNo: row.issue_inv_no } : null,
   };
 }
 
@@ -183,7 +196,7 @@ export class DraftsRepository {
         .prepare(
           `UPDATE drafts SET body = ?, meta = COALESCE(?, meta), buyer_name = ?, buyer_tax_code = ?, inv_series = ?, inv_date = ?, currency = ?,
              total = ?, total_num = ?, line_count = ?, revision = revision + 1, updated_at = ?
-           WHERE id = ? AND deleted_at IS NULL`,
+           WHERE id = ? AND deleted_at IS NULL AND issue_id IS NULL`,
         )
         .run(
           JSON.stringify(draft),
@@ -199,7 +212,7 @@ export class DraftsRepository {
           stamp,
           id,
         );
-      if (Number(result.changes) === 0) throw draftNotFound(id);
+      if (Number(result.changes) === 0) throw this.locked(id) ? draftLocked() : draftNotFound(id);
       if (learn) this.options.learn?.(draft);
     });
     return summary(this.row(id));
@@ -253,8 +266,8 @@ export class DraftsRepository {
   /** Moves a draft to the bin (undo with `restore`). */
   delete(id: string): { id: string; deletedAt: string } {
     const stamp = this.stamp();
-    const result = this.store.db.prepare('UPDATE drafts SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL').run(stamp, id);
-    if (Number(result.changes) === 0) throw draftNotFound(id);
+    const result = this.store.db.prepare('UPDATE drafts SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL AND issue_id IS NULL').run(stamp, id);
+    if (Number(result.changes) === 0) throw this.locked(id) ? draftLocked() : draftNotFound(id);
     return { id, deletedAt: stamp };
   }
 
@@ -267,6 +280,16 @@ export class DraftsRepository {
   /** Empties the bin of drafts deleted before `before` (housekeeping). */
   purgeDeleted(before: Date): number {
     return Number(this.store.db.prepare('DELETE FROM drafts WHERE deleted_at IS NOT NULL AND deleted_at < ?').run(before.toISOString()).changes);
+  }
+
+  private locked(id: string): boolean {
+    return this.store.db.prepare('SELECT 1 AS x FROM drafts WHERE id = ? AND deleted_at IS NULL AND issue_id IS NOT NULL').get(id) !== undefined;
+  }
+
+  /** A draft reopened after the service refused it goes out as a new invoice: a new RefID. */
+  renewRefId(id: string): DraftSummary {
+    const record = this.get(id);
+    return this.save(id, { ...record.draft, RefID: newRefID() }, record.meta);
   }
 
   markPreviewed(id: string, at: string): void {

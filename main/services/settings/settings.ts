@@ -44,6 +44,7 @@ function mergeSettings(base: Settings, patch: SettingsPatch): Settings {
     downloadFolder: patch.downloadFolder === undefined ? base.downloadFolder : patch.downloadFolder,
     batchSizes: { ...base.batchSizes, ...stripUndefined(patch.batchSizes ?? {}) },
     decimalDigits: { ...base.decimalDigits, ...stripUndefined(patch.decimalDigits ?? {}) },
+    issuing: { ...base.issuing, ...stripUndefined(patch.issuing ?? {}) },
   };
 }
 

@@ -1,3 +1,4 @@
+import { createIssuingTables } from '../issuing/schema';
 import type { DatabaseSync } from 'node:sqlite';
 import { addDownloadCounters, addDownloadOwner, createDownloadsTables } from '../downloads/schema';
 import { createDraftsTables } from '../drafts/schema';
@@ -90,4 +91,5 @@ export const migrations: Migration[] = [
     },
   },
   { version: 10, name: 'download job owner, heartbeat and service address', up: (db) => addDownloadOwner(db) },
+  { version: 11, name: 'issue queue, series spacing, issuing exchanges; drafts locked while issued', up: (db) => createIssuingTables(db) },
 ];

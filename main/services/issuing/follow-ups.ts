@@ -1,0 +1,80 @@
+import type { Settings } from '../../../common/calls/settings';
+import type { InvoiceKind } from '../../../common/model';
+import type { IssueQueue } from './queue';
+
+/** What the rest of the app does for an issued invoice. */
+export interface FollowUpPorts {
+  /** Creates and starts one download job for these invoices (throws when there is no folder to put them in). */
+  download(profileId: string, transactionIds: string[], kind: InvoiceKind, type: 'Pdf' | 'Xml'): Promise<void>;
+  /** Queues the buyer's email; returns the email queue entry's id (an invoice already queued or sent keeps its entry). */
+  email(profileId: string, entry: { transactionId: string; receiverName: string; receiverEmail: string; kind: InvoiceKind }): number | null;
+}
+
+/**
+ * After issuing, the rest of the day happens by itself: each issued invoice is downloaded into
+ * the shop's folder and its buyer's email is queued, once. Both steps are marked done in the
+ * queue right after they happen, so a restart picks up only what is still waiting.
+ */
+export class FollowUps {
+  private running: Promise<void> | null = null;
+  private again = false;
+
+  constructor(
+    private readonly queue: IssueQueue,
+    private readonly ports: FollowUpPorts,
+    private readonly settings: () => Settings,
+    private readonly log?: (level: 'info' | 'warn' | 'error', message: string) => void,
+  ) {}
+
+  run(profileId: string): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.pass(profileId);
+        } while (this.again);
+      } finally {
+        this.running = null;
+      }
+    })();
+    return this.running;
+  }
+
+  private async pass(profileId: string): Promise<void> {
+    const due = this.queue.followUpsDue(profileId);
+    for (const e of due) {
+      if (e.email !== 'waiting' || !e.transactionId) continue;
+      try {
+        const emailId = this.ports.email(profileId, { transactionId: e.transactionId, receiverName: e.buyerName, receiverEmail: e.buyerEmail, kind: e.kind });
+        this.queue.setFollowUp(e.id, { email: 'done', emailId });
+      } catch (error) {
+        this.queue.setFollowUp(e.id, { email: 'failed' });
+        this.log?.('warn', `issue queue: the email of invoice ${e.transactionId} was not queued: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    const downloads = due.filter((e) => e.download === 'waiting' && e.transactionId);
+    const byKind = new Map<InvoiceKind, typeof downloads>();
+    for (const e of downloads) byKind.set(e.kind, [...(byKind.get(e.kind) ?? []), e]);
+    for (const [kind, list] of byKind) {
+      let state: 'done' | 'failed' = 'done';
+      try {
+        for (const type of this.settings().issuing.downloadTypes) {
+          await this.ports.download(
+            profileId,
+            list.map((e) => e.transactionId!),
+            kind,
+            type,
+          );
+        }
+      } catch (error) {
+        state = 'failed';
+        this.log?.('warn', `issue queue: ${list.length} issued invoices were not downloaded: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      for (const e of list) this.queue.setFollowUp(e.id, { download: state });
+    }
+  }
+}

@@ -1,0 +1,350 @@
+import type { IssueRunnerStatus } from '../../../common/calls/issuing';
+import type { Bilingual, InvoiceKind } from '../../../common/model';
+import { MAX_ISSUE_BATCH } from '../../../common/model/issuing';
+import { chunk, isApiError, redact, type IssueOutcome, type StatusItem } from '../api';
+import { adoptFromStatus, judgeOutcome, refusal } from './judge';
+import type { IssueClaim, IssueQueue, IssueVerdict } from './queue';
+
+export interface RunnerSession {
+  profile: { id: string };
+  token?: string;
+}
+
+export interface IssueRunnerTuning {
+  isOnline?: () => boolean;
+  checkConnectivity?: () => void;
+  now?: () => number;
+  random?: () => number;
+  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  /** How long an unknown invoice is looked up before "absent" is believed (it can take a while to show). */
+  settleWindowMs?: number;
+  /** The waits between lookups of one unknown invoice (the last repeats). */
+  lookupDelaysMs?: readonly number[];
+  stopGraceMs?: number;
+}
+
+export interface IssueRunnerDeps<S extends RunnerSession> extends IssueRunnerTuning {
+  queue: IssueQueue;
+  activeProfileId: () => string;
+  ready: (signal: AbortSignal) => Promise<S>;
+  reportAuthFailure: (session: S) => Promise<void> | void;
+  /** One issue request (ApiClient.issue); never retried. */
+  issue: (session: S, claim: IssueClaim, signal: AbortSignal) => Promise<IssueOutcome>;
+  status: (session: S, refIds: string[], kind: InvoiceKind, signal: AbortSignal) => Promise<StatusItem[]>;
+  /** The wait between two requests on one series. */
+  gapMs: () => number;
+  onChange?: () => void;
+  /** Invoices just issued (their follow-ups can start). */
+  onIssued?: (ids: number[]) => void;
+}
+
+type LaneEnd = 'done' | 'stop' | 'session';
+
+const DEFAULT_LOOKUPS = [2_000, 5_000, 10_000, 20_000, 30_000, 60_000];
+
+function message(error: unknown, secrets: readonly string[]): Bilingual {
+  const en = error instanceof Error ? error.message : String(error);
+  const vi = error && typeof error === 'object' && 'messageVi' in error ? String((error as { messageVi: unknown }).messageVi) : en;
+  return { en: redact(en, secrets), vi: redact(vi, secrets) };
+}
+
+/**
+ * Issues the queue: the series run in parallel, each strictly one request at a time with a gap
+ * after it (the claim enforces this across processes too), at most 30 invoices per request.
+ * Before anything else each pass asks the service about invoices whose outcome is unknown; an
+ * unknown invoice is never sent again until a lookup by RefID has settled it.
+ */
+export class IssueRunner<S extends RunnerSession> {
+  private running: Promise<void> | null = null;
+  private rerun = false;
+  private stopped = false;
+  private readonly abort = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  private failures = 0;
+  private batchCap = MAX_ISSUE_BATCH;
+  private inFlight = 0;
+  private state: IssueRunnerStatus = { state: 'idle', nextAttemptAt: null, lastError: null };
+  private readonly secrets: string[] = [];
+
+  constructor(private readonly deps: IssueRunnerDeps<S>) {}
+
+  private now(): number {
+    return this.deps.now?.() ?? Date.now();
+  }
+
+  get issuing(): number {
+    return this.inFlight;
+  }
+
+  status(): IssueRunnerStatus {
+    return { ...this.state };
+  }
+
+  private set(patch: Partial<IssueRunnerStatus>): void {
+    this.state = { ...this.state, ...patch };
+    this.deps.onChange?.();
+  }
+
+  kick(options: { signInTimeoutMs?: number } = {}): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.running) {
+      this.rerun = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      try {
+        do {
+          this.rerun = false;
+          await this.drain(options);
+        } while (this.rerun && !this.stopped);
+      } catch (error) {
+        if (!this.stopped) this.deps.log?.('error', `issue queue: ${message(error, this.secrets).en}`);
+      } finally {
+        this.running = null;
+        this.deps.onChange?.();
+      }
+    })();
+    return this.running;
+  }
+
+  private schedule(at: number | null): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (at === null || this.stopped) return;
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        void this.kick();
+      },
+      Math.max(0, at - this.now()),
+    );
+    this.timer.unref?.();
+  }
+
+  private backoff(): number {
+    const base = this.deps.backoffBaseMs ?? 1_000;
+    const raw = Math.min(this.deps.backoffMaxMs ?? 5 * 60_000, base * 2 ** Math.min(this.failures - 1, 20));
+    return Math.round(raw * (0.5 + (this.deps.random?.() ?? Math.random()) * 0.5));
+  }
+
+  private waitOffline(p: Bilingual | null): void {
+    this.failures++;
+    const at = this.now() + this.backoff();
+    this.set({ state: 'offline', nextAttemptAt: new Date(at).toISOString(), ...(p ? { lastError: p } : {}) });
+    this.deps.checkConnectivity?.();
+    this.schedule(at);
+  }
+
+  private async session(options: { signInTimeoutMs?: number }): Promise<S | null> {
+    const signals = [this.abort.signal];
+    if (options.signInTimeoutMs !== undefined) signals.push(AbortSignal.timeout(options.signInTimeoutMs));
+    const hint = setTimeout(() => this.set({ state: 'paused' }), 1_500);
+    try {
+      const s = await this.deps.ready(AbortSignal.any(signals));
+      if (s.token && !this.secrets.includes(s.token)) this.secrets.push(s.token);
+      return s;
+    } catch (error) {
+      if (this.stopped) return null;
+      if (options.signInTimeoutMs !== undefined && !this.abort.signal.aborted) this.set({ state: 'paused' });
+      else this.waitOffline(message(error, this.secrets));
+      return null;
+    } finally {
+      clearTimeout(hint);
+    }
+  }
+
+  private nothingDue(profileId: string): boolean {
+    const { queue } = this.deps;
+    if (queue.dueSeries(profileId).length > 0 || queue.unknownDue(profileId).length > 0) return false;
+    const next = queue.nextDue(profileId);
+    const at = next ? Date.parse(next) : null;
+    this.schedule(at);
+    this.set({ state: at !== null ? 'backoff' : 'idle', nextAttemptAt: next });
+    return true;
+  }
+
+  private async drain(options: { signInTimeoutMs?: number }): Promise<void> {
+    const { queue } = this.deps;
+    queue.recover();
+    for (;;) {
+      if (this.stopped) return;
+      const profileId = this.deps.activeProfileId();
+      if (this.nothingDue(profileId)) return;
+      if (this.deps.isOnline && !this.deps.isOnline()) return this.waitOffline(null);
+      const session = await this.session(options);
+      if (!session || session.profile.id !== profileId) return;
+      if ((await this.settleUnknown(session, profileId)) === 'stop') return;
+      const series = queue.dueSeries(profileId);
+      if (series.length === 0) continue;
+      this.set({ state: 'issuing', nextAttemptAt: null });
+      const ends = await Promise.all(series.map((s) => this.lane(session, profileId, s)));
+      if (ends.includes('stop')) return;
+    }
+  }
+
+  /** One series: claim, send, settle, wait the gap — until nothing of it is due. */
+  private async lane(session: S, profileId: string, series: string): Promise<LaneEnd> {
+    const { queue } = this.deps;
+    for (;;) {
+      if (this.stopped) return 'stop';
+      const claim = queue.claim(profileId, series, this.batchCap);
+      if (!claim) return 'done';
+      const gap = this.deps.gapMs();
+      this.inFlight += claim.entries.length;
+      let end: LaneEnd | null = null;
+      try {
+        const outcome = await this.deps.issue(session, claim, this.abort.signal);
+        const verdicts = judgeOutcome(claim, outcome, gap);
+        queue.settle(claim, verdicts, gap);
+        this.afterSettle(verdicts, series);
+      } catch (error) {
+        end = await this.onFailure(session, claim, error, gap);
+      } finally {
+        this.inFlight -= claim.entries.length;
+        this.deps.onChange?.();
+      }
+      if (end) return end;
+      if (gap > 0) await new Promise((r) => setTimeout(r, gap));
+    }
+  }
+
+  private afterSettle(verdicts: ReadonlyMap<number, IssueVerdict>, series: string): void {
+    this.failures = 0;
+    const issued = [...verdicts].filter(([, v]) => v.state === 'issued').map(([id]) => id);
+    if (issued.length > 0) this.deps.onIssued?.(issued);
+    if ([...verdicts.values()].some((v) => v.state === 'queued')) {
+      // This process never overlaps its own requests on a series: another counter is issuing on it.
+      this.set({
+        lastError: {
+          en: `Another PC is issuing on series ${series} at the same time; its invoices wait their turn. Keep one counter per series.`,
+          vi: `Một máy khác đang phát hành cùng ký hiệu ${series}; hóa đơn được xếp lượt chờ. Mỗi ký hiệu chỉ nên phát hành từ một quầy.`,
+        },
+      });
+    }
+  }
+
+  private all(claim: IssueClaim, v: IssueVerdict): Map<number, IssueVerdict> {
+    return new Map(claim.entries.map((e) => [e.id, v]));
+  }
+
+  private async onFailure(session: S, claim: IssueClaim, error: unknown, gap: number): Promise<LaneEnd | null> {
+    const { queue } = this.deps;
+    const p = message(error, this.secrets);
+    const kind = isApiError(error) ? error.kind : 'unexpected';
+    switch (kind) {
+      case 'cancelled':
+        queue.release(claim, new Date(this.now()), null);
+        return 'stop';
+      case 'auth':
+        queue.release(claim, new Date(this.now()), p);
+        this.set({ state: 'paused', lastError: p });
+        await this.deps.reportAuthFailure(session);
+        return 'stop';
+      case 'offline':
+        queue.release(claim, new Date(this.now()), p);
+        this.waitOffline(p);
+        return 'stop';
+      case 'rate_limited':
+      case 'unavailable': {
+        this.failures++;
+        const at = this.now() + Math.max(isApiError(error) ? (error.retryAfterMs ?? 0) : 0, this.backoff());
+        queue.release(claim, new Date(at), p);
+        this.set({ state: 'backoff', lastError: p, nextAttemptAt: new Date(at).toISOString() });
+        this.schedule(at);
+        return 'stop';
+      }
+      case 'rejected': {
+        const code = isApiError(error) ? error.serviceCode : null;
+        if (code && /^InvoiceQuantityTooLarge$/i.test(code) && claim.entries.length > 1) {
+          this.batchCap = Math.max(1, Math.floor(claim.entries.length / 2));
+          queue.release(claim, new Date(this.now()), null);
+          return null;
+        }
+        // The whole request was refused with a call-level code and no items: nothing was issued.
+        const described = refusal(code ?? null, null);
+        queue.settle(
+          claim,
+          this.all(claim, { state: 'failed', errorCode: code ?? null, message: code ? described : p, retryable: /^LicenseInfo_/i.test(code ?? '') }),
+          gap,
+        );
+        this.set({ lastError: code ? described : p });
+        return null;
+      }
+      case 'config':
+        queue.release(claim, new Date(this.now() + 60_000), p);
+        this.set({ state: 'paused', lastError: p });
+        return 'stop';
+      default:
+        // The request may have left and been acted on: unknown until the service is asked.
+        queue.settle(claim, this.all(claim, { state: 'unknown', message: p }), gap);
+        this.set({ lastError: p });
+        if (kind === 'unexpected') this.deps.log?.('error', `issue queue: unexpected failure, ${claim.entries.length} invoices left unknown: ${p.en}`);
+        return null;
+    }
+  }
+
+  /**
+   * Asks the service, by RefID, about invoices whose outcome is unknown: found → issued (adopted);
+   * still absent after the settle window → known not issued, queued again with the same RefID.
+   */
+  async settleUnknown(session: S, profileId: string, options: { all?: boolean; ids?: readonly number[] } = {}): Promise<'ok' | 'stop'> {
+    const { queue } = this.deps;
+    const due = queue.unknownDue(profileId, options);
+    const window = this.deps.settleWindowMs ?? 10 * 60_000;
+    const delays = this.deps.lookupDelaysMs ?? DEFAULT_LOOKUPS;
+    const byKind = new Map<InvoiceKind, typeof due>();
+    for (const u of due) byKind.set(u.kind, [...(byKind.get(u.kind) ?? []), u]);
+    for (const [kind, list] of byKind) {
+      for (const part of chunk(list, 50)) {
+        let items: StatusItem[];
+        try {
+          items = await this.deps.status(
+            session,
+            part.map((u) => u.refId),
+            kind,
+            this.abort.signal,
+          );
+        } catch (error) {
+          const p = message(error, this.secrets);
+          if (isApiError(error) && error.kind === 'auth') {
+            this.set({ state: 'paused', lastError: p });
+            await this.deps.reportAuthFailure(session);
+          } else this.waitOffline(p);
+          return 'stop';
+        }
+        const byRef = new Map(items.filter((i) => i.refId).map((i) => [i.refId!, i]));
+        const issued: number[] = [];
+        for (const u of part) {
+          const found = adoptFromStatus(byRef.get(u.refId));
+          if (found) {
+            queue.resolve(u.id, found);
+            issued.push(u.id);
+          } else if (this.now() - Date.parse(u.unknownSince) >= window && u.lookups + 1 >= 3) {
+            queue.resolve(u.id, {
+              state: 'queued',
+              delayMs: 0,
+              message: {
+                en: `The service has no invoice with this RefID after ${u.lookups + 1} checks: it was not issued and goes out again.`,
+                vi: `Sau ${u.lookups + 1} lần kiểm tra hệ thống không có hóa đơn với RefID này: hóa đơn chưa được phát hành và sẽ được gửi lại.`,
+              },
+            });
+          } else queue.lookedUp(u.id, delays[Math.min(u.lookups, delays.length - 1)]!);
+        }
+        if (issued.length > 0) this.deps.onIssued?.(issued);
+        this.deps.onChange?.();
+      }
+    }
+    return 'ok';
+  }
+
+  async stop(graceMs: number = this.deps.stopGraceMs ?? 10_000): Promise<void> {
+    this.stopped = true;
+    this.schedule(null);
+    const running = this.running;
+    if (running && graceMs > 0) await Promise.race([running, new Promise((r) => setTimeout(r, graceMs).unref?.())]);
+    this.abort.abort();
+    if (running) await running.catch(() => {});
+  }
+}

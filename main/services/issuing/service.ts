@@ -1,0 +1,265 @@
+import type { Dispatcher } from 'undici';
+import type { Settings } from '../../../common/calls/settings';
+import type { IssueEntry, IssueQueueStatus } from '../../../common/calls/issuing';
+import { AppError } from '../../../common/errors';
+import type { EventBus } from '../../../common/ipc/bus';
+import type { ContractHandlers } from '../../../common/ipc/dispatch';
+import { issuingOptionsFromSettings } from '../../../common/money/options';
+import { toDecimalString } from '../../../common/money';
+import type { InvoiceKind } from '../../../common/model';
+import { checkForIssue, type IssueTemplate } from '../../../common/rules/issue-checks';
+import { parseSeries } from '../../../common/rules/series';
+import { CERTIFICATE_SIGN_TYPES } from '../../../common/model/issuing';
+import { splitEmails } from '../../../common/rules/email';
+import { ClientFactory, type ApiClient } from '../api';
+import type { SignedInSession } from '../auth';
+import type { DraftsRepository } from '../drafts/repository';
+import type { Store } from '../store';
+import type { WorkInProgress } from '../updates/work-in-progress';
+import { FollowUps, type FollowUpPorts } from './follow-ups';
+import { IssueQueue, type ClaimAlive, type IssueClaim } from './queue';
+import { IssueRunner, type IssueRunnerTuning } from './runner';
+import { signTypeFor } from './sign-type';
+
+export interface IssuingServiceDeps extends IssueRunnerTuning {
+  store: Store;
+  bus?: EventBus;
+  drafts: DraftsRepository;
+  settings: () => Settings;
+  activeProfileId: () => string;
+  gate: { ready(signal?: AbortSignal): Promise<SignedInSession>; reportAuthFailure(profileId?: string): Promise<void> };
+  /** The cached templates of a profile for a year (to check the series before queueing). */
+  templates?: {
+    cached(profileId: string, year: number): { templates: Array<{ series: string; inactive: boolean; isSendSummary: boolean; isMoreVATRate: boolean }> };
+  };
+  clients?: ClientFactory;
+  dispatcher?: Dispatcher;
+  work?: WorkInProgress;
+  /** After issuing: the download job and the email. Absent: no follow-ups (tests of the queue alone). */
+  followUps?: FollowUpPorts;
+  claimAlive?: ClaimAlive;
+  /** Per-request timeout of the issue call (default 60 s); after it the outcome is unknown. */
+  issueTimeoutMs?: number;
+}
+
+/**
+ * The issue queue: checks and freezes a draft, queues it, issues it when the service is reachable
+ * (IssueRunner), settles unknown outcomes by asking the service, and after issuing downloads the
+ * invoice and queues the buyer's email.
+ */
+export class IssuingService {
+  readonly queue: IssueQueue;
+  readonly runner: IssueRunner<SignedInSession>;
+  readonly followUps: FollowUps | null;
+  private client: { key: string; client: ApiClient } | null = null;
+  private readonly clients: ClientFactory;
+  private readonly unsubscribe: Array<() => void> = [];
+  private started = false;
+
+  constructor(private readonly deps: IssuingServiceDeps) {
+    this.clients = deps.clients ?? new ClientFactory();
+    this.queue = new IssueQueue(deps.store, {
+      ...(deps.now ? { now: () => new Date(deps.now!()) } : {}),
+      ...(deps.claimAlive ? { claimAlive: deps.claimAlive } : {}),
+    });
+    this.followUps = deps.followUps ? new FollowUps(this.queue, deps.followUps, deps.settings, deps.log) : null;
+    const tuning: IssueRunnerTuning = deps;
+    this.runner = new IssueRunner<SignedInSession>({
+      ...tuning,
+      queue: this.queue,
+      activeProfileId: deps.activeProfileId,
+      ready: (signal) => deps.gate.ready(signal),
+      reportAuthFailure: (session) => deps.gate.reportAuthFailure(session.profile.id),
+      issue: (session, claim, signal) => this.send(session, claim, signal),
+      status: (session, refIds, kind, signal) => this.clientFor(session).status(refIds, { by: 'refId', kind, signal }),
+      gapMs: () => deps.settings().issuing.seriesGapMs,
+      onChange: () => this.changed([]),
+      onIssued: (ids) => {
+        this.changed(ids);
+        void this.followUps?.run(deps.activeProfileId());
+      },
+    });
+  }
+
+  private clientFor(session: SignedInSession): ApiClient {
+    const key = `${session.endpoint.baseUrl}|${session.token}`;
+    if (this.client?.key !== key) {
+      if (this.client) void this.client.client.close();
+      this.client = {
+        key,
+        client: this.clients.forSession(session, 'issue', {
+          ...(this.deps.issueTimeoutMs ? { timeoutMs: this.deps.issueTimeoutMs } : {}),
+          ...(this.deps.dispatcher ? { dispatcher: this.deps.dispatcher } : {}),
+          ...(this.deps.log ? { log: this.deps.log } : {}),
+        }),
+      };
+    }
+    return this.client.client;
+  }
+
+  /** One issue request; its request and answer are kept in the local record. */
+  private async send(session: SignedInSession, claim: IssueClaim, signal: AbortSignal) {
+    const refIds = claim.entries.map((e) => e.refId);
+    const request = JSON.stringify({ SignType: claim.signType, CertificateSN: claim.certificateSN, InvoiceData: claim.entries.map((e) => e.payload) });
+    try {
+      const certificateSN = claim.certificateSN ?? (CERTIFICATE_SIGN_TYPES.includes(claim.signType) ? await this.onlyCertificate(session) : null);
+      const outcome = await this.clientFor(session).issue(
+        claim.entries.map((e) => e.payload),
+        { signType: claim.signType, certificateSN, signal, retry: false },
+      );
+      this.queue.recordExchange(claim.profileId, refIds, request, JSON.stringify(outcome.answer));
+      return outcome;
+    } catch (error) {
+      this.queue.recordExchange(claim.profileId, refIds, request, JSON.stringify({ error: error instanceof Error ? error.message : String(error) }));
+      throw error;
+    }
+  }
+
+  /** No certificate chosen in Settings: the shop's only certificate, when it has exactly one. */
+  private async onlyCertificate(session: SignedInSession): Promise<string | null> {
+    const list = await this.clientFor(session).certificates();
+    return list.length === 1 ? list[0]!.certificateSN : null;
+  }
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.queue.recover();
+    if (this.deps.bus) {
+      this.unsubscribe.push(this.deps.bus.on('app.online', (e) => void (e.online && this.runner.kick())));
+      this.unsubscribe.push(this.deps.bus.on('auth.changed', () => void this.runner.kick()));
+    }
+    if (this.deps.work) {
+      this.unsubscribe.push(
+        this.deps.work.register('issuing.queue', () => {
+          const n = this.runner.issuing;
+          return n > 0 ? { busy: true, message: { en: `${n} invoices are being issued`, vi: `Đang phát hành ${n} hóa đơn` } } : { busy: false };
+        }),
+      );
+    }
+    void this.runner.kick();
+    void this.followUps?.run(this.deps.activeProfileId());
+  }
+
+  async stop(): Promise<void> {
+    for (const u of this.unsubscribe.splice(0)) u();
+    await this.runner.stop();
+    await this.client?.client.close();
+    this.client = null;
+  }
+
+  private changed(ids: number[]): void {
+    this.deps.bus?.emit('issuing.changed', { ids });
+  }
+
+  /** Checks a draft as the service would, freezes its issuing form and queues it; the draft is locked. */
+  queueDraft(draftId: string, emails?: string): IssueEntry {
+    const profileId = this.deps.activeProfileId();
+    const record = this.deps.drafts.get(draftId);
+    const settings = this.deps.settings();
+    const draft = record.draft;
+    const series = parseSeries(draft.InvSeries);
+    const year = series.ok ? series.year : Number(draft.InvDate.slice(0, 4));
+    const cachedTemplate = this.deps.templates?.cached(profileId, year).templates.find((t) => {
+      const p = parseSeries(t.series);
+      return series.ok && p.ok && p.normalised === series.normalised;
+    });
+    const template: IssueTemplate | undefined = cachedTemplate && {
+      InvSeries: cachedTemplate.series,
+      Inactive: cachedTemplate.inactive,
+      IsSendSummary: cachedTemplate.isSendSummary,
+      IsMoreVATRate: cachedTemplate.isMoreVATRate,
+    };
+    const to = (emails ?? draft.BuyerEmail).trim();
+    const serviceEmails = settings.issuing.email === 'service' && to !== '';
+    const check = checkForIssue(draft, {
+      ...issuingOptionsFromSettings(settings),
+      template: template ?? (this.deps.templates ? null : { InvSeries: draft.InvSeries }),
+      typedWords: record.meta.wordsEdited ? record.meta.words : null,
+      sendEmail: serviceEmails ? { name: draft.BuyerLegalName || draft.BuyerFullName, email: to } : null,
+    });
+    if (to !== '' && !serviceEmails && splitEmails(to).invalid.length > 0) {
+      throw new AppError(
+        'email.format',
+        { en: `The buyer's email is not valid: ${to}.`, vi: `Email người mua không hợp lệ: ${to}.` },
+        { issues: [{ path: 'BuyerEmail', message: 'invalid', messageVi: 'không hợp lệ' }] },
+      );
+    }
+    if (!check.ok) {
+      const first = check.errors[0]!;
+      throw new AppError(
+        'issue_check_failed',
+        {
+          en: `The invoice cannot be issued yet: ${first.message}${check.errors.length > 1 ? ` (and ${check.errors.length - 1} more)` : ''}`,
+          vi: `Chưa phát hành được hóa đơn: ${first.messageVi}${check.errors.length > 1 ? ` (và ${check.errors.length - 1} lỗi khác)` : ''}`,
+        },
+        { issues: check.errors.map((p) => ({ path: p.path, message: p.message, messageVi: p.messageVi, code: p.code })) },
+      );
+    }
+    const kind: InvoiceKind = series.ok && series.typeLetter === 'M' ? 'cashRegister' : series.ok && series.withCode ? 'withCode' : 'withoutCode';
+    const entry = this.queue.add(profileId, {
+      draftId,
+      payload: { ...check.form.data, InvSeries: series.ok ? series.normalised : draft.InvSeries.trim() },
+      kind,
+      signType: signTypeFor(settings.issuing.signType, kind),
+      certificateSN: settings.issuing.certificateSN,
+      buyerName: draft.BuyerLegalName.trim() || draft.BuyerFullName.trim(),
+      buyerEmail: to,
+      total: toDecimalString(check.form.computed.totals.TotalAmountOC),
+      currency: check.form.computed.currency,
+      download: settings.issuing.autoDownload,
+      email: settings.issuing.email === 'queue' && to !== '',
+    });
+    this.deps.bus?.emit('drafts.changed', { id: draftId, kind: 'saved' });
+    this.changed([entry.id]);
+    void this.runner.kick();
+    return entry;
+  }
+
+  status(): IssueQueueStatus {
+    const counts = this.queue.counts(this.deps.activeProfileId());
+    return { counts, total: Object.values(counts).reduce((a, b) => a + b, 0), runner: this.runner.status() };
+  }
+
+  /** Asks the service now about unknown invoices (all of them, or these). */
+  async check(ids?: readonly number[]): Promise<{ settled: number; unknown: number }> {
+    const profileId = this.deps.activeProfileId();
+    const before = this.queue.counts(profileId).unknown;
+    const session = await this.deps.gate.ready();
+    await this.runner.settleUnknown(session, profileId, ids ? { ids } : { all: true });
+    const after = this.queue.counts(profileId).unknown;
+    void this.runner.kick();
+    return { settled: before - after, unknown: after };
+  }
+
+  handlers(): Pick<ContractHandlers, `issuing.${'queue' | 'list' | 'get' | 'status' | 'check' | 'retry' | 'reopen' | 'flush' | 'certificates'}`> {
+    return {
+      'issuing.queue': (req) => this.queueDraft(req.draftId, req.emails),
+      'issuing.list': (req) => this.queue.list(this.deps.activeProfileId(), req),
+      'issuing.get': (req) => this.queue.get(req.id),
+      'issuing.status': () => this.status(),
+      'issuing.check': (req) => this.check(req.ids),
+      'issuing.retry': (req) => {
+        const entry = this.queue.retry(req.id);
+        this.changed([entry.id]);
+        void this.runner.kick();
+        return entry;
+      },
+      'issuing.reopen': (req) => {
+        const draftId = this.queue.unlockDraft(req.id);
+        this.deps.drafts.renewRefId(draftId);
+        this.deps.bus?.emit('drafts.changed', { id: draftId, kind: 'saved' });
+        this.changed([req.id]);
+        return { draftId };
+      },
+      'issuing.flush': () => {
+        void this.runner.kick();
+        return this.status();
+      },
+      'issuing.certificates': async () => {
+        const session = await this.deps.gate.ready();
+        return { items: await this.clientFor(session).certificates() };
+      },
+    };
+  }
+}
