@@ -28,11 +28,18 @@ function sandboxState(ctx: SandboxContext): Record<string, unknown> {
     faultSpec: formatFaultSpec(injector.current),
     emails: ctx.emails.length,
     requests: ctx.log.length,
+    issued: ctx.issuing.count,
+    overlaps: ctx.issuing.overlaps,
+    certificateSN: ctx.issuing.certificate.CertificateSN,
   };
 }
 
-/** Clears logs, emails, links; restores the start-up quirks and faults. */
+/**
+ * Clears logs (requests, emails, issue attempts, the overlap count) and links; restores the
+ * start-up quirks and faults. Issued invoices and their numbering stay: the catalogue is state.
+ */
 export function resetSandbox(ctx: SandboxContext): void {
+  ctx.issuing.clearLogs();
   ctx.quirks = { ...ctx.initialQuirks };
   ctx.injector.set(ctx.initialFaults);
   ctx.emails.length = 0;
@@ -67,6 +74,8 @@ export function handleAdmin(ctx: SandboxContext, method: string, path: string, q
       return json({ faults: ctx.injector.current, faultSpec: formatFaultSpec(ctx.injector.current) });
     }
     if (method === 'GET' && sub === '/emails') return json(ctx.emails);
+    if (method === 'GET' && sub === '/issued')
+      return json({ issued: ctx.issuing.issued(), overlaps: ctx.issuing.overlaps, attempts: ctx.issuing.attempts(query.get('refId') ?? undefined) });
     if (method === 'GET' && sub === '/requests') {
       const op = query.get('op');
       return json(op ? ctx.log.filter((r) => r.op === op) : ctx.log);

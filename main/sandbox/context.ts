@@ -1,6 +1,7 @@
 import type { Catalogue, TemplateEntry } from './data';
 import type { InvoiceKind } from '../../common/model/kind';
 import type { FaultConfig, FaultInjector, FaultKind, FaultOp } from './faults';
+import type { IssueLedger } from './ledger';
 import type { LinkStore } from './links';
 import type { SandboxQuirks } from './quirks';
 import type { InvoiceRenderer } from './render';
@@ -51,6 +52,8 @@ export interface SandboxContext {
   readonly tokens: TokenIssuer;
   readonly cat: Catalogue;
   readonly templates: readonly TemplateEntry[];
+  /** Invoices issued through the API, series holds, the certificate. */
+  readonly issuing: IssueLedger;
   readonly renderer: InvoiceRenderer;
   readonly links: LinkStore;
   readonly emails: SandboxEmail[];

@@ -85,7 +85,19 @@ export interface Catalogue {
   deletedIds(kind: InvoiceKind): readonly string[];
   get(transactionId: string): SandboxInvoice | undefined;
   kindOf(transactionId: string): InvoiceKind | undefined;
+  /** Records an invoice issued through the API; it must carry TransactionID, InvNo and kind. */
+  add(inv: SandboxInvoice & { TransactionID: string; InvNo: string; kind: InvoiceKind }): void;
+  /** The highest number of a series and that invoice's date (undefined: none issued yet). */
+  seriesTail(series: string): { invNo: number; date: string } | undefined;
+  /** TransactionID of the invoice with this RefID; generated invoices are indexed on first use. */
+  byRefId(refId: string): string | undefined;
   readonly size: number;
+}
+
+/** The tax authority's code of a coded invoice as the sandbox makes it up (the XML's MCCQT); null without code. */
+export function taxAuthorityCode(inv: Pick<SandboxInvoice, 'kind' | 'InvSeries' | 'TransactionID'>): string | null {
+  if (inv.kind === 'withoutCode' || !inv.TransactionID) return null;
+  return `M1-${inv.InvSeries.slice(2, 4)}-SBX00-${inv.TransactionID}`;
 }
 
 function money(value: Decimal, currency: string): Decimal {
@@ -295,13 +307,17 @@ export function buildCatalogue(seed: number, invoiceCount: number, now: Date): C
     list.push(sk);
     bySeries.set(sk.series, list);
   }
-  for (const list of bySeries.values()) {
-    [...list]
-      .sort((a, b) => a.day - b.day || a.index - b.index)
-      .forEach((sk, i) => {
-        sk.invNo = String(i + 1).padStart(8, '0');
-      });
+  const tails = new Map<string, { invNo: number; date: string }>();
+  for (const [series, list] of bySeries) {
+    const sorted = [...list].sort((a, b) => a.day - b.day || a.index - b.index);
+    sorted.forEach((sk, i) => {
+      sk.invNo = String(i + 1).padStart(8, '0');
+    });
+    const last = sorted.at(-1);
+    if (last) tails.set(series, { invNo: sorted.length, date: last.date });
   }
+  // RefIDs come from their own stream, so every one is known without generating the invoice.
+  const refIdOf = (index: number): string => uuid(createRng(`refid:${seed}:${index}`));
   const skById = new Map<string, Skeleton>();
   const built = new Map<string, SandboxInvoice>();
   const lists: Record<InvoiceKind, string[]> = { withCode: [], withoutCode: [], cashRegister: [] };
@@ -316,17 +332,43 @@ export function buildCatalogue(seed: number, invoiceCount: number, now: Date): C
     const sk = skById.get(id);
     if (!sk) return undefined;
     inv = makeInvoice(createRng(`invoice:${seed}:${sk.index}`), sk.kind, sk.series, sk.date, year);
+    inv.RefID = refIdOf(sk.index);
     inv.TransactionID = sk.code;
     inv.InvNo = sk.invNo;
     if (sk.deleted) inv.deleted = true;
     built.set(id, inv);
     return inv;
   };
+  const added = new Map<string, SandboxInvoice & { kind: InvoiceKind }>();
+  let refIndex: Map<string, string> | undefined;
+  const indexRefs = (): Map<string, string> => {
+    if (!refIndex) {
+      refIndex = new Map(skeletons.map((sk) => [refIdOf(sk.index), sk.code]));
+      for (const [id, inv] of added) refIndex.set(inv.RefID, id);
+    }
+    return refIndex;
+  };
   return {
     list: (kind) => lists[kind],
     deletedIds: (kind) => deleted[kind],
-    get,
-    kindOf: (id) => skById.get(id)?.kind,
-    size: skById.size,
+    get: (id) => added.get(id) ?? get(id),
+    kindOf: (id) => added.get(id)?.kind ?? skById.get(id)?.kind,
+    add: (inv) => {
+      if (added.has(inv.TransactionID) || skById.has(inv.TransactionID)) throw new Error(`TransactionID ${inv.TransactionID} exists`);
+      added.set(inv.TransactionID, inv);
+      lists[inv.kind].push(inv.TransactionID);
+      refIndex?.set(inv.RefID, inv.TransactionID);
+      const no = Number(inv.InvNo);
+      const tail = tails.get(inv.InvSeries);
+      if (!tail || no > tail.invNo) tails.set(inv.InvSeries, { invNo: no, date: inv.InvDate });
+    },
+    seriesTail: (series) => {
+      const tail = tails.get(series);
+      return tail ? { ...tail } : undefined;
+    },
+    byRefId: (refId) => indexRefs().get(refId),
+    get size() {
+      return skById.size + added.size;
+    },
   };
 }

@@ -1,7 +1,7 @@
 import { createRng, type Rng } from './prng';
 
 /** Operations a fault can target; `all` applies to every one (op-specific keys win). */
-export const FAULT_OPS = ['token', 'preview', 'download', 'sendemail', 'templates', 'link'] as const;
+export const FAULT_OPS = ['token', 'preview', 'download', 'sendemail', 'templates', 'link', 'issue', 'status', 'certificates'] as const;
 export type FaultOp = (typeof FAULT_OPS)[number];
 
 /**
@@ -9,8 +9,8 @@ export type FaultOp = (typeof FAULT_OPS)[number];
  * seeded by (sandbox seed, operation), so a run is reproducible. At most one fault kind is
  * injected per request; kinds are tried in the order below on one uniform draw (rates add up).
  * Before the handler runs (no side effect): status429, status500, status503, error.
- * After the handler ran (side effects such as a recorded email happened): reset, hang,
- * malformed, truncated, wrongTypes, emptyData.
+ * After the handler ran (side effects such as a recorded email or an issued invoice happened):
+ * reset, hang, malformed, truncated, wrongTypes, emptyData, late500.
  */
 export interface OpFaults {
   /** Added to every response of the operation, in ms. */
@@ -38,15 +38,19 @@ export interface OpFaults {
   wrongTypes?: number;
   /** HTTP 200 envelope with success true and data null. */
   emptyData?: number;
+  /** HTTP 500 with the HTML error page, sent AFTER the handler ran (unlike status500). */
+  late500?: number;
   /** Inject at most this many faults for the operation (then it behaves); latency still applies. */
   limit?: number;
 }
 
 export type FaultConfig = Partial<Record<FaultOp | 'all', OpFaults>>;
 
-export type FaultKind = 'status429' | 'status500' | 'status503' | 'error' | 'reset' | 'hang' | 'malformed' | 'truncated' | 'wrongTypes' | 'emptyData';
+export type FaultKind =
+  'status429' | 'status500' | 'status503' | 'error' | 'reset' | 'hang' | 'malformed' | 'truncated' | 'wrongTypes' | 'emptyData' | 'late500';
 const PRE_FAULTS: readonly FaultKind[] = ['status429', 'status500', 'status503', 'error'];
-const POST_FAULTS: readonly FaultKind[] = ['reset', 'hang', 'malformed', 'truncated', 'wrongTypes', 'emptyData'];
+// New kinds go last: the draws of an existing config stay the same.
+const POST_FAULTS: readonly FaultKind[] = ['reset', 'hang', 'malformed', 'truncated', 'wrongTypes', 'emptyData', 'late500'];
 const ORDER: readonly FaultKind[] = [...PRE_FAULTS, ...POST_FAULTS];
 
 /** Names accepted in the compact string (and, case-insensitively, as object keys). */
@@ -77,6 +81,8 @@ const ALIASES: Record<string, keyof OpFaults> = {
   empty: 'emptyData',
   emptydata: 'emptyData',
   'empty-data': 'emptyData',
+  late500: 'late500',
+  'late-500': 'late500',
   limit: 'limit',
   times: 'limit',
 };
@@ -116,10 +122,14 @@ export function normaliseFaults(raw: unknown): FaultConfig {
  *
  *   spec  := rule ( "," rule )*
  *   rule  := op ":" kv ( ":" kv )*
- *   op    := token | preview | download | sendemail | templates | link | all
+ *   op    := token | preview | download | sendemail | templates | link | issue | status
+ *          | certificates | all
  *   kv    := name "=" number
  *   name  := latency | jitter (ms) | 429 | retry-after (s) | 500 | 503 | error | reset | hang
- *          | malformed | truncated | wrongtypes | empty (rates 0..1) | limit (count)
+ *          | malformed | truncated | wrongtypes | empty | late500 (rates 0..1) | limit (count)
+ *
+ * `500` strikes before the handler runs (nothing happened); `late500` (alias `late-500`) sends
+ * the same HTML 500 after it ran (an invoice was issued, an email recorded).
  *
  * e.g. `download:reset=0.2,templates:429=1:retry-after=2,all:latency=300`. Several rules for
  * one op merge. Whitespace is ignored; an empty string means no faults.
@@ -161,6 +171,7 @@ export function formatFaultSpec(config: FaultConfig): string {
     truncated: 'truncated',
     wrongTypes: 'wrongtypes',
     emptyData: 'empty',
+    late500: 'late500',
     limit: 'limit',
   };
   return Object.entries(config)

@@ -3,9 +3,13 @@ import type { AddressInfo, Socket } from 'node:net';
 import { SANDBOX_BASE_PATH, SANDBOX_TOKEN_PATH, handleAdmin } from './admin';
 import type { SandboxContext, SandboxRequestLog } from './context';
 import type { FaultKind, FaultOp } from './faults';
+import type { SeriesHold } from './ledger';
+import { opCertificates } from './operations/certificates';
 import { opDownload } from './operations/download';
+import { opIssue } from './operations/issue';
 import { opPreview } from './operations/preview';
 import { opSendEmail } from './operations/sendemail';
+import { opStatus } from './operations/status';
 import { opTemplates } from './operations/templates';
 import { opToken } from './operations/token';
 import { RAW_DATA_JSON, envelope, fail, pascal, type Reply } from './reply';
@@ -27,17 +31,30 @@ const ERROR_500_HTML = `<!DOCTYPE html>
 <p>There is a problem with the resource you are looking for, and it cannot be displayed.</p></body></html>
 `;
 
-const METHODS: Record<FaultOp, string> = { token: 'POST', preview: 'POST', download: 'POST', sendemail: 'POST', templates: 'GET', link: 'GET' };
+const METHODS: Record<FaultOp, string> = {
+  token: 'POST',
+  preview: 'POST',
+  download: 'POST',
+  sendemail: 'POST',
+  templates: 'GET',
+  link: 'GET',
+  issue: 'POST',
+  status: 'POST',
+  certificates: 'GET',
+};
 
 /** Which operation a request addresses (paths are case-insensitive, like ASP.NET). */
 function opFor(method: string, lower: string): FaultOp | undefined {
   if (lower === SANDBOX_TOKEN_PATH && method === 'POST') return 'token';
+  if (lower === SANDBOX_BASE_PATH) return 'issue';
   if (lower.startsWith(SANDBOX_BASE_PATH + '/')) {
     const name = lower.slice(SANDBOX_BASE_PATH.length + 1);
     if (name === 'unpublishview') return 'preview';
     if (name === 'download') return 'download';
     if (name === 'sendemail') return 'sendemail';
     if (name === 'templates') return 'templates';
+    if (name === 'status') return 'status';
+    if (name === 'get-certificates') return 'certificates';
   }
   if (method === 'GET' && /^\/(preview|viewer)\//.test(lower)) return 'link';
   return undefined;
@@ -165,6 +182,13 @@ async function handle(ctx: SandboxContext, server: ServerState, req: http.Incomi
     send(ctx, req, res, { status: 405, body: JSON.stringify({ message: 'Method Not Allowed' }), headers: { Allow: METHODS[op] } }, undefined, entry);
     return;
   }
+  // An issue request holds its series from here until its reply is written (or the socket closes).
+  let hold: SeriesHold | undefined;
+  if (op === 'issue' && bodyOk) {
+    const claimed = ctx.issuing.enter(body);
+    hold = claimed;
+    res.on('close', () => claimed.release());
+  }
   const decision = ctx.injector.decide(op);
   entry.fault = decision.kind;
   const delay = (): Promise<void> => (decision.delayMs > 0 ? new Promise((r) => setTimeout(r, decision.delayMs)) : Promise.resolve());
@@ -207,6 +231,9 @@ async function handle(ctx: SandboxContext, server: ServerState, req: http.Incomi
   else if (op === 'templates') reply = opTemplates(ctx, url.searchParams);
   else if (op === 'download') reply = await opDownload(ctx, url.searchParams, body);
   else if (op === 'sendemail') reply = opSendEmail(ctx, body);
+  else if (op === 'issue') reply = await opIssue(ctx, body, hold);
+  else if (op === 'status') reply = opStatus(ctx, url.searchParams, body);
+  else if (op === 'certificates') reply = opCertificates(ctx);
   else reply = await opPreview(ctx, body);
 
   await delay();
@@ -215,6 +242,10 @@ async function handle(ctx: SandboxContext, server: ServerState, req: http.Incomi
     return;
   }
   if (decision.kind === 'hang') return;
+  if (decision.kind === 'late500') {
+    send(ctx, req, res, { status: 500, body: ERROR_500_HTML, contentType: 'text/html; charset=utf-8' }, undefined, entry);
+    return;
+  }
   send(ctx, req, res, reply, decision.kind, entry);
 }
 

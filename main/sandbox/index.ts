@@ -5,6 +5,7 @@ import { buildCatalogue, buildTemplates, vietnamDate, type SandboxInvoice, type 
 import { downloadFlags, type InvoiceKind } from '../../common/model/kind';
 import { FaultInjector, normaliseFaults, type FaultConfig, type FaultOp } from './faults';
 import { createSandboxServer } from './http';
+import { IssueLedger, type SandboxCertificate, type SandboxIssueAttempt, type SandboxIssued } from './ledger';
 import { LinkStore } from './links';
 import { DEFAULT_QUIRKS, checkQuirks, type SandboxQuirks } from './quirks';
 import { InvoiceRenderer, type DownloadDataType } from './render';
@@ -19,6 +20,7 @@ export type { SandboxInvoice, SandboxTemplate } from './data';
 export type { DownloadDataType } from './render';
 export { SANDBOX_BASE_PATH, SANDBOX_TOKEN_PATH } from './admin';
 export type { SandboxEmail, SandboxRequestLog } from './context';
+export type { SandboxCertificate, SandboxIssueAttempt, SandboxIssued } from './ledger';
 
 export interface SandboxOptions {
   /** 0 (default) = a free port. The host is always 127.0.0.1. */
@@ -76,7 +78,18 @@ export interface Sandbox {
   setFaults(f: FaultConfig | string): void;
   sentEmails(): SandboxEmail[];
   requests(filter?: { op?: FaultOp }): SandboxRequestLog[];
-  /** Clears logs, emails, links; restores the start-up quirks and faults. */
+  /** Every invoice issued through the API, in issue order (they are in the catalogue too). */
+  issued(): SandboxIssued[];
+  /** Per RefID: issue requests that carried it (since the last reset) and times it was recorded (0 or 1). */
+  issueAttempts(refId?: string): SandboxIssueAttempt[];
+  /** Items refused with InvoiceNumberNotCotinuous because another request held their series (since the last reset). */
+  overlaps(): number;
+  /** The one certificate get-certificates lists (its CertificateSN issues with SignType 2 and 3). */
+  certificate(): SandboxCertificate;
+  /**
+   * Clears logs (requests, emails, issue attempts, overlaps) and links; restores the start-up
+   * quirks and faults. Issued invoices and per-series numbering stay.
+   */
   reset(): void;
   /** Issues a token directly (tests: `issueToken({ ttlMs: -1000 })` gives an expired one). */
   issueToken(opts?: { ttlMs?: number }): string;
@@ -100,6 +113,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const initialQuirks: SandboxQuirks = { ...DEFAULT_QUIRKS, ...checkQuirks(options.quirks ?? {}) };
   const initialFaults = normaliseFaults(options.faults ?? {});
   const startDate = now();
+  const cat = buildCatalogue(seed, options.invoiceCount ?? 5000, startDate);
+  const templates = buildTemplates(seed, vietnamDate(startDate).year);
   const envPad = Number(process.env.EINVOICE_SANDBOX_PDF_KB ?? '');
   const ctx: SandboxContext = {
     seed,
@@ -111,8 +126,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     quirks: { ...initialQuirks },
     injector: new FaultInjector(seed, initialFaults),
     tokens: new TokenIssuer(seed, now),
-    cat: buildCatalogue(seed, options.invoiceCount ?? 5000, startDate),
-    templates: buildTemplates(seed, vietnamDate(startDate).year),
+    cat,
+    templates,
+    issuing: new IssueLedger(seed, cat, templates, startDate),
     renderer: new InvoiceRenderer({
       fontDir: options.fontDir,
       padKb: options.pdfPadKb ?? (Number.isFinite(envPad) && envPad > 0 ? envPad : 0),
@@ -124,7 +140,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     log: [],
     origin: '',
   };
-  const { cat, renderer } = ctx;
+  const { renderer, issuing } = ctx;
   const server = createSandboxServer(ctx, options.port ?? 0);
   await server.listen();
 
@@ -168,6 +184,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     setFaults: (f) => ctx.injector.set(normaliseFaults(f)),
     sentEmails: () => ctx.emails.map((e) => ({ ...e })),
     requests: (filter) => (filter?.op ? ctx.log.filter((r) => r.op === filter.op) : [...ctx.log]),
+    issued: () => issuing.issued(),
+    issueAttempts: (refId) => issuing.attempts(refId),
+    overlaps: () => issuing.overlaps,
+    certificate: () => ({ ...issuing.certificate }),
     reset: () => resetSandbox(ctx),
     issueToken: (opts) => ctx.tokens.issue(opts),
     warm: (ids, type) => warmSandbox(ctx, ids, type),

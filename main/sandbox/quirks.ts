@@ -27,7 +27,7 @@ export interface SandboxQuirks {
   emailStatus: 'auto' | 3 | 4;
   /** Some deployments also expect a `CompanyTaxCode` header: without the sandbox tax code → InvalidTaxCode. */
   requireCompanyTaxCode: boolean;
-  /** When set, the four operations (after auth) answer this call-level errorCode, e.g. `LicenseInfo_OutOfInvoice`. */
+  /** When set, every operation but token and links (after auth) answers this call-level errorCode, e.g. `LicenseInfo_OutOfInvoice`. */
   callError: string | null;
   /**
    * sendemail's answer: `items` (one result per invoice), `emptyData` (`success: true`, `data: ""`,
@@ -36,6 +36,18 @@ export interface SandboxQuirks {
   emailAnswer: 'items' | 'emptyData' | 'noTransactionId';
   /** How a good sendemail item says "no error" in its ErrorCode: `""`, null, 0, `"0"`, `[]` or `{}`. */
   itemNoError: 'emptyString' | 'null' | 'zero' | 'zeroString' | 'emptyList' | 'emptyObject';
+  /** An invoice issued through the API is absent from status until this many ms after it was issued. */
+  statusDelayMs: number;
+  /** A with-code invoice's InvoiceCode is null (SendTaxStatus 1) until this many ms after it was issued. */
+  invoiceCodeDelayMs: number;
+  /** Extra time the issue handler holds its series before answering (makes overlaps observable without latency). */
+  issueProcessingMs: number;
+  /** Invoices the licence allows through the API (counted since start; null = unlimited), then LicenseInfo_OutOfInvoice. */
+  licenceInvoices: number | null;
+  /** The issue answer's publishInvoiceResult: a JSON `string` holding the list, or the `list` itself. */
+  publishResultEncoding: 'string' | 'list';
+  /** Field names of each publishInvoiceResult item: `RefID`, … (`pascal`) or `refID`, … (`camel`). */
+  publishItemCasing: 'pascal' | 'camel';
 }
 
 /** The ErrorCode value of each {@link SandboxQuirks.itemNoError} choice. */
@@ -58,9 +70,15 @@ export const DEFAULT_QUIRKS: SandboxQuirks = {
   callError: null,
   emailAnswer: 'items',
   itemNoError: 'emptyString',
+  statusDelayMs: 0,
+  invoiceCodeDelayMs: 0,
+  issueProcessingMs: 0,
+  licenceInvoices: null,
+  publishResultEncoding: 'string',
+  publishItemCasing: 'pascal',
 };
 
-const CHOICES: { [K in keyof SandboxQuirks]: readonly unknown[] | 'boolean' | 'count' | 'code' } = {
+const CHOICES: { [K in keyof SandboxQuirks]: readonly unknown[] | 'boolean' | 'count' | 'code' | 'ms' | 'limit' } = {
   casing: ['camel', 'pascal'],
   dataEncoding: ['string', 'object', 'double'],
   itemDataField: ['data', 'Data', 'mixed'],
@@ -75,7 +93,15 @@ const CHOICES: { [K in keyof SandboxQuirks]: readonly unknown[] | 'boolean' | 'c
   callError: 'code',
   emailAnswer: ['items', 'emptyData', 'noTransactionId'],
   itemNoError: ['emptyString', 'null', 'zero', 'zeroString', 'emptyList', 'emptyObject'],
+  statusDelayMs: 'ms',
+  invoiceCodeDelayMs: 'ms',
+  issueProcessingMs: 'ms',
+  licenceInvoices: 'limit',
+  publishResultEncoding: ['string', 'list'],
+  publishItemCasing: ['pascal', 'camel'],
 };
+
+const isWhole = (v: unknown): boolean => Number.isInteger(v) && (v as number) >= 0;
 
 /** Validates a partial quirks object (admin endpoint, options); throws on unknown names/values. */
 export function checkQuirks(raw: unknown): Partial<SandboxQuirks> {
@@ -91,7 +117,11 @@ export function checkQuirks(raw: unknown): Partial<SandboxQuirks> {
           ? Number.isInteger(v) && (v as number) > 0
           : rule === 'code'
             ? v === null || (typeof v === 'string' && /^[A-Za-z0-9_]{1,80}$/.test(v))
-            : rule.includes(v);
+            : rule === 'ms'
+              ? isWhole(v) && (v as number) <= 3_600_000
+              : rule === 'limit'
+                ? v === null || isWhole(v)
+                : rule.includes(v);
     if (!ok) throw new Error(`quirks: bad value for ${k}: ${JSON.stringify(v)}`);
     out[k] = v;
   }

@@ -43,6 +43,14 @@ export const DESCRIPTIONS: Record<string, string> = {
   LicenseInfo_NotBuy: 'Chưa mua giấy phép sử dụng',
   LicenseInfo_OutOfInvoice: 'Đã hết số lượng hóa đơn trong gói',
   LicenseInfo_Expired: 'Giấy phép sử dụng đã hết hạn',
+  InvalidSignType: 'Hình thức ký không hợp lệ',
+  InvalidInvoiceData: 'Dữ liệu hóa đơn không hợp lệ',
+  InvoiceTemplateNotExist: 'Mẫu hóa đơn/ký hiệu không tồn tại',
+  InvalidCertByRegistration: 'Chứng thư số không có trong tờ khai đăng ký',
+  DuplicateInvoiceRefID: 'Hóa đơn với RefID này đã được phát hành',
+  InvoiceNumberNotCotinuous: 'Số hóa đơn không liên tục, vui lòng phát hành lần lượt theo ký hiệu',
+  InvalidInvoiceDate: 'Ngày hóa đơn nhỏ hơn ngày của hóa đơn đã phát hành trước đó',
+  TaxReductionDateInValid: 'Thuế suất giảm không áp dụng cho ngày hóa đơn',
 };
 
 export function fail(code: string, status = 200, errors: unknown[] = []): Reply {
