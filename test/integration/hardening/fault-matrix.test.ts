@@ -16,24 +16,27 @@ import { recordHardening } from '../../support/hardening-report';
  * the safe operations to recover by retrying while sendemail never re-sends.
  */
 type Outcome = 'ok' | 'timeout' | 'rate_limited' | 'unavailable' | 'network' | 'malformed' | 'unknown_outcome' | 'rejected';
-type Op = Exclude<FaultOp, never>;
+/** Issuing has its own matrix through the issue queue (test/integration/issuing/fault-matrix.test.ts). */
+type Op = Exclude<FaultOp, 'issue'>;
 
-const FAULTS: readonly FaultKind[] = ['hang', 'status429', 'status500', 'status503', 'error', 'reset', 'malformed', 'truncated', 'wrongTypes', 'emptyData'];
-const OPS: readonly Op[] = ['templates', 'preview', 'download', 'sendemail', 'token', 'link'];
+const FAULTS: readonly FaultKind[] = ['hang', 'status429', 'status500', 'status503', 'error', 'reset', 'malformed', 'truncated', 'wrongTypes', 'emptyData', 'late500'];
+const OPS: readonly Op[] = ['templates', 'preview', 'download', 'sendemail', 'token', 'link', 'status', 'certificates'];
 
 // prettier-ignore
 const ALWAYS: Record<Op, Record<FaultKind, Outcome>> = {
   //            hang        429             500 (HTML)     503 (HTML)     500 (JSON)          reset              malformed     truncated           wrong types   empty data
-  templates: { hang: 'timeout', status429: 'rate_limited', status500: 'unavailable', status503: 'unavailable', error: 'unavailable', reset: 'network', malformed: 'malformed', truncated: 'network', wrongTypes: 'malformed', emptyData: 'ok' },
-  preview:   { hang: 'timeout', status429: 'rate_limited', status500: 'unavailable', status503: 'unavailable', error: 'unavailable', reset: 'network', malformed: 'malformed', truncated: 'network', wrongTypes: 'malformed', emptyData: 'malformed' },
-  download:  { hang: 'timeout', status429: 'rate_limited', status500: 'unavailable', status503: 'unavailable', error: 'unavailable', reset: 'network', malformed: 'malformed', truncated: 'network', wrongTypes: 'malformed', emptyData: 'malformed' },
+  templates: { hang: 'timeout', status429: 'rate_limited', status500: 'unavailable', status503: 'unavailable', error: 'unavailable', reset: 'network', malformed: 'malformed', truncated: 'network', wrongTypes: 'malformed', emptyData: 'ok', late500: 'unavailable' },
+  preview:   { hang: 'timeout', status429: 'rate_limited', status500: 'unavailable', status503: 'unavailable', error: 'unavailable', reset: 'network', malformed: 'malformed', truncated: 'network', wrongTypes: 'malformed', emptyData: 'malformed', late500: 'unavailable' },
+  download:  { hang: 'timeout', status429: 'rate_limited', status500: 'unavailable', status503: 'unavailable', error: 'unavailable', reset: 'network', malformed: 'malformed', truncated: 'network', wrongTypes: 'malformed', emptyData: 'malformed', late500: 'unavailable' },
   // Once the request may have left, sendemail's outcome is unknown and it is never re-sent; the
   // maintenance page (503 HTML) may come from a gateway after the service acted.
-  sendemail: { hang: 'unknown_outcome', status429: 'rate_limited', status500: 'unknown_outcome', status503: 'unknown_outcome', error: 'unknown_outcome', reset: 'unknown_outcome', malformed: 'unknown_outcome', truncated: 'unknown_outcome', wrongTypes: 'unknown_outcome', emptyData: 'unknown_outcome' },
-  token:     { hang: 'timeout', status429: 'rate_limited', status500: 'unavailable', status503: 'unavailable', error: 'unavailable', reset: 'network', malformed: 'malformed', truncated: 'network', wrongTypes: 'malformed', emptyData: 'malformed' },
+  sendemail: { hang: 'unknown_outcome', status429: 'rate_limited', status500: 'unknown_outcome', status503: 'unknown_outcome', error: 'unknown_outcome', reset: 'unknown_outcome', malformed: 'unknown_outcome', truncated: 'unknown_outcome', wrongTypes: 'unknown_outcome', emptyData: 'unknown_outcome', late500: 'unknown_outcome' },
+  token:     { hang: 'timeout', status429: 'rate_limited', status500: 'unavailable', status503: 'unavailable', error: 'unavailable', reset: 'network', malformed: 'malformed', truncated: 'network', wrongTypes: 'malformed', emptyData: 'malformed', late500: 'unavailable' },
   // A link serves bytes, not an envelope: a body cut with a correct length cannot be told apart
   // here, so the preview service checks the PDF itself (starts with %PDF, ends with %%EOF).
-  link:      { hang: 'timeout', status429: 'rate_limited', status500: 'unavailable', status503: 'unavailable', error: 'unavailable', reset: 'network', malformed: 'ok', truncated: 'network', wrongTypes: 'ok', emptyData: 'ok' },
+  status:    { hang: 'timeout', status429: 'rate_limited', status500: 'unavailable', status503: 'unavailable', error: 'unavailable', reset: 'network', malformed: 'malformed', truncated: 'network', wrongTypes: 'malformed', emptyData: 'ok', late500: 'unavailable' },
+  certificates: { hang: 'timeout', status429: 'rate_limited', status500: 'unavailable', status503: 'unavailable', error: 'unavailable', reset: 'network', malformed: 'malformed', truncated: 'network', wrongTypes: 'malformed', emptyData: 'ok', late500: 'unavailable' },
+  link:      { hang: 'timeout', status429: 'rate_limited', status500: 'unavailable', status503: 'unavailable', error: 'unavailable', reset: 'network', malformed: 'ok', truncated: 'network', wrongTypes: 'ok', emptyData: 'ok', late500: 'unavailable' },
 };
 
 let sandbox: Sandbox;
@@ -76,6 +79,10 @@ async function run(op: Op): Promise<unknown> {
       return client.requestToken(SANDBOX_CREDENTIALS);
     case 'link':
       return client.fetchBytes(previewLink);
+    case 'status':
+      return client.status(withCodeIds, { by: 'transactionId', kind: 'withCode' });
+    case 'certificates':
+      return client.certificates();
   }
 }
 
