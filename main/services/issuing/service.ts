@@ -55,6 +55,7 @@ export class IssuingService {
   private readonly clients: ClientFactory;
   private readonly unsubscribe: Array<() => void> = [];
   private started = false;
+  private certificate: { key: string; sn: string | null } | null = null;
 
   constructor(private readonly deps: IssuingServiceDeps) {
     this.clients = deps.clients ?? new ClientFactory();
@@ -117,8 +118,12 @@ export class IssuingService {
 
   /** No certificate chosen in Settings: the shop's only certificate, when it has exactly one. */
   private async onlyCertificate(session: SignedInSession): Promise<string | null> {
+    const key = `${session.endpoint.baseUrl}|${session.profile.id}`;
+    if (this.certificate?.key === key) return this.certificate.sn;
     const list = await this.clientFor(session).certificates();
-    return list.length === 1 ? list[0]!.certificateSN : null;
+    const sn = list.length === 1 ? list[0]!.certificateSN : null;
+    this.certificate = { key, sn };
+    return sn;
   }
 
   start(): void {
