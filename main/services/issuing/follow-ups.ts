@@ -18,6 +18,7 @@ export interface FollowUpPorts {
 export class FollowUps {
   private running: Promise<void> | null = null;
   private again = false;
+  private stopped = false;
 
   constructor(
     private readonly queue: IssueQueue,
@@ -27,6 +28,7 @@ export class FollowUps {
   ) {}
 
   run(profileId: string): Promise<void> {
+    if (this.stopped) return Promise.resolve();
     if (this.running) {
       this.again = true;
       return this.running;
@@ -36,7 +38,7 @@ export class FollowUps {
         do {
           this.again = false;
           await this.pass(profileId);
-        } while (this.again);
+        } while (this.again && !this.stopped);
       } finally {
         this.running = null;
       }
@@ -44,9 +46,16 @@ export class FollowUps {
     return this.running;
   }
 
+  /** Lets a pass in progress finish; none starts after. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.running?.catch(() => {});
+  }
+
   private async pass(profileId: string): Promise<void> {
     const due = this.queue.followUpsDue(profileId);
     for (const e of due) {
+      if (this.stopped) return;
       if (e.email !== 'waiting' || !e.transactionId) continue;
       try {
         const emailId = this.ports.email(profileId, { transactionId: e.transactionId, receiverName: e.buyerName, receiverEmail: e.buyerEmail, kind: e.kind });

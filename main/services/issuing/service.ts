@@ -149,6 +149,7 @@ export class IssuingService {
   async stop(): Promise<void> {
     for (const u of this.unsubscribe.splice(0)) u();
     await this.runner.stop();
+    await this.followUps?.stop();
     await this.client?.client.close();
     this.client = null;
   }

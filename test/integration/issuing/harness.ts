@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import fs from 'node:fs';
 import { createServices, type Services } from '../../../main/services';
@@ -47,6 +48,7 @@ export async function startIssuing(
     services,
     draft(i, o = {}) {
       const d = emptyDraft({
+        RefID: randomUUID(),
         InvSeries: '1K26TAA',
         InvDate: today,
         InvoiceName: 'Hóa đơn giá trị gia tăng',
@@ -55,7 +57,17 @@ export async function startIssuing(
         BuyerTaxCode: '0101243150',
         BuyerAddress: 'Số 5 Thụy Khuê, Hà Nội',
         BuyerEmail: `khach${i}@example.vn`,
-        lines: [{ ...emptyLine(1), ItemCode: 'CF01', ItemName: 'Cà phê rang xay', UnitName: 'gói', Quantity: String(1 + (i % 5)), UnitPrice: '185000', VATRateName: '10%' }],
+        lines: [
+          {
+            ...emptyLine(1),
+            ItemCode: 'CF01',
+            ItemName: 'Cà phê rang xay',
+            UnitName: 'gói',
+            Quantity: String(1 + (i % 5)),
+            UnitPrice: '185000',
+            VATRateName: '10%',
+          },
+        ],
         ...o,
       });
       return services.drafting.drafts.create(d).id;
