@@ -4,6 +4,7 @@ import type { Bilingual, InvoiceKind } from '../../../common/model';
 import type { IssuingInvoiceData, SignType } from '../../../common/model/issuing';
 import { AppError } from '../../../common/errors';
 import { newOwnerToken, ownerAlive } from '../store/owner';
+import { CRASHED_WHILE_ISSUING, json, toEntry, type Row } from './rows';
 import type { Store } from '../store';
 
 /** One invoice to queue: the frozen issuing form and what the list shows of it. */
@@ -49,79 +50,6 @@ export type IssueVerdict =
   | { state: 'unknown'; message: Bilingual };
 
 export type ClaimAlive = (token: string) => boolean;
-
-interface Row {
-  id: number;
-  profile_id: string;
-  draft_id: string | null;
-  ref_id: string;
-  inv_series: string;
-  inv_date: string;
-  kind: InvoiceKind;
-  sign_type: SignType;
-  certificate_sn: string | null;
-  payload: string;
-  buyer_name: string;
-  buyer_email: string;
-  total: string;
-  currency: string;
-  state: IssueState;
-  claim_token: string | null;
-  attempts: number;
-  next_attempt_at: string;
-  unknown_since: string | null;
-  lookups: number;
-  transaction_id: string | null;
-  inv_no: string | null;
-  invoice_code: string | null;
-  issued_at: string | null;
-  error_code: string | null;
-  last_error: string | null;
-  retryable: number;
-  download_state: IssueEntry['download'];
-  email_state: IssueEntry['email'];
-  email_id: number | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export const CRASHED_WHILE_ISSUING: Bilingual = {
-  en: 'The app stopped while this invoice was being issued: it may have been issued. The service is asked before anything is sent again.',
-  vi: 'Ứng dụng bị dừng khi đang phát hành hóa đơn này: có thể hóa đơn đã được phát hành. Ứng dụng sẽ hỏi lại hệ thống trước khi gửi lại.',
-};
-
-function toEntry(r: Row): IssueEntry {
-  return {
-    id: r.id,
-    draftId: r.draft_id,
-    refId: r.ref_id,
-    invSeries: r.inv_series,
-    invDate: r.inv_date,
-    kind: r.kind,
-    signType: r.sign_type,
-    buyerName: r.buyer_name,
-    buyerEmail: r.buyer_email,
-    total: r.total,
-    currency: r.currency,
-    state: r.state,
-    transactionId: r.transaction_id,
-    invNo: r.inv_no,
-    invoiceCode: r.invoice_code,
-    issuedAt: r.issued_at,
-    errorCode: r.error_code,
-    lastError: r.last_error ? (JSON.parse(r.last_error) as Bilingual) : null,
-    retryable: r.retryable === 1,
-    attempts: r.attempts,
-    nextAttemptAt: r.state === 'queued' || r.state === 'unknown' ? r.next_attempt_at : null,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-    download: r.download_state,
-    email: r.email_state,
-    emailId: r.email_id,
-  };
-}
-
-const json = (b: Bilingual | null): string | null => (b ? JSON.stringify({ en: b.en, vi: b.vi }) : null);
 
 /**
  * The issue queue in the database. Every state change is one statement or one immediate
@@ -368,23 +296,6 @@ export class IssueQueue {
     ).run(profileId, series, this.iso(gapMs));
   }
 
-  /** Keeps the request and the answer of an issuing call (already free of the token). */
-  recordExchange(profileId: string, refIds: readonly string[], request: string, answer: string | null): void {
-    this.stmt('INSERT INTO issue_exchanges (profile_id, at, ref_ids, request, answer) VALUES (?, ?, ?, ?, ?)').run(
-      profileId,
-      this.iso(),
-      JSON.stringify(refIds),
-      request,
-      answer,
-    );
-  }
-
-  exchanges(profileId: string, refId: string): Array<{ at: string; request: string; answer: string | null }> {
-    return this.stmt(
-      `SELECT at, request, answer FROM issue_exchanges WHERE profile_id = ? AND EXISTS (SELECT 1 FROM json_each(ref_ids) WHERE value = ?) ORDER BY id`,
-    ).all(profileId, refId) as Array<{ at: string; request: string; answer: string | null }>;
-  }
-
   // ------------------------------------------------------------------ unknown outcomes
 
   /** Unknown invoices whose next lookup is due (or all of them / these ids, when asked by a person). */
@@ -461,32 +372,6 @@ export class IssueQueue {
       this.stmt('UPDATE drafts SET issue_id = NULL, updated_at = ? WHERE id = ? AND issue_id = ?').run(this.iso(), row.draft_id, id);
       return row.draft_id;
     });
-  }
-
-  /** Issued invoices whose follow-ups wait. */
-  followUpsDue(profileId: string, limit = 200): Array<IssueEntry> {
-    return (
-      this.stmt(
-        `SELECT * FROM issue_queue WHERE profile_id = ? AND state = 'issued' AND (download_state = 'waiting' OR email_state = 'waiting') ORDER BY id LIMIT ?`,
-      ).all(profileId, limit) as unknown as Row[]
-    ).map(toEntry);
-  }
-
-  setFollowUp(id: number, patch: { download?: IssueEntry['download']; email?: IssueEntry['email']; emailId?: number | null }): void {
-    const r = this.row(id);
-    if (!r) return;
-    this.stmt('UPDATE issue_queue SET download_state = ?, email_state = ?, email_id = ?, updated_at = ? WHERE id = ?').run(
-      patch.download ?? r.download_state,
-      patch.email ?? r.email_state,
-      patch.emailId === undefined ? r.email_id : patch.emailId,
-      this.iso(),
-      id,
-    );
-  }
-
-  /** A with-code invoice's code that came after it was issued. */
-  setInvoiceCode(id: number, code: string): void {
-    this.stmt("UPDATE issue_queue SET invoice_code = ?, updated_at = ? WHERE id = ? AND state = 'issued'").run(code, this.iso(), id);
   }
 }
 

@@ -16,6 +16,7 @@ import type { SignedInSession } from '../auth';
 import type { DraftsRepository } from '../drafts/repository';
 import type { Store } from '../store';
 import type { WorkInProgress } from '../updates/work-in-progress';
+import { IssueExchanges } from './exchanges';
 import { FollowUps, type FollowUpPorts } from './follow-ups';
 import { IssueQueue, type ClaimAlive, type IssueClaim } from './queue';
 import { IssueRunner, type IssueRunnerTuning } from './runner';
@@ -49,6 +50,7 @@ export interface IssuingServiceDeps extends IssueRunnerTuning {
  */
 export class IssuingService {
   readonly queue: IssueQueue;
+  readonly exchanges: IssueExchanges;
   readonly runner: IssueRunner<SignedInSession>;
   readonly followUps: FollowUps | null;
   private client: { key: string; client: ApiClient } | null = null;
@@ -63,7 +65,8 @@ export class IssuingService {
       ...(deps.now ? { now: () => new Date(deps.now!()) } : {}),
       ...(deps.claimAlive ? { claimAlive: deps.claimAlive } : {}),
     });
-    this.followUps = deps.followUps ? new FollowUps(this.queue, deps.followUps, deps.settings, deps.log) : null;
+    this.exchanges = new IssueExchanges(deps.store);
+    this.followUps = deps.followUps ? new FollowUps(deps.store, deps.followUps, deps.settings, deps.log) : null;
     const tuning: IssueRunnerTuning = deps;
     this.runner = new IssueRunner<SignedInSession>({
       ...tuning,
@@ -108,10 +111,10 @@ export class IssuingService {
         claim.entries.map((e) => e.payload),
         { signType: claim.signType, certificateSN, signal, retry: false },
       );
-      this.queue.recordExchange(claim.profileId, refIds, request, JSON.stringify(outcome.answer));
+      this.exchanges.record(claim.profileId, refIds, request, JSON.stringify(outcome.answer));
       return outcome;
     } catch (error) {
-      this.queue.recordExchange(claim.profileId, refIds, request, JSON.stringify({ error: error instanceof Error ? error.message : String(error) }));
+      this.exchanges.record(claim.profileId, refIds, request, JSON.stringify({ error: error instanceof Error ? error.message : String(error) }));
       throw error;
     }
   }
