@@ -3,7 +3,7 @@ import type { Store } from '../store';
 
 /**
  * Every issuing request and its answer (already free of the token), kept as the service asks
- * integrators to, for support.
+ * integrators to, for support; written by IssueQueue with the verdicts.
  */
 export class IssueExchanges {
   private readonly stmts = new Map<string, StatementSync>();
@@ -14,17 +14,6 @@ export class IssueExchanges {
     let s = this.stmts.get(sql);
     if (!s) this.stmts.set(sql, (s = this.store.db.prepare(sql)));
     return s;
-  }
-
-  /** Keeps the request and the answer of an issuing call (already free of the token). */
-  record(profileId: string, refIds: readonly string[], request: string, answer: string | null): void {
-    this.stmt('INSERT INTO issue_exchanges (profile_id, at, ref_ids, request, answer) VALUES (?, ?, ?, ?, ?)').run(
-      profileId,
-      new Date().toISOString(),
-      JSON.stringify(refIds),
-      request,
-      answer,
-    );
   }
 
   list(profileId: string, refId: string): Array<{ at: string; request: string; answer: string | null }> {

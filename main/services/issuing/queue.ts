@@ -38,6 +38,8 @@ export interface IssueClaim {
   signType: SignType;
   certificateSN: string | null;
   entries: ClaimedIssue[];
+  /** The request and the answer (free of the token), kept with the verdicts in one transaction. */
+  exchange?: { request: string; answer: string | null };
 }
 
 export type IssueVerdict =
@@ -252,16 +254,31 @@ export class IssueQueue {
         this.write(e.id, v, at, claim.token);
       }
       this.freeSeries(claim.profileId, claim.series, gapMs);
+      this.keepExchange(claim);
     });
     this.ownClaims.delete(claim.token);
   }
 
+  private keepExchange(claim: IssueClaim): void {
+    if (!claim.exchange) return;
+    this.stmt('INSERT INTO issue_exchanges (profile_id, at, ref_ids, request, answer) VALUES (?, ?, ?, ?, ?)').run(
+      claim.profileId,
+      this.iso(),
+      JSON.stringify(claim.entries.map((e) => e.refId)),
+      claim.exchange.request,
+      claim.exchange.answer,
+    );
+  }
+
   /** The request certainly did not leave (offline, refused sign-in, 429, the service's own 503): back to `queued`. */
   release(claim: IssueClaim, nextAt: Date, problem: Bilingual | null): void {
-    this.stmt(
-      `UPDATE issue_queue SET state = 'queued', claim_token = NULL, claimed_at = NULL, attempts = max(0, attempts - 1), next_attempt_at = ?,
-         last_error = ?, updated_at = ? WHERE claim_token = ? AND state = 'issuing'`,
-    ).run(nextAt.toISOString(), json(problem), this.iso(), claim.token);
+    this.store.transaction(() => {
+      this.stmt(
+        `UPDATE issue_queue SET state = 'queued', claim_token = NULL, claimed_at = NULL, attempts = max(0, attempts - 1), next_attempt_at = ?,
+           last_error = ?, updated_at = ? WHERE claim_token = ? AND state = 'issuing'`,
+      ).run(nextAt.toISOString(), json(problem), this.iso(), claim.token);
+      this.keepExchange(claim);
+    });
     this.ownClaims.delete(claim.token);
   }
 

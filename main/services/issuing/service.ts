@@ -103,7 +103,6 @@ export class IssuingService {
 
   /** One issue request; its request and answer are kept in the local record. */
   private async send(session: SignedInSession, claim: IssueClaim, signal: AbortSignal) {
-    const refIds = claim.entries.map((e) => e.refId);
     const request = JSON.stringify({ SignType: claim.signType, CertificateSN: claim.certificateSN, InvoiceData: claim.entries.map((e) => e.payload) });
     try {
       const certificateSN = claim.certificateSN ?? (CERTIFICATE_SIGN_TYPES.includes(claim.signType) ? await this.onlyCertificate(session) : null);
@@ -111,10 +110,10 @@ export class IssuingService {
         claim.entries.map((e) => e.payload),
         { signType: claim.signType, certificateSN, signal, retry: false },
       );
-      this.exchanges.record(claim.profileId, refIds, request, JSON.stringify(outcome.answer));
+      claim.exchange = { request, answer: JSON.stringify(outcome.answer) };
       return outcome;
     } catch (error) {
-      this.exchanges.record(claim.profileId, refIds, request, JSON.stringify({ error: error instanceof Error ? error.message : String(error) }));
+      claim.exchange = { request, answer: JSON.stringify({ error: error instanceof Error ? error.message : String(error) }) };
       throw error;
     }
   }

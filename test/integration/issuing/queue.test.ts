@@ -38,6 +38,10 @@ describe('the issue queue against the sandbox over HTTP', () => {
       expect(e.invNo).toBe(s!.InvNo);
       expect(e.invNo).toMatch(/^\d{8}$/);
       expect(sandbox.issueAttempts(e.refId)[0]?.recorded).toBe(1);
+      // The request and the answer are kept, without the token.
+      const kept = services.issuing.exchanges.list(h.services.session.profileId(), e.refId);
+      expect(kept.some((x) => x.request.includes(e.refId) && (x.answer ?? '').includes(s!.TransactionID))).toBe(true);
+      expect(JSON.stringify(kept)).not.toContain(sandbox.devToken);
     }
     // Numbers are continuous per series.
     for (const series of ['1K26TAA', '1K26TDL']) {
