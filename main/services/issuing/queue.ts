@@ -101,9 +101,9 @@ export class IssueQueue {
         });
       }
       const r = this.stmt(
-        `INSERT INTO issue_queue (profile_id, draft_id, ref_id, inv_series, inv_date, kind, sign_type, certificate_sn, payload, buyer_name, buyer_email,
+        `INSERT INTO issue_queue (profile_id, draft_id, ref_id, inv_series, inv_date, kind, sign_type, certificate_sn, buyer_name, buyer_email,
            total, currency, state, next_attempt_at, download_state, email_state, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?)`,
       ).run(
         profileId,
         issue.draftId,
@@ -113,7 +113,6 @@ export class IssueQueue {
         issue.kind,
         issue.signType,
         issue.certificateSN,
-        JSON.stringify(issue.payload),
         issue.buyerName,
         issue.buyerEmail,
         issue.total,
@@ -125,6 +124,7 @@ export class IssueQueue {
         at,
       );
       const newId = Number(r.lastInsertRowid);
+      this.stmt('INSERT INTO issue_payloads (queue_id, payload) VALUES (?, ?)').run(newId, JSON.stringify(issue.payload));
       if (issue.draftId) {
         const locked = this.stmt('UPDATE drafts SET issue_id = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL AND issue_id IS NULL').run(
           newId,
@@ -154,7 +154,7 @@ export class IssueQueue {
   }
 
   payloadOf(id: number): IssuingInvoiceData | null {
-    const r = this.row(id);
+    const r = this.stmt('SELECT payload FROM issue_payloads WHERE queue_id = ?').get(id) as { payload: string } | undefined;
     return r ? (JSON.parse(r.payload) as IssuingInvoiceData) : null;
   }
 
@@ -203,21 +203,32 @@ export class IssueQueue {
 
   // ------------------------------------------------------------------ the issue cycle
 
+  /** Runs several claims and settlements in one transaction (one commit). */
+  together(fn: () => void): void {
+    this.store.transaction(fn);
+  }
+
   /**
    * Takes up to `max` due invoices of one series with one sign type, in queue order, unless a
    * request of that series is in flight (in any process) or its gap has not passed: state
    * `issuing`, a fresh claim token, armed. The request leaves right after the commit.
    */
   claim(profileId: string, series: string, max: number): IssueClaim | null {
+    const claim = this.store.transaction(() => this.take(profileId, series, max));
+    if (claim) this.ownClaims.add(claim.token);
+    return claim;
+  }
+
+  private take(profileId: string, series: string, max: number): IssueClaim | null {
     const at = this.iso();
     const token = newOwnerToken();
-    const claim = this.store.transaction((): IssueClaim | null => {
+    {
       const busy = this.stmt("SELECT 1 AS x FROM issue_queue WHERE profile_id = ? AND inv_series = ? AND state = 'issuing' LIMIT 1").get(profileId, series);
       const gap = this.stmt('SELECT free_at FROM issue_series WHERE profile_id = ? AND inv_series = ?').get(profileId, series) as
         { free_at: string } | undefined;
       if (busy || (gap && gap.free_at > at)) return null;
       const rows = this.stmt(
-        `SELECT id, ref_id, kind, sign_type, certificate_sn, payload FROM issue_queue
+        `SELECT id, ref_id, kind, sign_type, certificate_sn, (SELECT payload FROM issue_payloads WHERE queue_id = id) AS payload FROM issue_queue
           WHERE profile_id = ? AND inv_series = ? AND state = 'queued' AND next_attempt_at <= ? ORDER BY id LIMIT ?`,
       ).all(profileId, series, at, max) as unknown as Row[];
       const first = rows[0];
@@ -235,17 +246,24 @@ export class IssueQueue {
         series,
         signType: first.sign_type,
         certificateSN: first.certificate_sn,
-        entries: taken.map((r) => ({ id: r.id, refId: r.ref_id, kind: r.kind, payload: JSON.parse(r.payload) as IssuingInvoiceData })),
+        entries: taken.map((r) => ({
+          id: r.id,
+          refId: r.ref_id,
+          kind: r.kind,
+          payload: JSON.parse((r as Row & { payload: string }).payload) as IssuingInvoiceData,
+        })),
       };
-    });
-    if (claim) this.ownClaims.add(claim.token);
-    return claim;
+    }
   }
 
-  /** Records the verdict of each claimed invoice and frees the series after `gapMs`, in one transaction. */
-  settle(claim: IssueClaim, verdicts: ReadonlyMap<number, IssueVerdict>, gapMs: number): void {
+  /**
+   * Records the verdict of each claimed invoice and frees the series after `gapMs`, in one
+   * transaction; with no gap and `next`, the same transaction claims and arms the series' next
+   * batch (one commit per request instead of two).
+   */
+  settle(claim: IssueClaim, verdicts: ReadonlyMap<number, IssueVerdict>, gapMs: number, next?: { max: number }): IssueClaim | null {
     const at = this.iso();
-    this.store.transaction(() => {
+    const taken = this.store.transaction(() => {
       for (const e of claim.entries) {
         const v = verdicts.get(e.id) ?? {
           state: 'unknown',
@@ -255,8 +273,11 @@ export class IssueQueue {
       }
       this.freeSeries(claim.profileId, claim.series, gapMs);
       this.keepExchange(claim);
+      return next && gapMs <= 0 ? this.take(claim.profileId, claim.series, next.max) : null;
     });
     this.ownClaims.delete(claim.token);
+    if (taken) this.ownClaims.add(taken.token);
+    return taken;
   }
 
   private keepExchange(claim: IssueClaim): void {

@@ -13,7 +13,6 @@ export interface Row {
   kind: InvoiceKind;
   sign_type: SignType;
   certificate_sn: string | null;
-  payload: string;
   buyer_name: string;
   buyer_email: string;
   total: string;

@@ -67,6 +67,7 @@ export class IssueRunner<S extends RunnerSession> {
   private inFlight = 0;
   private state: IssueRunnerStatus = { state: 'idle', nextAttemptAt: null, lastError: null };
   private readonly secrets: string[] = [];
+  private readonly commits: Array<{ work: () => IssueClaim | null; resolve: (c: IssueClaim | null) => void; reject: (e: unknown) => void }> = [];
 
   constructor(private readonly deps: IssueRunnerDeps<S>) {}
 
@@ -184,30 +185,71 @@ export class IssueRunner<S extends RunnerSession> {
     }
   }
 
-  /** One series: claim, send, settle, wait the gap — until nothing of it is due. */
+  /** One series: claim, send, settle (and claim the next batch), wait the gap — until nothing of it is due. */
   private async lane(session: S, profileId: string, series: string): Promise<LaneEnd> {
     const { queue } = this.deps;
-    for (;;) {
-      if (this.stopped) return 'stop';
-      const claim = queue.claim(profileId, series, this.batchCap);
-      if (!claim) return 'done';
+    let claim = await this.together(() => queue.claim(profileId, series, this.batchCap));
+    while (claim) {
+      if (this.stopped) {
+        queue.release(claim, new Date(this.now()), null);
+        return 'stop';
+      }
       const gap = this.deps.gapMs();
       this.inFlight += claim.entries.length;
-      let end: LaneEnd | null = null;
+      let next: IssueClaim | null = null;
       try {
         const outcome = await this.deps.issue(session, claim, this.abort.signal);
         const verdicts = judgeOutcome(claim, outcome, gap);
-        queue.settle(claim, verdicts, gap);
+        const done = claim;
+        next = await this.together(() => queue.settle(done, verdicts, gap, this.stopped ? undefined : { max: this.batchCap }));
         this.afterSettle(verdicts, series);
       } catch (error) {
-        end = await this.onFailure(session, claim, error, gap);
+        const end = await this.onFailure(session, claim, error, gap);
+        if (end) return end;
       } finally {
         this.inFlight -= claim.entries.length;
         this.deps.onChange?.();
       }
-      if (end) return end;
-      if (gap > 0) await new Promise((r) => setTimeout(r, gap));
+      if (!next && gap > 0) await new Promise((r) => setTimeout(r, gap));
+      claim = next ?? (await this.together(() => queue.claim(profileId, series, this.batchCap)));
     }
+    return 'done';
+  }
+
+  /**
+   * The lanes' claims and settlements that come due together go into one transaction: one commit
+   * (one fsync) for all of them instead of one each. Each keeps its own savepoint, so one that
+   * fails is undone alone.
+   */
+  private together(work: () => IssueClaim | null): Promise<IssueClaim | null> {
+    return new Promise((resolve, reject) => {
+      this.commits.push({ work, resolve, reject });
+      if (this.commits.length === 1) setImmediate(() => this.commitTogether());
+    });
+  }
+
+  private commitTogether(): void {
+    const batch = this.commits.splice(0);
+    const results: Array<{ ok: true; claim: IssueClaim | null } | { ok: false; error: unknown }> = [];
+    try {
+      this.deps.queue.together(() => {
+        for (const c of batch) {
+          try {
+            results.push({ ok: true, claim: c.work() });
+          } catch (error) {
+            results.push({ ok: false, error });
+          }
+        }
+      });
+    } catch (error) {
+      for (const c of batch) c.reject(error);
+      return;
+    }
+    batch.forEach((c, i) => {
+      const r = results[i]!;
+      if (r.ok) c.resolve(r.claim);
+      else c.reject(r.error);
+    });
   }
 
   private afterSettle(verdicts: ReadonlyMap<number, IssueVerdict>, series: string): void {

@@ -103,7 +103,8 @@ export class IssuingService {
 
   /** One issue request; its request and answer are kept in the local record. */
   private async send(session: SignedInSession, claim: IssueClaim, signal: AbortSignal) {
-    const request = JSON.stringify({ SignType: claim.signType, CertificateSN: claim.certificateSN, InvoiceData: claim.entries.map((e) => e.payload) });
+    // The invoices themselves are in their queue rows, frozen: the record names them by RefID.
+    const request = JSON.stringify({ SignType: claim.signType, CertificateSN: claim.certificateSN, RefIDs: claim.entries.map((e) => e.refId) });
     try {
       const certificateSN = claim.certificateSN ?? (CERTIFICATE_SIGN_TYPES.includes(claim.signType) ? await this.onlyCertificate(session) : null);
       const outcome = await this.clientFor(session).issue(
