@@ -76,6 +76,7 @@ export class IssuingService {
       reportAuthFailure: (session) => deps.gate.reportAuthFailure(session.profile.id),
       issue: (session, claim, signal) => this.send(session, claim, signal),
       status: (session, refIds, kind, signal) => this.clientFor(session).status(refIds, { by: 'refId', kind, signal }),
+      statusByTransaction: (session, ids, signal) => this.clientFor(session).status(ids, { by: 'transactionId', kind: 'withCode', signal }),
       gapMs: () => deps.settings().issuing.seriesGapMs,
       onChange: () => this.changed([]),
       onIssued: (ids) => {

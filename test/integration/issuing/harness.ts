@@ -34,7 +34,15 @@ export async function startIssuing(
     startSandbox: async () => sandbox,
     connectivity: { onlineIntervalMs: 200, offlineMinMs: 100, offlineMaxMs: 300, probeTimeoutMs: 1000 },
     emails: { backoffBaseMs: 50, backoffMaxMs: 500, sendTimeoutMs: 2_000, stopGraceMs: 3_000 },
-    issuing: { backoffBaseMs: 50, backoffMaxMs: 500, settleWindowMs: 1_500, lookupDelaysMs: [100, 200, 400], stopGraceMs: 3_000, ...options.issuing },
+    issuing: {
+      backoffBaseMs: 50,
+      backoffMaxMs: 500,
+      settleWindowMs: 1_500,
+      lookupDelaysMs: [100, 200, 400],
+      codeCheckMs: 200,
+      stopGraceMs: 3_000,
+      ...options.issuing,
+    },
   });
   const folder = path.join(tmp.dir, 'invoices');
   fs.mkdirSync(folder);

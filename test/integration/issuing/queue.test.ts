@@ -83,6 +83,18 @@ describe('the issue queue against the sandbox over HTTP', () => {
     expect(sandbox.issued().filter((i) => i.RefID === again.refId)).toHaveLength(1);
   }, 60_000);
 
+  it("shows a with-code invoice's tax authority code when the service delivers it later", async () => {
+    const { services, sandbox } = h;
+    sandbox.setQuirks({ invoiceCodeDelayMs: 600 });
+    const e = services.issuing.queueDraft(h.draft(902, { InvSeries: '1C26TAA' }));
+    await waitFor(() => services.issuing.queue.get(e.id)!.state === 'issued', 30_000, 'issued');
+    expect(services.issuing.queue.get(e.id)!.invoiceCode).toBeNull();
+    await waitFor(() => services.issuing.queue.get(e.id)!.invoiceCode !== null, 30_000, 'the code');
+    const tx = services.issuing.queue.get(e.id)!.transactionId!;
+    expect(services.issuing.queue.get(e.id)!.invoiceCode).toContain(tx);
+    sandbox.setQuirks({ invoiceCodeDelayMs: 0 });
+  }, 60_000);
+
   it('refuses to queue a draft the service would refuse, naming the field, and keeps the draft editable', () => {
     const id = h.draft(901, { InvSeries: '1K26TXX' });
     expect(() => h.services.issuing.queueDraft(id)).toThrow(/template|mẫu/i);
