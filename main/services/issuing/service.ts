@@ -180,6 +180,14 @@ export class IssuingService {
       IsSendSummary: cachedTemplate.isSendSummary,
       IsMoreVATRate: cachedTemplate.isMoreVATRate,
     };
+    const here = settings.issuing.series.map((x) => x.trim().toUpperCase()).filter(Boolean);
+    if (here.length > 0 && series.ok && !here.includes(series.normalised)) {
+      const words = {
+        en: `This PC issues on series ${here.join(', ')} only (Settings → Issuing); ${series.normalised} is issued at another counter.`,
+        vi: `Máy này chỉ phát hành ký hiệu ${here.join(', ')} (Cài đặt → Phát hành); ký hiệu ${series.normalised} do quầy khác phát hành.`,
+      };
+      throw new AppError('issue_series_elsewhere', words, { issues: [{ path: 'InvSeries', message: words.en, messageVi: words.vi }] });
+    }
     const to = (emails ?? draft.BuyerEmail).trim();
     const serviceEmails = settings.issuing.email === 'service' && to !== '';
     const check = checkForIssue(draft, {

@@ -100,4 +100,12 @@ describe('the issue queue against the sandbox over HTTP', () => {
     expect(() => h.services.issuing.queueDraft(id)).toThrow(/template|mẫu/i);
     expect(h.services.drafting.drafts.get(id).issue).toBeNull();
   });
+
+  it('keeps to the series this PC issues on', () => {
+    h.services.settings.update({ issuing: { series: ['1K26TDL'] } });
+    const id = h.draft(903);
+    expect(() => h.services.issuing.queueDraft(id)).toThrow(/1K26TDL only/);
+    h.services.settings.update({ issuing: { series: [] } });
+    expect(h.services.issuing.queueDraft(id).state).toBe('queued');
+  });
 });
