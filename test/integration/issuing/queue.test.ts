@@ -101,6 +101,18 @@ describe('the issue queue against the sandbox over HTTP', () => {
     expect(h.services.drafting.drafts.get(id).issue).toBeNull();
   });
 
+  it('pauses on a refused sign-in and goes on by itself after the next one, issuing each invoice once', async () => {
+    const { services, sandbox } = h;
+    await services.auth.signInWithToken(undefined, 'not-a-valid-token');
+    const entries = [904, 905].map((i) => services.issuing.queueDraft(h.draft(i)));
+    await waitFor(() => services.issuing.runner.status().state === 'paused', 20_000, 'paused');
+    expect(entries.map((e) => services.issuing.queue.get(e.id)!.state)).toEqual(['queued', 'queued']);
+    expect(entries.every((e) => sandbox.issueAttempts(e.refId)[0]?.recorded !== 1)).toBe(true);
+    await services.auth.signInWithToken(undefined, sandbox.devToken);
+    await waitFor(() => entries.every((e) => services.issuing.queue.get(e.id)!.state === 'issued'), 20_000, 'issued after sign-in');
+    for (const e of entries) expect(sandbox.issued().filter((i) => i.RefID === e.refId)).toHaveLength(1);
+  }, 60_000);
+
   it('keeps to the series this PC issues on', () => {
     h.services.settings.update({ issuing: { series: ['1K26TDL'] } });
     const id = h.draft(903);
