@@ -19,17 +19,19 @@ export interface Row {
   error_code: string | null;
   retryable: number;
   attempts: number;
-  next_attempt_at: number;
+  /** '' = due at once. */
+  next_attempt_at: string;
   last_error: string | null;
   last_error_vi: string | null;
   claim_token: string | null;
-  claimed_at: number | null;
-  created_at: number;
-  updated_at: number;
-  done_at: number | null;
+  claimed_at: string | null;
+  created_at: string;
+  updated_at: string;
+  done_at: string | null;
 }
 
-export const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+/** A time as the table stores it: ISO-8601 text; '' for "at once" (0 ms and earlier). */
+export const stamp = (ms: number): string => (ms <= 0 ? '' : new Date(ms).toISOString());
 
 export function recipientsOf(r: Pick<Row, 'receiver_name' | 'receiver_email' | 'cc_email' | 'bcc_email' | 'reply_email'>): Recipients {
   return { receiverName: r.receiver_name, receiverEmail: r.receiver_email, ccEmail: r.cc_email, bccEmail: r.bcc_email, replyEmail: r.reply_email };
@@ -46,11 +48,11 @@ export function toEntry(r: Row): EmailEntry {
     errorCode: r.error_code,
     retryable: r.retryable === 1,
     attempts: r.attempts,
-    nextAttemptAt: r.state === 'queued' && r.next_attempt_at > 0 ? iso(r.next_attempt_at) : null,
+    nextAttemptAt: r.state === 'queued' && r.next_attempt_at !== '' ? r.next_attempt_at : null,
     lastError: r.last_error === null ? null : { en: r.last_error, vi: r.last_error_vi ?? r.last_error },
-    createdAt: iso(r.created_at)!,
-    updatedAt: iso(r.updated_at)!,
-    doneAt: iso(r.done_at),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    doneAt: r.done_at,
   };
 }
 

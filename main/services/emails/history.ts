@@ -1,7 +1,7 @@
 import type { EmailAttempt, EmailLeft, EmailSkip, EmailState } from '../../../common/calls/emails';
 import type { Bilingual } from '../../../common/model';
 import { MAYBE_SENT_EMAIL_STATES } from '../../../common/rules/email-queue';
-import { iso, type Row } from './entries';
+import type { Row } from './entries';
 
 /**
  * One history per invoice: which states an add, a retry or a "send again" may queue again, the
@@ -15,8 +15,8 @@ export const RESENDABLE: readonly EmailState[] = ['failed', 'cancelled', 'sent',
 const MAYBE_SENT = MAYBE_SENT_EMAIL_STATES;
 
 /** dd/MM in Vietnam time, as the cashier reads it. */
-function day(ms: number): string {
-  const d = new Date(ms + 7 * 3_600_000);
+function day(at: string): string {
+  const d = new Date(Date.parse(at) + 7 * 3_600_000);
   return `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
 }
 
@@ -60,7 +60,7 @@ export function skipOf(r: Row, line: number | null, index: number | null): Email
     transactionId: r.transaction_id,
     entryId: r.id,
     state: r.state,
-    at: iso(when(r))!,
+    at: when(r),
     receiverEmail: r.receiver_email,
     reason: { en: `${r.transaction_id}: ${reason.en}`, vi: `${r.transaction_id}: ${reason.vi}` },
   };
@@ -93,7 +93,7 @@ interface AttemptRow {
   bcc_email: string;
   message: string | null;
   message_vi: string | null;
-  at: number;
+  at: string;
 }
 
 export function toAttempt(r: AttemptRow): EmailAttempt {
@@ -106,6 +106,6 @@ export function toAttempt(r: AttemptRow): EmailAttempt {
     bccEmail: r.bcc_email,
     message: r.message,
     messageVi: r.message_vi,
-    at: iso(r.at)!,
+    at: r.at,
   };
 }

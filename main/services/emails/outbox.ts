@@ -14,7 +14,7 @@ import { newOwnerToken, ownerAlive } from '../store/owner';
 import { AppError } from '../../../common/errors';
 import type { Store } from '../store';
 import { claimLost, CRASHED_WHILE_SENDING, groupVerdicts, type Claim, type ClaimAlive, type ClaimedEntry, type Settlement } from './claims';
-import { recipientsOf, SORT_COLUMNS, toEntry, whereOf, type ListQuery, type Row } from './entries';
+import { recipientsOf, SORT_COLUMNS, stamp, toEntry, whereOf, type ListQuery, type Row } from './entries';
 import { cancelledAfterMaybeSent, HISTORY_SQL, leftOf, NOT_SENT, reasonFor, RESENDABLE, skipOf, toAttempt } from './history';
 import { checkInput, type CleanInput, type Recipients } from './input';
 
@@ -24,7 +24,7 @@ const EDITABLE_STATES: readonly EmailState[] = ['queued', 'failed', 'unknown', '
 
 /** An entry going back to the queue: due now, its last outcome (kept in its history) cleared. */
 const REQUEUE_SET =
-  "state = 'queued', next_attempt_at = 0, send_email_status = NULL, error_code = NULL, retryable = 0, last_error = NULL, last_error_vi = NULL, done_at = NULL";
+  "state = 'queued', next_attempt_at = '', send_email_status = NULL, error_code = NULL, retryable = 0, last_error = NULL, last_error_vi = NULL, done_at = NULL";
 
 interface OutboxOptions {
   now?: () => number;
@@ -37,7 +37,7 @@ interface OutboxOptions {
  * so a crash at any moment leaves each entry in exactly one well-defined state.
  */
 export class Outbox {
-  private readonly now: () => number;
+  private readonly clock: () => number;
   private readonly claimAlive: ClaimAlive;
   private readonly stmts = new Map<string, StatementSync>();
   /** The claims this process (this Outbox) holds right now. */
@@ -47,8 +47,13 @@ export class Outbox {
     private readonly store: Store,
     options: OutboxOptions = {},
   ) {
-    this.now = options.now ?? Date.now;
+    this.clock = options.now ?? Date.now;
     this.claimAlive = options.claimAlive ?? ownerAlive;
+  }
+
+  /** Now, as the table stores times (ISO-8601 text, like every table). */
+  private now(): string {
+    return stamp(this.clock());
   }
 
   private stmt(sql: string): StatementSync {
@@ -84,7 +89,7 @@ export class Outbox {
       const insert = this.stmt(
         `INSERT INTO email_outbox (profile_id, transaction_id, receiver_name, receiver_email, cc_email, bcc_email, reply_email, kind,
            state, next_attempt_at, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', '', ?, ?)`,
       );
       const requeue = this.stmt(
         `UPDATE email_outbox SET receiver_name = ?, receiver_email = ?, cc_email = ?, bcc_email = ?, reply_email = ?, kind = ?, ${REQUEUE_SET}, updated_at = ?
@@ -167,8 +172,8 @@ export class Outbox {
     const later = this.stmt("SELECT min(next_attempt_at) AS next FROM email_outbox WHERE profile_id = ? AND state = 'queued' AND next_attempt_at > ?").get(
       profileId,
       at,
-    ) as { next: number | null } | undefined;
-    return { due: now !== undefined, nextAt: later?.next ?? null };
+    ) as { next: string | null } | undefined;
+    return { due: now !== undefined, nextAt: later?.next ? Date.parse(later.next) : null };
   }
 
   // ------------------------------------------------------------------ the send cycle
@@ -222,7 +227,7 @@ export class Outbox {
   }
 
   /** Writes every verdict or none: the rows changed must be the rows the claim holds. */
-  private writeVerdicts({ token, verdicts }: Settlement, at: number): void {
+  private writeVerdicts({ token, verdicts }: Settlement, at: string): void {
     let changed = 0;
     for (const { v, ids } of groupVerdicts(verdicts)) {
       const done = v.state === 'sent' || v.state === 'requested' || v.state === 'sendingAtService' ? at : null;
@@ -246,7 +251,7 @@ export class Outbox {
       `UPDATE email_outbox SET state = 'queued', claim_token = NULL, claimed_at = NULL, attempts = max(0, attempts - 1),
          next_attempt_at = ?, last_error = ?, last_error_vi = ?, updated_at = ?
        WHERE claim_token = ? AND state = 'sending'`,
-    ).run(nextAt, problem?.en ?? null, problem?.vi ?? null, at, token);
+    ).run(stamp(nextAt), problem?.en ?? null, problem?.vi ?? null, at, token);
     this.ownClaims.delete(token);
   }
 

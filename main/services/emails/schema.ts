@@ -4,7 +4,8 @@ import type { DatabaseSync } from 'node:sqlite';
  * Tables of the emails capability, created by migration entries in store/migrations.ts.
  * Once shipped, never change a function here: add a new one and a new migration entry.
  *
- * `email_outbox`: one row per invoice to email. Times are epoch milliseconds. A row in state
+ * `email_outbox`: one row per invoice to email. Times were epoch milliseconds here; migration 12
+ * (emailTimesAsText) turned them into ISO-8601 text like every other table. A row in state
  * `sending` carries the claim (`claim_token` = "<pid>:<random>[:<identity>]", `claimed_at`) of the process that
  * sent it, so a restart finds in-flight rows: a claim whose process is gone means the request may
  * have reached the service, and the row becomes `unknown` (never re-sent automatically).
@@ -62,6 +63,75 @@ export function createEmailAttempts(db: DatabaseSync): void {
       message_vi        TEXT,
       at                INTEGER NOT NULL
     ) STRICT;
+    CREATE INDEX email_attempts_entry ON email_attempts(entry_id, id);
+  `);
+}
+
+/** Epoch milliseconds → ISO-8601 text (`2026-11-25T03:00:00.000Z`); 0 or NULL as given. */
+const text = (column: string, zero: string) =>
+  `CASE WHEN ${column} IS NULL THEN NULL WHEN ${column} <= 0 THEN ${zero} ELSE strftime('%Y-%m-%dT%H:%M:%fZ', ${column} / 1000.0, 'unixepoch') END`;
+
+/**
+ * The outbox and its history with their times as ISO-8601 text (the one way every table stores
+ * time; `next_attempt_at` '' = due at once). The tables are rebuilt child-first so the history's
+ * foreign key never cascades: new tables, copies, drop the old child then the old parent, rename.
+ */
+export function emailTimesAsText(db: DatabaseSync): void {
+  db.exec(`
+    CREATE TABLE email_outbox_new (
+      id                INTEGER PRIMARY KEY,
+      profile_id        TEXT NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+      transaction_id    TEXT NOT NULL,
+      receiver_name     TEXT NOT NULL DEFAULT '',
+      receiver_email    TEXT NOT NULL,
+      cc_email          TEXT NOT NULL DEFAULT '',
+      bcc_email         TEXT NOT NULL DEFAULT '',
+      reply_email       TEXT NOT NULL DEFAULT '',
+      kind              TEXT NOT NULL CHECK (kind IN ('withCode', 'withoutCode', 'cashRegister')),
+      state             TEXT NOT NULL DEFAULT 'queued'
+                        CHECK (state IN ('queued', 'sending', 'sent', 'requested', 'sendingAtService', 'failed', 'unknown', 'cancelled')),
+      send_email_status INTEGER,
+      error_code        TEXT,
+      retryable         INTEGER NOT NULL DEFAULT 0,
+      attempts          INTEGER NOT NULL DEFAULT 0,
+      next_attempt_at   TEXT NOT NULL DEFAULT '',
+      last_error        TEXT,
+      last_error_vi     TEXT,
+      claim_token       TEXT,
+      claimed_at        TEXT,
+      created_at        TEXT NOT NULL,
+      updated_at        TEXT NOT NULL,
+      done_at           TEXT
+    ) STRICT;
+    INSERT INTO email_outbox_new
+      SELECT id, profile_id, transaction_id, receiver_name, receiver_email, cc_email, bcc_email, reply_email, kind, state, send_email_status,
+             error_code, retryable, attempts, ${text('next_attempt_at', "''")}, last_error, last_error_vi, claim_token, ${text('claimed_at', 'NULL')},
+             ${text('created_at', "'1970-01-01T00:00:00.000Z'")}, ${text('updated_at', "'1970-01-01T00:00:00.000Z'")}, ${text('done_at', 'NULL')}
+        FROM email_outbox;
+    CREATE TABLE email_attempts_new (
+      id                INTEGER PRIMARY KEY,
+      entry_id          INTEGER NOT NULL REFERENCES email_outbox_new(id) ON DELETE CASCADE,
+      state             TEXT NOT NULL,
+      send_email_status INTEGER,
+      error_code        TEXT,
+      receiver_email    TEXT NOT NULL,
+      cc_email          TEXT NOT NULL DEFAULT '',
+      bcc_email         TEXT NOT NULL DEFAULT '',
+      message           TEXT,
+      message_vi        TEXT,
+      at                TEXT NOT NULL
+    ) STRICT;
+    INSERT INTO email_attempts_new
+      SELECT id, entry_id, state, send_email_status, error_code, receiver_email, cc_email, bcc_email, message, message_vi,
+             ${text('at', "'1970-01-01T00:00:00.000Z'")}
+        FROM email_attempts;
+    DROP TABLE email_attempts;
+    DROP TABLE email_outbox;
+    ALTER TABLE email_outbox_new RENAME TO email_outbox;
+    ALTER TABLE email_attempts_new RENAME TO email_attempts;
+    CREATE INDEX email_outbox_due ON email_outbox(profile_id, state, next_attempt_at);
+    CREATE INDEX email_outbox_tx ON email_outbox(profile_id, transaction_id);
+    CREATE INDEX email_outbox_claim ON email_outbox(claim_token) WHERE claim_token IS NOT NULL;
     CREATE INDEX email_attempts_entry ON email_attempts(entry_id, id);
   `);
 }

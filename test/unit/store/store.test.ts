@@ -87,6 +87,51 @@ describe('openDatabase', () => {
     store.close();
   });
 
+  it('turns the email outbox and history times into ISO text on upgrade, keeping every row and its history', () => {
+    const old = openDatabase(dir, { migrations: migrations.slice(0, 11) });
+    old.db.prepare("INSERT INTO profiles(id, name, kind, builtin, created_at, updated_at) VALUES ('sandbox', 'Sandbox', 'sandbox', 1, 'x', 'x')").run();
+    const t = Date.parse('2026-11-25T03:04:05.678Z');
+    old.db
+      .prepare(
+        `INSERT INTO email_outbox(id, profile_id, transaction_id, receiver_email, kind, state, next_attempt_at, claimed_at, created_at, updated_at, done_at)
+         VALUES (?, 'sandbox', ?, 'a@x.vn', 'withCode', ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(1, 'TX1', 'sent', 0, null, t, t + 1000, t + 2000);
+    old.db
+      .prepare(
+        `INSERT INTO email_outbox(id, profile_id, transaction_id, receiver_email, kind, state, next_attempt_at, claimed_at, created_at, updated_at, done_at)
+         VALUES (?, 'sandbox', ?, 'b@x.vn', 'withCode', ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(2, 'TX2', 'queued', t + 60_000, null, t, t, null);
+    old.db.prepare("INSERT INTO email_attempts(entry_id, state, receiver_email, at) VALUES (1, 'unknown', 'a@x.vn', ?)").run(t - 5000);
+    old.close();
+    const store = openDatabase(dir);
+    const rows = store.db.prepare('SELECT id, next_attempt_at, claimed_at, created_at, updated_at, done_at FROM email_outbox ORDER BY id').all();
+    expect(rows).toEqual([
+      {
+        id: 1,
+        next_attempt_at: '',
+        claimed_at: null,
+        created_at: '2026-11-25T03:04:05.678Z',
+        updated_at: '2026-11-25T03:04:06.678Z',
+        done_at: '2026-11-25T03:04:07.678Z',
+      },
+      {
+        id: 2,
+        next_attempt_at: '2026-11-25T03:05:05.678Z',
+        claimed_at: null,
+        created_at: '2026-11-25T03:04:05.678Z',
+        updated_at: '2026-11-25T03:04:05.678Z',
+        done_at: null,
+      },
+    ]);
+    expect(store.db.prepare('SELECT entry_id, at FROM email_attempts').all()).toEqual([{ entry_id: 1, at: '2026-11-25T03:04:00.678Z' }]);
+    // The history still belongs to its entry: removing the entry removes its history.
+    store.db.prepare('DELETE FROM email_outbox WHERE id = 1').run();
+    expect(store.db.prepare('SELECT count(*) AS n FROM email_attempts').get()).toEqual({ n: 0 });
+    store.close();
+  });
+
   it('keeps rows written at an earlier version through the upgrade', () => {
     const old = openDatabase(dir, { migrations: migrations.slice(0, 1) });
     old.db.prepare("INSERT INTO settings(key, value) VALUES ('language', '\"en\"')").run();
