@@ -10,7 +10,7 @@ import { APP_VERSION } from '../services/version';
 import { UsageError, type Bilingual, type CliIo, type GlobalOptions } from './registry';
 
 /** What a command needs beyond the app's services: more options for some of them. */
-export type CliServicesOptions = Pick<ServicesConfig, 'emails' | 'downloads'> & {
+export type CliServicesOptions = Pick<ServicesConfig, 'emails' | 'downloads' | 'issuing'> & {
   /** Work on profiles only (login, logout, status, profile): EINVOICE_BASE_URL does not apply. */
   profilesOnly?: boolean;
 };
@@ -111,6 +111,7 @@ export async function openCliServices(
     ...(baseUrl !== undefined ? { secrets: new MemorySecretStore() } : {}),
     ...(options.emails ? { emails: options.emails } : {}),
     ...(options.downloads ? { downloads: options.downloads } : {}),
+    ...(options.issuing ? { issuing: options.issuing } : {}),
   });
   const profile = chosen!;
   return {

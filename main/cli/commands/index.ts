@@ -8,6 +8,8 @@ import { sandboxCommand } from './sandbox';
 import { templatesCommand } from './templates';
 import { wordsCommand } from './words';
 import { downloadCommand } from './download';
+import { issueCommand } from './issue';
+import { issueQueueCommand } from './issue-queue';
 
 /**
  * Every `einvoice` command. To add one, write `commands/<name>.ts` (a `CliCommand`) and add one
@@ -25,5 +27,7 @@ export function builtinCommands(): CommandRegistry {
     .register(profileCommand)
     .register(emailCommand)
     .register(queueCommand)
-    .register(downloadCommand);
+    .register(downloadCommand)
+    .register(issueCommand)
+    .register(issueQueueCommand);
 }
