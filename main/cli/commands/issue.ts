@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { IssueEntry } from '../../../common/calls/issuing';
 import { AppError, issuesFromZod } from '../../../common/errors';
 import { InvoiceDataSchema, type InvoiceData } from '../../../common/model';
+import { SIGN_TYPES, type SignType } from '../../../common/model/issuing';
 import { parseSeries } from '../../../common/rules/series';
 import { flag, text } from '../options';
 import { ExitCode, UsageError, type CliCommand, type CommandContext } from '../registry';
@@ -111,6 +112,7 @@ function queueAll(
   ctx: CommandContext,
   cli: CliServices,
   inputs: readonly Input[],
+  over: { signType?: SignType; certificateSN?: string },
 ): { queued: Array<{ input: Input; entry: IssueEntry }>; refused: IssueItem[] } {
   const { issuing } = cli.services;
   const { drafts } = cli.services.drafting;
@@ -132,7 +134,7 @@ function queueAll(
         continue;
       }
       draftId ??= drafts.import(input.data).id;
-      queued.push({ input, entry: issuing.queueDraft(draftId) });
+      queued.push({ input, entry: issuing.queueDraft(draftId, undefined, over) });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       const item = rejected(input, error, draftId);
@@ -146,6 +148,28 @@ function queueAll(
   return { queued, refused };
 }
 
+/** `--sign-type` and `--cert`, checked: 1 (USB token) and anything else unsupported is refused with the reason. */
+function signingFor(values: Record<string, unknown>): { signType?: SignType; certificateSN?: string } {
+  const out: { signType?: SignType; certificateSN?: string } = {};
+  const raw = values['sign-type'];
+  if (typeof raw === 'string') {
+    const n = Number(raw.trim());
+    if (!(SIGN_TYPES as readonly number[]).includes(n)) {
+      throw usage(
+        n === 1
+          ? '--sign-type 1 (USB token) needs a signing tool on the PC and is not supported: use 2 (HSM) or 5 (cash register).'
+          : `--sign-type must be 2, 5, 3 or 6 (got ${raw}).`,
+        n === 1
+          ? '--sign-type 1 (USB token) cần công cụ ký trên máy và chưa được hỗ trợ: hãy dùng 2 (HSM) hoặc 5 (máy tính tiền).'
+          : `--sign-type phải là 2, 5, 3 hoặc 6 (đang là ${raw}).`,
+      );
+    }
+    out.signType = n as SignType;
+  }
+  if (typeof values.cert === 'string' && values.cert.trim()) out.certificateSN = values.cert.trim();
+  return out;
+}
+
 /**
  * `einvoice issue FILE.json… | --draft ID… [--wait S] [--queue-only]`: queues each invoice
  * (checked as the app checks it, frozen, its draft locked) and issues them; prints each one's
@@ -157,8 +181,10 @@ export const issueCommand: CliCommand = {
     en: 'Issue invoices (InvoiceData JSON files or drafts); prints each one’s number',
     vi: 'Phát hành hóa đơn (tệp JSON InvoiceData hoặc bản nháp); in số từng hóa đơn',
   },
-  synopsis: '(FILE.json… | --draft ID…) [--wait SECONDS] [--queue-only]',
+  synopsis: '(FILE.json… | --draft ID…) [--sign-type 2|5|3|6] [--cert SN] [--wait SECONDS] [--queue-only]',
   options: {
+    'sign-type': text('2|5|3|6', 'sign type for this run (default: Settings → Issuing); 1 (USB token) is not supported'),
+    cert: text('SN', 'the certificate (CertificateSN) for sign types 2 and 3 (default: Settings, or the only one)'),
     draft: { type: 'string', multiple: true, arg: 'ID', help: 'a draft of the data folder (repeat, or ID,ID)' },
     wait: text('SECONDS', 'how long to keep retrying and looking up unknown outcomes (default 120)'),
     'queue-only': flag('only queue; the app (or `einvoice issue-queue flush`) issues later'),
@@ -166,6 +192,7 @@ export const issueCommand: CliCommand = {
   positionals: { min: 0, max: 1000, label: 'FILE.json…' },
   async run(ctx, { values, positionals }) {
     const waitMs = parseWait(values, 'issue');
+    const over = signingFor(values);
     const ids = draftIds(values.draft);
     if (positionals.length === 0 && ids.length === 0)
       throw new UsageError({ en: 'Give FILE.json… or --draft ID….', vi: 'Hãy nhập TỆP.json… hoặc --draft MÃ….' }, 'issue');
@@ -189,7 +216,7 @@ export const issueCommand: CliCommand = {
     await ensureTemplates(ctx, cli, inputs);
     const { runner } = cli.services.issuing;
     if (queueOnly) await runner.stop(0);
-    const { queued, refused } = queueAll(ctx, cli, inputs);
+    const { queued, refused } = queueAll(ctx, cli, inputs, over);
     // Nothing has left yet (queueing never waits): with a refused input none of the run is issued now.
     if (refused.length > 0) void runner.stop(0);
     const entryIds = queued.map((q) => q.entry.id);

@@ -84,7 +84,8 @@ export class IssueQueueReads {
       `SELECT min(t) AS t FROM (
          SELECT max(q.next_attempt_at, coalesce(s.free_at, '')) AS t FROM issue_queue q
            LEFT JOIN issue_series s ON s.profile_id = q.profile_id AND s.inv_series = q.inv_series
-          WHERE q.profile_id = ? AND q.state IN ('queued', 'unknown'))`,
+          WHERE q.profile_id = ? AND (q.state = 'unknown' OR (q.state = 'queued'
+            AND NOT EXISTS (SELECT 1 FROM issue_queue b WHERE b.profile_id = q.profile_id AND b.inv_series = q.inv_series AND b.state = 'issuing'))))`,
     ).get(profileId) as { t: string | null } | undefined;
     return r?.t ?? null;
   }
@@ -101,6 +102,16 @@ export class IssueQueueReads {
     return rows
       .filter((r) => (options.ids ? options.ids.includes(r.id) : options.all === true || r.next_attempt_at <= at))
       .map((r) => ({ id: r.id, refId: r.ref_id, kind: r.kind, unknownSince: r.unknown_since ?? at, lookups: r.lookups }));
+  }
+
+  /** Is a queued invoice waiting for a series that has a request in flight (perhaps in another process)? */
+  waitingOnBusySeries(profileId: string): boolean {
+    return (
+      this.stmt(
+        `SELECT 1 AS x FROM issue_queue q WHERE q.profile_id = ? AND q.state = 'queued'
+           AND EXISTS (SELECT 1 FROM issue_queue b WHERE b.profile_id = q.profile_id AND b.inv_series = q.inv_series AND b.state = 'issuing') LIMIT 1`,
+      ).get(profileId) !== undefined
+    );
   }
 
   /** Issued with-code invoices still waiting for the tax authority's code. */

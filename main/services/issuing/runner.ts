@@ -4,6 +4,7 @@ import { MAX_ISSUE_BATCH } from '../../../common/model/issuing';
 import { isApiError, redact, type IssueOutcome, type StatusItem } from '../api';
 import { judgeOutcome, refusal } from './judge';
 import { refreshCodes, settleUnknown, type LookupContext } from './lookups';
+import { GroupCommit } from './group-commit';
 import type { IssueClaim, IssueQueue, IssueVerdict } from './queue';
 
 export interface RunnerSession {
@@ -71,9 +72,17 @@ export class IssueRunner<S extends RunnerSession> {
   private state: IssueRunnerStatus = { state: 'idle', nextAttemptAt: null, lastError: null };
   private readonly secrets: string[] = [];
   private codesCheckedAt = 0;
-  private readonly commits: Array<{ work: () => IssueClaim | null; resolve: (c: IssueClaim | null) => void; reject: (e: unknown) => void }> = [];
+  private rerunOptions: { signInTimeoutMs?: number } = {};
 
-  constructor(private readonly deps: IssueRunnerDeps<S>) {}
+  private readonly commits: GroupCommit;
+
+  constructor(private readonly deps: IssueRunnerDeps<S>) {
+    this.commits = new GroupCommit(deps.queue);
+  }
+
+  private together(work: () => IssueClaim | null): Promise<IssueClaim | null> {
+    return this.commits.run(work);
+  }
 
   private now(): number {
     return this.deps.now?.() ?? Date.now();
@@ -88,21 +97,29 @@ export class IssueRunner<S extends RunnerSession> {
   }
 
   private set(patch: Partial<IssueRunnerStatus>): void {
-    this.state = { ...this.state, ...patch };
+    const next = { ...this.state, ...patch };
+    if (JSON.stringify(next) === JSON.stringify(this.state)) return;
+    this.state = next;
     this.deps.onChange?.();
   }
 
+  /** Starts a pass (or makes the running one look again, keeping the shortest sign-in wait asked for). */
   kick(options: { signInTimeoutMs?: number } = {}): Promise<void> {
     if (this.stopped) return Promise.resolve();
     if (this.running) {
       this.rerun = true;
+      if (options.signInTimeoutMs !== undefined) {
+        this.rerunOptions = { signInTimeoutMs: Math.min(options.signInTimeoutMs, this.rerunOptions.signInTimeoutMs ?? Infinity) };
+      }
       return this.running;
     }
+    this.rerunOptions = options;
     this.running = (async () => {
       try {
         do {
           this.rerun = false;
-          await this.drain(options);
+          const pass = this.rerunOptions;
+          await this.drain(pass);
         } while (this.rerun && !this.stopped);
       } catch (error) {
         if (!this.stopped) this.deps.log?.('error', `issue queue: ${message(error, this.secrets).en}`);
@@ -165,8 +182,11 @@ export class IssueRunner<S extends RunnerSession> {
     if (queue.dueSeries(profileId).length > 0 || queue.unknownDue(profileId).length > 0) return false;
     const codesAt = queue.codesWaiting(profileId, 1).length > 0 ? this.codesCheckedAt + this.codeCheckMs() : null;
     if (codesAt !== null && codesAt <= this.now()) return false;
+    // A series another process is issuing on is looked at again after its request, not in a loop.
+    const poll = queue.waitingOnBusySeries(profileId) ? this.now() + Math.max(this.deps.gapMs(), 500) : null;
     const queued = queue.nextDue(profileId);
-    const at = queued ? Math.min(Date.parse(queued), codesAt ?? Infinity) : codesAt;
+    const times = [queued ? Date.parse(queued) : null, codesAt, poll].filter((t): t is number => t !== null);
+    const at = times.length > 0 ? Math.min(...times) : null;
     const next = at === null ? null : new Date(at).toISOString();
     this.schedule(at);
     this.set({ state: at !== null ? 'backoff' : 'idle', nextAttemptAt: next });
@@ -188,9 +208,33 @@ export class IssueRunner<S extends RunnerSession> {
       const series = queue.dueSeries(profileId);
       if (series.length === 0) continue;
       this.set({ state: 'issuing', nextAttemptAt: null });
-      const ends = await Promise.all(series.map((s) => this.lane(session, profileId, s)));
-      if (ends.includes('stop')) return;
+      if ((await this.lanes(session, profileId, series)) === 'stop') return;
     }
+  }
+
+  /** A lane per due series; a series that comes due while others run (its gap ended) gets its lane at once. */
+  private async lanes(session: S, profileId: string, first: string[]): Promise<'done' | 'stop'> {
+    const running = new Map<string, Promise<{ series: string; end: LaneEnd }>>();
+    const start = (list: readonly string[]) => {
+      for (const series of list) {
+        if (!running.has(series))
+          running.set(
+            series,
+            this.lane(session, profileId, series).then((end) => ({ series, end })),
+          );
+      }
+    };
+    start(first);
+    while (running.size > 0) {
+      const { series, end } = await Promise.race(running.values());
+      running.delete(series);
+      if (end === 'stop') {
+        await Promise.all(running.values());
+        return 'stop';
+      }
+      if (!this.stopped) start(this.deps.queue.dueSeries(profileId));
+    }
+    return 'done';
   }
 
   /** One series: claim, send, settle (and claim the next batch), wait the gap — until nothing of it is due. */
@@ -222,42 +266,6 @@ export class IssueRunner<S extends RunnerSession> {
       claim = next ?? (await this.together(() => queue.claim(profileId, series, this.batchCap)));
     }
     return 'done';
-  }
-
-  /**
-   * The lanes' claims and settlements that come due together go into one transaction: one commit
-   * (one fsync) for all of them instead of one each. Each keeps its own savepoint, so one that
-   * fails is undone alone.
-   */
-  private together(work: () => IssueClaim | null): Promise<IssueClaim | null> {
-    return new Promise((resolve, reject) => {
-      this.commits.push({ work, resolve, reject });
-      if (this.commits.length === 1) setImmediate(() => this.commitTogether());
-    });
-  }
-
-  private commitTogether(): void {
-    const batch = this.commits.splice(0);
-    const results: Array<{ ok: true; claim: IssueClaim | null } | { ok: false; error: unknown }> = [];
-    try {
-      this.deps.queue.together(() => {
-        for (const c of batch) {
-          try {
-            results.push({ ok: true, claim: c.work() });
-          } catch (error) {
-            results.push({ ok: false, error });
-          }
-        }
-      });
-    } catch (error) {
-      for (const c of batch) c.reject(error);
-      return;
-    }
-    batch.forEach((c, i) => {
-      const r = results[i]!;
-      if (r.ok) c.resolve(r.claim);
-      else c.reject(r.error);
-    });
   }
 
   private afterSettle(verdicts: ReadonlyMap<number, IssueVerdict>, series: string): void {

@@ -9,7 +9,7 @@ import { toDecimalString } from '../../../common/money';
 import type { InvoiceKind } from '../../../common/model';
 import { checkForIssue, type IssueTemplate } from '../../../common/rules/issue-checks';
 import { parseSeries } from '../../../common/rules/series';
-import { CERTIFICATE_SIGN_TYPES } from '../../../common/model/issuing';
+import { CERTIFICATE_SIGN_TYPES, type SignType } from '../../../common/model/issuing';
 import { splitEmails } from '../../../common/rules/email';
 import { ClientFactory, type ApiClient } from '../api';
 import type { SignedInSession } from '../auth';
@@ -163,7 +163,7 @@ export class IssuingService {
   }
 
   /** Checks a draft as the service would, freezes its issuing form and queues it; the draft is locked. */
-  queueDraft(draftId: string, emails?: string): IssueEntry {
+  queueDraft(draftId: string, emails?: string, over: { signType?: SignType; certificateSN?: string | null } = {}): IssueEntry {
     const profileId = this.deps.activeProfileId();
     const record = this.deps.drafts.get(draftId);
     const settings = this.deps.settings();
@@ -219,8 +219,8 @@ export class IssuingService {
       draftId,
       payload: { ...check.form.data, InvSeries: series.ok ? series.normalised : draft.InvSeries.trim() },
       kind,
-      signType: signTypeFor(settings.issuing.signType, kind),
-      certificateSN: settings.issuing.certificateSN,
+      signType: signTypeFor(over.signType ?? settings.issuing.signType, kind),
+      certificateSN: over.certificateSN !== undefined ? over.certificateSN : settings.issuing.certificateSN,
       buyerName: draft.BuyerLegalName.trim() || draft.BuyerFullName.trim(),
       buyerEmail: to,
       total: toDecimalString(check.form.computed.totals.TotalAmountOC),

@@ -34,6 +34,22 @@ describe('einvoice issue / issue-queue', () => {
     expect(ctx.sb.issueAttempts(a.RefID)).toEqual([{ RefID: a.RefID, requests: 1, recorded: 1 }]);
   });
 
+  it('--sign-type and --cert choose how this run signs; sign type 1 is refused with the reason, nothing sent', async () => {
+    const g = writeInvoice(ctx.dir, 'g.json');
+    const usb = await run(['issue', 'g.json', '--sign-type', '1']);
+    expect(usb.code).toBe(2);
+    expect(usb.stderr).toMatch(/USB token/);
+    expect(ctx.sb.issueAttempts(g.RefID)).toEqual([]);
+    const wrongCert = await run(['issue', 'g.json', '--sign-type', '2', '--cert', 'NOT-THE-CERT']);
+    expect(wrongCert.code).toBe(1);
+    expect(items(wrongCert.stdout)[0]).toMatchObject({ state: 'failed', errorCode: 'InvalidCertByRegistration' });
+    expect(ctx.sb.issued().filter((i) => i.RefID === g.RefID)).toHaveLength(0);
+    const h = writeInvoice(ctx.dir, 'h.json');
+    const ok = await run(['issue', 'h.json', '--sign-type', '2', '--cert', ctx.sb.certificate().CertificateSN]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ctx.sb.issued().find((i) => i.RefID === h.RefID)?.signType).toBe(2);
+  });
+
   it('bad input: exit 2 naming the file (or draft) and the field; nothing of that run is issued, nothing lost', async () => {
     const good = writeInvoice(ctx.dir, 'good.json');
     writeInvoice(ctx.dir, 'bad.json', { BuyerTaxCode: '12x' });
