@@ -1,6 +1,8 @@
 import type { Settings } from '../../../common/calls/settings';
 import type { InvoiceKind } from '../../../common/model';
-import type { IssueQueue } from './queue';
+import type { IssueEntry } from '../../../common/calls/issuing';
+import type { Store } from '../store';
+import { toEntry, type Row } from './rows';
 
 /** What the rest of the app does for an issued invoice. */
 export interface FollowUpPorts {
@@ -18,15 +20,17 @@ export interface FollowUpPorts {
 export class FollowUps {
   private running: Promise<void> | null = null;
   private again = false;
+  private stopped = false;
 
   constructor(
-    private readonly queue: IssueQueue,
+    private readonly store: Store,
     private readonly ports: FollowUpPorts,
     private readonly settings: () => Settings,
     private readonly log?: (level: 'info' | 'warn' | 'error', message: string) => void,
   ) {}
 
   run(profileId: string): Promise<void> {
+    if (this.stopped) return Promise.resolve();
     if (this.running) {
       this.again = true;
       return this.running;
@@ -36,7 +40,7 @@ export class FollowUps {
         do {
           this.again = false;
           await this.pass(profileId);
-        } while (this.again);
+        } while (this.again && !this.stopped);
       } finally {
         this.running = null;
       }
@@ -44,15 +48,22 @@ export class FollowUps {
     return this.running;
   }
 
+  /** Lets a pass in progress finish; none starts after. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.running?.catch(() => {});
+  }
+
   private async pass(profileId: string): Promise<void> {
-    const due = this.queue.followUpsDue(profileId);
+    const due = this.due(profileId);
     for (const e of due) {
+      if (this.stopped) return;
       if (e.email !== 'waiting' || !e.transactionId) continue;
       try {
         const emailId = this.ports.email(profileId, { transactionId: e.transactionId, receiverName: e.buyerName, receiverEmail: e.buyerEmail, kind: e.kind });
-        this.queue.setFollowUp(e.id, { email: 'done', emailId });
+        this.mark(e.id, { email: 'done', emailId });
       } catch (error) {
-        this.queue.setFollowUp(e.id, { email: 'failed' });
+        this.mark(e.id, { email: 'failed' });
         this.log?.('warn', `issue queue: the email of invoice ${e.transactionId} was not queued: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
@@ -74,7 +85,32 @@ export class FollowUps {
         state = 'failed';
         this.log?.('warn', `issue queue: ${list.length} issued invoices were not downloaded: ${error instanceof Error ? error.message : String(error)}`);
       }
-      for (const e of list) this.queue.setFollowUp(e.id, { download: state });
+      for (const e of list) this.mark(e.id, { download: state });
     }
+  }
+
+  /** Issued invoices whose follow-ups wait. */
+  private due(profileId: string, limit = 200): IssueEntry[] {
+    return (
+      this.store.db
+        .prepare(
+          `SELECT * FROM issue_queue WHERE profile_id = ? AND state = 'issued' AND (download_state = 'waiting' OR email_state = 'waiting') ORDER BY id LIMIT ?`,
+        )
+        .all(profileId, limit) as unknown as Row[]
+    ).map(toEntry);
+  }
+
+  private mark(id: number, patch: { download?: IssueEntry['download']; email?: IssueEntry['email']; emailId?: number | null }): void {
+    const r = this.store.db.prepare('SELECT * FROM issue_queue WHERE id = ?').get(id) as Row | undefined;
+    if (!r) return;
+    this.store.db
+      .prepare('UPDATE issue_queue SET download_state = ?, email_state = ?, email_id = ?, updated_at = ? WHERE id = ?')
+      .run(
+        patch.download ?? r.download_state,
+        patch.email ?? r.email_state,
+        patch.emailId === undefined ? r.email_id : patch.emailId,
+        new Date().toISOString(),
+        id,
+      );
   }
 }

@@ -1,9 +1,10 @@
-import type { StatementSync } from 'node:sqlite';
-import { ISSUE_STATES, type IssueEntry, type IssueState } from '../../../common/calls/issuing';
+import type { IssueEntry, IssueState } from '../../../common/calls/issuing';
 import type { Bilingual, InvoiceKind } from '../../../common/model';
 import type { IssuingInvoiceData, SignType } from '../../../common/model/issuing';
 import { AppError } from '../../../common/errors';
 import { newOwnerToken, ownerAlive } from '../store/owner';
+import { CRASHED_WHILE_ISSUING, json, type Row } from './rows';
+import { IssueQueueReads } from './reads';
 import type { Store } from '../store';
 
 /** One invoice to queue: the frozen issuing form and what the list shows of it. */
@@ -37,6 +38,8 @@ export interface IssueClaim {
   signType: SignType;
   certificateSN: string | null;
   entries: ClaimedIssue[];
+  /** The request and the answer (free of the token), kept with the verdicts in one transaction. */
+  exchange?: { request: string; answer: string | null };
 }
 
 export type IssueVerdict =
@@ -50,111 +53,19 @@ export type IssueVerdict =
 
 export type ClaimAlive = (token: string) => boolean;
 
-interface Row {
-  id: number;
-  profile_id: string;
-  draft_id: string | null;
-  ref_id: string;
-  inv_series: string;
-  inv_date: string;
-  kind: InvoiceKind;
-  sign_type: SignType;
-  certificate_sn: string | null;
-  payload: string;
-  buyer_name: string;
-  buyer_email: string;
-  total: string;
-  currency: string;
-  state: IssueState;
-  claim_token: string | null;
-  attempts: number;
-  next_attempt_at: string;
-  unknown_since: string | null;
-  lookups: number;
-  transaction_id: string | null;
-  inv_no: string | null;
-  invoice_code: string | null;
-  issued_at: string | null;
-  error_code: string | null;
-  last_error: string | null;
-  retryable: number;
-  download_state: IssueEntry['download'];
-  email_state: IssueEntry['email'];
-  email_id: number | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export const CRASHED_WHILE_ISSUING: Bilingual = {
-  en: 'The app stopped while this invoice was being issued: it may have been issued. The service is asked before anything is sent again.',
-  vi: 'Ứng dụng bị dừng khi đang phát hành hóa đơn này: có thể hóa đơn đã được phát hành. Ứng dụng sẽ hỏi lại hệ thống trước khi gửi lại.',
-};
-
-function toEntry(r: Row): IssueEntry {
-  return {
-    id: r.id,
-    draftId: r.draft_id,
-    refId: r.ref_id,
-    invSeries: r.inv_series,
-    invDate: r.inv_date,
-    kind: r.kind,
-    signType: r.sign_type,
-    buyerName: r.buyer_name,
-    buyerEmail: r.buyer_email,
-    total: r.total,
-    currency: r.currency,
-    state: r.state,
-    transactionId: r.transaction_id,
-    invNo: r.inv_no,
-    invoiceCode: r.invoice_code,
-    issuedAt: r.issued_at,
-    errorCode: r.error_code,
-    lastError: r.last_error ? (JSON.parse(r.last_error) as Bilingual) : null,
-    retryable: r.retryable === 1,
-    attempts: r.attempts,
-    nextAttemptAt: r.state === 'queued' || r.state === 'unknown' ? r.next_attempt_at : null,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-    download: r.download_state,
-    email: r.email_state,
-    emailId: r.email_id,
-  };
-}
-
-const json = (b: Bilingual | null): string | null => (b ? JSON.stringify({ en: b.en, vi: b.vi }) : null);
-
 /**
  * The issue queue in the database. Every state change is one statement or one immediate
  * transaction, so a crash leaves each invoice in one well-defined state; a claim is armed in the
  * transaction that takes it, so an invoice whose request may have left is never `queued` again
  * before the service has been asked about it.
  */
-export class IssueQueue {
-  private readonly stmts = new Map<string, StatementSync>();
+export class IssueQueue extends IssueQueueReads {
   private readonly ownClaims = new Set<string>();
-  private readonly now: () => Date;
   private readonly claimAlive: ClaimAlive;
 
-  constructor(
-    private readonly store: Store,
-    options: { now?: () => Date; claimAlive?: ClaimAlive } = {},
-  ) {
-    this.now = options.now ?? (() => new Date());
+  constructor(store: Store, options: { now?: () => Date; claimAlive?: ClaimAlive } = {}) {
+    super(store, options.now);
     this.claimAlive = options.claimAlive ?? ownerAlive;
-  }
-
-  private stmt(sql: string): StatementSync {
-    let s = this.stmts.get(sql);
-    if (!s) this.stmts.set(sql, (s = this.store.db.prepare(sql)));
-    return s;
-  }
-
-  private iso(offsetMs = 0): string {
-    return new Date(this.now().getTime() + offsetMs).toISOString();
-  }
-
-  private row(id: number): Row | undefined {
-    return this.stmt('SELECT * FROM issue_queue WHERE id = ?').get(id) as Row | undefined;
   }
 
   // ------------------------------------------------------------------ enqueue and read
@@ -171,9 +82,9 @@ export class IssueQueue {
         });
       }
       const r = this.stmt(
-        `INSERT INTO issue_queue (profile_id, draft_id, ref_id, inv_series, inv_date, kind, sign_type, certificate_sn, payload, buyer_name, buyer_email,
+        `INSERT INTO issue_queue (profile_id, draft_id, ref_id, inv_series, inv_date, kind, sign_type, certificate_sn, buyer_name, buyer_email,
            total, currency, state, next_attempt_at, download_state, email_state, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?)`,
       ).run(
         profileId,
         issue.draftId,
@@ -183,7 +94,6 @@ export class IssueQueue {
         issue.kind,
         issue.signType,
         issue.certificateSN,
-        JSON.stringify(issue.payload),
         issue.buyerName,
         issue.buyerEmail,
         issue.total,
@@ -195,6 +105,7 @@ export class IssueQueue {
         at,
       );
       const newId = Number(r.lastInsertRowid);
+      this.stmt('INSERT INTO issue_payloads (queue_id, payload) VALUES (?, ?)').run(newId, JSON.stringify(issue.payload));
       if (issue.draftId) {
         const locked = this.stmt('UPDATE drafts SET issue_id = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL AND issue_id IS NULL').run(
           newId,
@@ -213,65 +124,12 @@ export class IssueQueue {
     return this.get(id)!;
   }
 
-  get(id: number): IssueEntry | null {
-    const r = this.row(id);
-    return r ? toEntry(r) : null;
-  }
-
-  byRefId(profileId: string, refId: string): IssueEntry | null {
-    const r = this.stmt('SELECT * FROM issue_queue WHERE profile_id = ? AND ref_id = ?').get(profileId, refId) as Row | undefined;
-    return r ? toEntry(r) : null;
-  }
-
-  payloadOf(id: number): IssuingInvoiceData | null {
-    const r = this.row(id);
-    return r ? (JSON.parse(r.payload) as IssuingInvoiceData) : null;
-  }
-
-  list(profileId: string, q: { states?: readonly IssueState[]; limit?: number; offset?: number } = {}): { items: IssueEntry[]; total: number } {
-    const states = q.states?.length ? q.states : ISSUE_STATES;
-    const where = `profile_id = ? AND state IN (${states.map(() => '?').join(', ')})`;
-    const total = (this.store.db.prepare(`SELECT count(*) AS n FROM issue_queue WHERE ${where}`).get(profileId, ...states) as { n: number }).n;
-    const rows = this.store.db
-      .prepare(`SELECT * FROM issue_queue WHERE ${where} ORDER BY id DESC LIMIT ? OFFSET ?`)
-      .all(profileId, ...states, q.limit ?? 100_000, q.offset ?? 0) as unknown as Row[];
-    return { items: rows.map(toEntry), total };
-  }
-
-  counts(profileId: string): Record<IssueState, number> {
-    const counts = Object.fromEntries(ISSUE_STATES.map((s) => [s, 0])) as Record<IssueState, number>;
-    for (const r of this.stmt('SELECT state, count(*) AS n FROM issue_queue WHERE profile_id = ? GROUP BY state').all(profileId) as Array<{
-      state: IssueState;
-      n: number;
-    }>)
-      counts[r.state] = r.n;
-    return counts;
-  }
-
-  /** Series with a queued invoice due now, each free of a request in flight and past its gap. */
-  dueSeries(profileId: string): string[] {
-    const at = this.iso();
-    const rows = this.stmt(
-      `SELECT DISTINCT q.inv_series AS series FROM issue_queue q
-        WHERE q.profile_id = ? AND q.state = 'queued' AND q.next_attempt_at <= ?
-          AND NOT EXISTS (SELECT 1 FROM issue_queue b WHERE b.profile_id = q.profile_id AND b.inv_series = q.inv_series AND b.state = 'issuing')
-          AND NOT EXISTS (SELECT 1 FROM issue_series s WHERE s.profile_id = q.profile_id AND s.inv_series = q.inv_series AND s.free_at > ?)`,
-    ).all(profileId, at, at) as Array<{ series: string }>;
-    return rows.map((r) => r.series);
-  }
-
-  /** When the next queued invoice, series gap or unknown lookup falls due (null: nothing waits). */
-  nextDue(profileId: string): string | null {
-    const r = this.stmt(
-      `SELECT min(t) AS t FROM (
-         SELECT max(q.next_attempt_at, coalesce(s.free_at, '')) AS t FROM issue_queue q
-           LEFT JOIN issue_series s ON s.profile_id = q.profile_id AND s.inv_series = q.inv_series
-          WHERE q.profile_id = ? AND q.state IN ('queued', 'unknown'))`,
-    ).get(profileId) as { t: string | null } | undefined;
-    return r?.t ?? null;
-  }
-
   // ------------------------------------------------------------------ the issue cycle
+
+  /** Runs several claims and settlements in one transaction (one commit). */
+  together(fn: () => void): void {
+    this.store.transaction(fn);
+  }
 
   /**
    * Takes up to `max` due invoices of one series with one sign type, in queue order, unless a
@@ -279,15 +137,21 @@ export class IssueQueue {
    * `issuing`, a fresh claim token, armed. The request leaves right after the commit.
    */
   claim(profileId: string, series: string, max: number): IssueClaim | null {
+    const claim = this.store.transaction(() => this.take(profileId, series, max));
+    if (claim) this.ownClaims.add(claim.token);
+    return claim;
+  }
+
+  private take(profileId: string, series: string, max: number): IssueClaim | null {
     const at = this.iso();
     const token = newOwnerToken();
-    const claim = this.store.transaction((): IssueClaim | null => {
+    {
       const busy = this.stmt("SELECT 1 AS x FROM issue_queue WHERE profile_id = ? AND inv_series = ? AND state = 'issuing' LIMIT 1").get(profileId, series);
       const gap = this.stmt('SELECT free_at FROM issue_series WHERE profile_id = ? AND inv_series = ?').get(profileId, series) as
         { free_at: string } | undefined;
       if (busy || (gap && gap.free_at > at)) return null;
       const rows = this.stmt(
-        `SELECT id, ref_id, kind, sign_type, certificate_sn, payload FROM issue_queue
+        `SELECT id, ref_id, kind, sign_type, certificate_sn, (SELECT payload FROM issue_payloads WHERE queue_id = id) AS payload FROM issue_queue
           WHERE profile_id = ? AND inv_series = ? AND state = 'queued' AND next_attempt_at <= ? ORDER BY id LIMIT ?`,
       ).all(profileId, series, at, max) as unknown as Row[];
       const first = rows[0];
@@ -305,17 +169,24 @@ export class IssueQueue {
         series,
         signType: first.sign_type,
         certificateSN: first.certificate_sn,
-        entries: taken.map((r) => ({ id: r.id, refId: r.ref_id, kind: r.kind, payload: JSON.parse(r.payload) as IssuingInvoiceData })),
+        entries: taken.map((r) => ({
+          id: r.id,
+          refId: r.ref_id,
+          kind: r.kind,
+          payload: JSON.parse((r as Row & { payload: string }).payload) as IssuingInvoiceData,
+        })),
       };
-    });
-    if (claim) this.ownClaims.add(claim.token);
-    return claim;
+    }
   }
 
-  /** Records the verdict of each claimed invoice and frees the series after `gapMs`, in one transaction. */
-  settle(claim: IssueClaim, verdicts: ReadonlyMap<number, IssueVerdict>, gapMs: number): void {
+  /**
+   * Records the verdict of each claimed invoice and frees the series after `gapMs`, in one
+   * transaction; with no gap and `next`, the same transaction claims and arms the series' next
+   * batch (one commit per request instead of two).
+   */
+  settle(claim: IssueClaim, verdicts: ReadonlyMap<number, IssueVerdict>, gapMs: number, next?: { max: number }): IssueClaim | null {
     const at = this.iso();
-    this.store.transaction(() => {
+    const taken = this.store.transaction(() => {
       for (const e of claim.entries) {
         const v = verdicts.get(e.id) ?? {
           state: 'unknown',
@@ -324,16 +195,34 @@ export class IssueQueue {
         this.write(e.id, v, at, claim.token);
       }
       this.freeSeries(claim.profileId, claim.series, gapMs);
+      this.keepExchange(claim);
+      return next && gapMs <= 0 ? this.take(claim.profileId, claim.series, next.max) : null;
     });
     this.ownClaims.delete(claim.token);
+    if (taken) this.ownClaims.add(taken.token);
+    return taken;
+  }
+
+  private keepExchange(claim: IssueClaim): void {
+    if (!claim.exchange) return;
+    this.stmt('INSERT INTO issue_exchanges (profile_id, at, ref_ids, request, answer) VALUES (?, ?, ?, ?, ?)').run(
+      claim.profileId,
+      this.iso(),
+      JSON.stringify(claim.entries.map((e) => e.refId)),
+      claim.exchange.request,
+      claim.exchange.answer,
+    );
   }
 
   /** The request certainly did not leave (offline, refused sign-in, 429, the service's own 503): back to `queued`. */
   release(claim: IssueClaim, nextAt: Date, problem: Bilingual | null): void {
-    this.stmt(
-      `UPDATE issue_queue SET state = 'queued', claim_token = NULL, claimed_at = NULL, attempts = max(0, attempts - 1), next_attempt_at = ?,
-         last_error = ?, updated_at = ? WHERE claim_token = ? AND state = 'issuing'`,
-    ).run(nextAt.toISOString(), json(problem), this.iso(), claim.token);
+    this.store.transaction(() => {
+      this.stmt(
+        `UPDATE issue_queue SET state = 'queued', claim_token = NULL, claimed_at = NULL, attempts = max(0, attempts - 1), next_attempt_at = ?,
+           last_error = ?, updated_at = ? WHERE claim_token = ? AND state = 'issuing'`,
+      ).run(nextAt.toISOString(), json(problem), this.iso(), claim.token);
+      this.keepExchange(claim);
+    });
     this.ownClaims.delete(claim.token);
   }
 
@@ -368,38 +257,7 @@ export class IssueQueue {
     ).run(profileId, series, this.iso(gapMs));
   }
 
-  /** Keeps the request and the answer of an issuing call (already free of the token). */
-  recordExchange(profileId: string, refIds: readonly string[], request: string, answer: string | null): void {
-    this.stmt('INSERT INTO issue_exchanges (profile_id, at, ref_ids, request, answer) VALUES (?, ?, ?, ?, ?)').run(
-      profileId,
-      this.iso(),
-      JSON.stringify(refIds),
-      request,
-      answer,
-    );
-  }
-
-  exchanges(profileId: string, refId: string): Array<{ at: string; request: string; answer: string | null }> {
-    return this.stmt(
-      `SELECT at, request, answer FROM issue_exchanges WHERE profile_id = ? AND EXISTS (SELECT 1 FROM json_each(ref_ids) WHERE value = ?) ORDER BY id`,
-    ).all(profileId, refId) as Array<{ at: string; request: string; answer: string | null }>;
-  }
-
   // ------------------------------------------------------------------ unknown outcomes
-
-  /** Unknown invoices whose next lookup is due (or all of them / these ids, when asked by a person). */
-  unknownDue(
-    profileId: string,
-    options: { all?: boolean; ids?: readonly number[] } = {},
-  ): Array<{ id: number; refId: string; kind: InvoiceKind; unknownSince: string; lookups: number }> {
-    const rows = this.stmt(
-      `SELECT id, ref_id, kind, unknown_since, lookups, next_attempt_at FROM issue_queue WHERE profile_id = ? AND state = 'unknown' ORDER BY id`,
-    ).all(profileId) as unknown as Row[];
-    const at = this.iso();
-    return rows
-      .filter((r) => (options.ids ? options.ids.includes(r.id) : options.all === true || r.next_attempt_at <= at))
-      .map((r) => ({ id: r.id, refId: r.ref_id, kind: r.kind, unknownSince: r.unknown_since ?? at, lookups: r.lookups }));
-  }
 
   /** Writes what a status lookup settled (issued, or known not issued: queued again with its RefID). */
   resolve(id: number, v: IssueVerdict): void {
@@ -439,6 +297,10 @@ export class IssueQueue {
     return n;
   }
 
+  setInvoiceCode(id: number, code: string): void {
+    this.stmt("UPDATE issue_queue SET invoice_code = ?, updated_at = ? WHERE id = ? AND state = 'issued'").run(code, this.iso(), id);
+  }
+
   // ------------------------------------------------------------------ a person's actions
 
   /** A failed invoice queued again as it is (same RefID: the service never issued it). */
@@ -461,32 +323,6 @@ export class IssueQueue {
       this.stmt('UPDATE drafts SET issue_id = NULL, updated_at = ? WHERE id = ? AND issue_id = ?').run(this.iso(), row.draft_id, id);
       return row.draft_id;
     });
-  }
-
-  /** Issued invoices whose follow-ups wait. */
-  followUpsDue(profileId: string, limit = 200): Array<IssueEntry> {
-    return (
-      this.stmt(
-        `SELECT * FROM issue_queue WHERE profile_id = ? AND state = 'issued' AND (download_state = 'waiting' OR email_state = 'waiting') ORDER BY id LIMIT ?`,
-      ).all(profileId, limit) as unknown as Row[]
-    ).map(toEntry);
-  }
-
-  setFollowUp(id: number, patch: { download?: IssueEntry['download']; email?: IssueEntry['email']; emailId?: number | null }): void {
-    const r = this.row(id);
-    if (!r) return;
-    this.stmt('UPDATE issue_queue SET download_state = ?, email_state = ?, email_id = ?, updated_at = ? WHERE id = ?').run(
-      patch.download ?? r.download_state,
-      patch.email ?? r.email_state,
-      patch.emailId === undefined ? r.email_id : patch.emailId,
-      this.iso(),
-      id,
-    );
-  }
-
-  /** A with-code invoice's code that came after it was issued. */
-  setInvoiceCode(id: number, code: string): void {
-    this.stmt("UPDATE issue_queue SET invoice_code = ?, updated_at = ? WHERE id = ? AND state = 'issued'").run(code, this.iso(), id);
   }
 }
 

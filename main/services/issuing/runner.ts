@@ -1,8 +1,9 @@
 import type { IssueRunnerStatus } from '../../../common/calls/issuing';
 import type { Bilingual, InvoiceKind } from '../../../common/model';
 import { MAX_ISSUE_BATCH } from '../../../common/model/issuing';
-import { chunk, isApiError, redact, type IssueOutcome, type StatusItem } from '../api';
-import { adoptFromStatus, judgeOutcome, refusal } from './judge';
+import { isApiError, redact, type IssueOutcome, type StatusItem } from '../api';
+import { judgeOutcome, refusal } from './judge';
+import { refreshCodes, settleUnknown, type LookupContext } from './lookups';
 import type { IssueClaim, IssueQueue, IssueVerdict } from './queue';
 
 export interface RunnerSession {
@@ -23,6 +24,8 @@ export interface IssueRunnerTuning {
   /** The waits between lookups of one unknown invoice (the last repeats). */
   lookupDelaysMs?: readonly number[];
   stopGraceMs?: number;
+  /** How often issued with-code invoices are asked for the tax authority's code that comes later. */
+  codeCheckMs?: number;
 }
 
 export interface IssueRunnerDeps<S extends RunnerSession> extends IssueRunnerTuning {
@@ -33,6 +36,8 @@ export interface IssueRunnerDeps<S extends RunnerSession> extends IssueRunnerTun
   /** One issue request (ApiClient.issue); never retried. */
   issue: (session: S, claim: IssueClaim, signal: AbortSignal) => Promise<IssueOutcome>;
   status: (session: S, refIds: string[], kind: InvoiceKind, signal: AbortSignal) => Promise<StatusItem[]>;
+  /** Status of with-code invoices by TransactionID (their code comes later). */
+  statusByTransaction: (session: S, transactionIds: string[], signal: AbortSignal) => Promise<StatusItem[]>;
   /** The wait between two requests on one series. */
   gapMs: () => number;
   onChange?: () => void;
@@ -41,8 +46,6 @@ export interface IssueRunnerDeps<S extends RunnerSession> extends IssueRunnerTun
 }
 
 type LaneEnd = 'done' | 'stop' | 'session';
-
-const DEFAULT_LOOKUPS = [2_000, 5_000, 10_000, 20_000, 30_000, 60_000];
 
 function message(error: unknown, secrets: readonly string[]): Bilingual {
   const en = error instanceof Error ? error.message : String(error);
@@ -67,6 +70,8 @@ export class IssueRunner<S extends RunnerSession> {
   private inFlight = 0;
   private state: IssueRunnerStatus = { state: 'idle', nextAttemptAt: null, lastError: null };
   private readonly secrets: string[] = [];
+  private codesCheckedAt = 0;
+  private readonly commits: Array<{ work: () => IssueClaim | null; resolve: (c: IssueClaim | null) => void; reject: (e: unknown) => void }> = [];
 
   constructor(private readonly deps: IssueRunnerDeps<S>) {}
 
@@ -158,8 +163,11 @@ export class IssueRunner<S extends RunnerSession> {
   private nothingDue(profileId: string): boolean {
     const { queue } = this.deps;
     if (queue.dueSeries(profileId).length > 0 || queue.unknownDue(profileId).length > 0) return false;
-    const next = queue.nextDue(profileId);
-    const at = next ? Date.parse(next) : null;
+    const codesAt = queue.codesWaiting(profileId, 1).length > 0 ? this.codesCheckedAt + this.codeCheckMs() : null;
+    if (codesAt !== null && codesAt <= this.now()) return false;
+    const queued = queue.nextDue(profileId);
+    const at = queued ? Math.min(Date.parse(queued), codesAt ?? Infinity) : codesAt;
+    const next = at === null ? null : new Date(at).toISOString();
     this.schedule(at);
     this.set({ state: at !== null ? 'backoff' : 'idle', nextAttemptAt: next });
     return true;
@@ -176,6 +184,7 @@ export class IssueRunner<S extends RunnerSession> {
       const session = await this.session(options);
       if (!session || session.profile.id !== profileId) return;
       if ((await this.settleUnknown(session, profileId)) === 'stop') return;
+      if (this.now() >= this.codesCheckedAt + this.codeCheckMs()) await this.refreshCodes(session, profileId);
       const series = queue.dueSeries(profileId);
       if (series.length === 0) continue;
       this.set({ state: 'issuing', nextAttemptAt: null });
@@ -184,30 +193,71 @@ export class IssueRunner<S extends RunnerSession> {
     }
   }
 
-  /** One series: claim, send, settle, wait the gap — until nothing of it is due. */
+  /** One series: claim, send, settle (and claim the next batch), wait the gap — until nothing of it is due. */
   private async lane(session: S, profileId: string, series: string): Promise<LaneEnd> {
     const { queue } = this.deps;
-    for (;;) {
-      if (this.stopped) return 'stop';
-      const claim = queue.claim(profileId, series, this.batchCap);
-      if (!claim) return 'done';
+    let claim = await this.together(() => queue.claim(profileId, series, this.batchCap));
+    while (claim) {
+      if (this.stopped) {
+        queue.release(claim, new Date(this.now()), null);
+        return 'stop';
+      }
       const gap = this.deps.gapMs();
       this.inFlight += claim.entries.length;
-      let end: LaneEnd | null = null;
+      let next: IssueClaim | null = null;
       try {
         const outcome = await this.deps.issue(session, claim, this.abort.signal);
         const verdicts = judgeOutcome(claim, outcome, gap);
-        queue.settle(claim, verdicts, gap);
+        const done = claim;
+        next = await this.together(() => queue.settle(done, verdicts, gap, this.stopped ? undefined : { max: this.batchCap }));
         this.afterSettle(verdicts, series);
       } catch (error) {
-        end = await this.onFailure(session, claim, error, gap);
+        const end = await this.onFailure(session, claim, error, gap);
+        if (end) return end;
       } finally {
         this.inFlight -= claim.entries.length;
         this.deps.onChange?.();
       }
-      if (end) return end;
-      if (gap > 0) await new Promise((r) => setTimeout(r, gap));
+      if (!next && gap > 0) await new Promise((r) => setTimeout(r, gap));
+      claim = next ?? (await this.together(() => queue.claim(profileId, series, this.batchCap)));
     }
+    return 'done';
+  }
+
+  /**
+   * The lanes' claims and settlements that come due together go into one transaction: one commit
+   * (one fsync) for all of them instead of one each. Each keeps its own savepoint, so one that
+   * fails is undone alone.
+   */
+  private together(work: () => IssueClaim | null): Promise<IssueClaim | null> {
+    return new Promise((resolve, reject) => {
+      this.commits.push({ work, resolve, reject });
+      if (this.commits.length === 1) setImmediate(() => this.commitTogether());
+    });
+  }
+
+  private commitTogether(): void {
+    const batch = this.commits.splice(0);
+    const results: Array<{ ok: true; claim: IssueClaim | null } | { ok: false; error: unknown }> = [];
+    try {
+      this.deps.queue.together(() => {
+        for (const c of batch) {
+          try {
+            results.push({ ok: true, claim: c.work() });
+          } catch (error) {
+            results.push({ ok: false, error });
+          }
+        }
+      });
+    } catch (error) {
+      for (const c of batch) c.reject(error);
+      return;
+    }
+    batch.forEach((c, i) => {
+      const r = results[i]!;
+      if (r.ok) c.resolve(r.claim);
+      else c.reject(r.error);
+    });
   }
 
   private afterSettle(verdicts: ReadonlyMap<number, IssueVerdict>, series: string): void {
@@ -285,58 +335,29 @@ export class IssueRunner<S extends RunnerSession> {
     }
   }
 
-  /**
-   * Asks the service, by RefID, about invoices whose outcome is unknown: found → issued (adopted);
-   * still absent after the settle window → known not issued, queued again with the same RefID.
-   */
+  /** Asks the service about unknown invoices (lookups.ts); a failed lookup pauses or waits like a failed request. */
   async settleUnknown(session: S, profileId: string, options: { all?: boolean; ids?: readonly number[] } = {}): Promise<'ok' | 'stop'> {
-    const { queue } = this.deps;
-    const due = queue.unknownDue(profileId, options);
-    const window = this.deps.settleWindowMs ?? 10 * 60_000;
-    const delays = this.deps.lookupDelaysMs ?? DEFAULT_LOOKUPS;
-    const byKind = new Map<InvoiceKind, typeof due>();
-    for (const u of due) byKind.set(u.kind, [...(byKind.get(u.kind) ?? []), u]);
-    for (const [kind, list] of byKind) {
-      for (const part of chunk(list, 50)) {
-        let items: StatusItem[];
-        try {
-          items = await this.deps.status(
-            session,
-            part.map((u) => u.refId),
-            kind,
-            this.abort.signal,
-          );
-        } catch (error) {
-          const p = message(error, this.secrets);
-          if (isApiError(error) && error.kind === 'auth') {
-            this.set({ state: 'paused', lastError: p });
-            await this.deps.reportAuthFailure(session);
-          } else this.waitOffline(p);
-          return 'stop';
-        }
-        const byRef = new Map(items.filter((i) => i.refId).map((i) => [i.refId!, i]));
-        const issued: number[] = [];
-        for (const u of part) {
-          const found = adoptFromStatus(byRef.get(u.refId));
-          if (found) {
-            queue.resolve(u.id, found);
-            issued.push(u.id);
-          } else if (this.now() - Date.parse(u.unknownSince) >= window && u.lookups + 1 >= 3) {
-            queue.resolve(u.id, {
-              state: 'queued',
-              delayMs: 0,
-              message: {
-                en: `The service has no invoice with this RefID after ${u.lookups + 1} checks: it was not issued and goes out again.`,
-                vi: `Sau ${u.lookups + 1} lần kiểm tra hệ thống không có hóa đơn với RefID này: hóa đơn chưa được phát hành và sẽ được gửi lại.`,
-              },
-            });
-          } else queue.lookedUp(u.id, delays[Math.min(u.lookups, delays.length - 1)]!);
-        }
-        if (issued.length > 0) this.deps.onIssued?.(issued);
-        this.deps.onChange?.();
-      }
-    }
-    return 'ok';
+    const r = await settleUnknown(this.lookups(), session, profileId, options);
+    if (r.ok) return 'ok';
+    const p = message(r.error, this.secrets);
+    if (isApiError(r.error) && r.error.kind === 'auth') {
+      this.set({ state: 'paused', lastError: p });
+      await this.deps.reportAuthFailure(session);
+    } else this.waitOffline(p);
+    return 'stop';
+  }
+
+  private lookups(): LookupContext<S> {
+    return { deps: this.deps, signal: this.abort.signal, now: () => this.now() };
+  }
+
+  private codeCheckMs(): number {
+    return this.deps.codeCheckMs ?? 60_000;
+  }
+
+  private async refreshCodes(session: S, profileId: string): Promise<void> {
+    this.codesCheckedAt = this.now();
+    await refreshCodes(this.lookups(), session, profileId);
   }
 
   async stop(graceMs: number = this.deps.stopGraceMs ?? 10_000): Promise<void> {

@@ -4,8 +4,9 @@ import type { DatabaseSync } from 'node:sqlite';
  * Tables of the issue queue, created by a migration entry in store/migrations.ts. Once shipped,
  * never change this function: add a new one and a new migration entry.
  *
- * One row per invoice to issue, keyed by (profile, RefID): the frozen issuing form as sent, its
- * state and, once issued, the service's numbers. Times are ISO-8601 text like the other tables.
+ * One row per invoice to issue, keyed by (profile, RefID): its state and, once issued, the
+ * service's numbers; the frozen issuing form as sent sits in `issue_payloads`, apart, so a state
+ * change rewrites a short row. Times are ISO-8601 text like the other tables.
  * `issue_series` spaces the requests of one series across processes; `issue_exchanges` keeps
  * every issuing request and answer (the token never reaches it), as the service asks integrators to.
  */
@@ -21,7 +22,6 @@ export function createIssuingTables(db: DatabaseSync): void {
       kind             TEXT NOT NULL CHECK (kind IN ('withCode', 'withoutCode', 'cashRegister')),
       sign_type        INTEGER NOT NULL,
       certificate_sn   TEXT,
-      payload          TEXT NOT NULL,
       buyer_name       TEXT NOT NULL DEFAULT '',
       buyer_email      TEXT NOT NULL DEFAULT '',
       total            TEXT NOT NULL DEFAULT '0',
@@ -49,6 +49,10 @@ export function createIssuingTables(db: DatabaseSync): void {
     CREATE UNIQUE INDEX issue_queue_ref ON issue_queue(profile_id, ref_id);
     CREATE INDEX issue_queue_due ON issue_queue(profile_id, state, inv_series, next_attempt_at);
     CREATE INDEX issue_queue_draft ON issue_queue(draft_id);
+    CREATE TABLE issue_payloads (
+      queue_id  INTEGER PRIMARY KEY REFERENCES issue_queue(id) ON DELETE CASCADE,
+      payload   TEXT NOT NULL
+    ) STRICT;
     CREATE TABLE issue_series (
       profile_id  TEXT NOT NULL,
       inv_series  TEXT NOT NULL,

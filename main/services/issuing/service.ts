@@ -16,6 +16,7 @@ import type { SignedInSession } from '../auth';
 import type { DraftsRepository } from '../drafts/repository';
 import type { Store } from '../store';
 import type { WorkInProgress } from '../updates/work-in-progress';
+import { IssueExchanges } from './exchanges';
 import { FollowUps, type FollowUpPorts } from './follow-ups';
 import { IssueQueue, type ClaimAlive, type IssueClaim } from './queue';
 import { IssueRunner, type IssueRunnerTuning } from './runner';
@@ -49,12 +50,14 @@ export interface IssuingServiceDeps extends IssueRunnerTuning {
  */
 export class IssuingService {
   readonly queue: IssueQueue;
+  readonly exchanges: IssueExchanges;
   readonly runner: IssueRunner<SignedInSession>;
   readonly followUps: FollowUps | null;
   private client: { key: string; client: ApiClient } | null = null;
   private readonly clients: ClientFactory;
   private readonly unsubscribe: Array<() => void> = [];
   private started = false;
+  private certificate: { key: string; sn: string | null } | null = null;
 
   constructor(private readonly deps: IssuingServiceDeps) {
     this.clients = deps.clients ?? new ClientFactory();
@@ -62,7 +65,8 @@ export class IssuingService {
       ...(deps.now ? { now: () => new Date(deps.now!()) } : {}),
       ...(deps.claimAlive ? { claimAlive: deps.claimAlive } : {}),
     });
-    this.followUps = deps.followUps ? new FollowUps(this.queue, deps.followUps, deps.settings, deps.log) : null;
+    this.exchanges = new IssueExchanges(deps.store);
+    this.followUps = deps.followUps ? new FollowUps(deps.store, deps.followUps, deps.settings, deps.log) : null;
     const tuning: IssueRunnerTuning = deps;
     this.runner = new IssueRunner<SignedInSession>({
       ...tuning,
@@ -72,6 +76,7 @@ export class IssuingService {
       reportAuthFailure: (session) => deps.gate.reportAuthFailure(session.profile.id),
       issue: (session, claim, signal) => this.send(session, claim, signal),
       status: (session, refIds, kind, signal) => this.clientFor(session).status(refIds, { by: 'refId', kind, signal }),
+      statusByTransaction: (session, ids, signal) => this.clientFor(session).status(ids, { by: 'transactionId', kind: 'withCode', signal }),
       gapMs: () => deps.settings().issuing.seriesGapMs,
       onChange: () => this.changed([]),
       onIssued: (ids) => {
@@ -99,26 +104,30 @@ export class IssuingService {
 
   /** One issue request; its request and answer are kept in the local record. */
   private async send(session: SignedInSession, claim: IssueClaim, signal: AbortSignal) {
-    const refIds = claim.entries.map((e) => e.refId);
-    const request = JSON.stringify({ SignType: claim.signType, CertificateSN: claim.certificateSN, InvoiceData: claim.entries.map((e) => e.payload) });
+    // The invoices themselves are in their queue rows, frozen: the record names them by RefID.
+    const request = JSON.stringify({ SignType: claim.signType, CertificateSN: claim.certificateSN, RefIDs: claim.entries.map((e) => e.refId) });
     try {
       const certificateSN = claim.certificateSN ?? (CERTIFICATE_SIGN_TYPES.includes(claim.signType) ? await this.onlyCertificate(session) : null);
       const outcome = await this.clientFor(session).issue(
         claim.entries.map((e) => e.payload),
         { signType: claim.signType, certificateSN, signal, retry: false },
       );
-      this.queue.recordExchange(claim.profileId, refIds, request, JSON.stringify(outcome.answer));
+      claim.exchange = { request, answer: JSON.stringify(outcome.answer) };
       return outcome;
     } catch (error) {
-      this.queue.recordExchange(claim.profileId, refIds, request, JSON.stringify({ error: error instanceof Error ? error.message : String(error) }));
+      claim.exchange = { request, answer: JSON.stringify({ error: error instanceof Error ? error.message : String(error) }) };
       throw error;
     }
   }
 
   /** No certificate chosen in Settings: the shop's only certificate, when it has exactly one. */
   private async onlyCertificate(session: SignedInSession): Promise<string | null> {
+    const key = `${session.endpoint.baseUrl}|${session.profile.id}`;
+    if (this.certificate?.key === key) return this.certificate.sn;
     const list = await this.clientFor(session).certificates();
-    return list.length === 1 ? list[0]!.certificateSN : null;
+    const sn = list.length === 1 ? list[0]!.certificateSN : null;
+    this.certificate = { key, sn };
+    return sn;
   }
 
   start(): void {
@@ -144,6 +153,7 @@ export class IssuingService {
   async stop(): Promise<void> {
     for (const u of this.unsubscribe.splice(0)) u();
     await this.runner.stop();
+    await this.followUps?.stop();
     await this.client?.client.close();
     this.client = null;
   }
@@ -170,6 +180,14 @@ export class IssuingService {
       IsSendSummary: cachedTemplate.isSendSummary,
       IsMoreVATRate: cachedTemplate.isMoreVATRate,
     };
+    const here = settings.issuing.series.map((x) => x.trim().toUpperCase()).filter(Boolean);
+    if (here.length > 0 && series.ok && !here.includes(series.normalised)) {
+      const words = {
+        en: `This PC issues on series ${here.join(', ')} only (Settings → Issuing); ${series.normalised} is issued at another counter.`,
+        vi: `Máy này chỉ phát hành ký hiệu ${here.join(', ')} (Cài đặt → Phát hành); ký hiệu ${series.normalised} do quầy khác phát hành.`,
+      };
+      throw new AppError('issue_series_elsewhere', words, { issues: [{ path: 'InvSeries', message: words.en, messageVi: words.vi }] });
+    }
     const to = (emails ?? draft.BuyerEmail).trim();
     const serviceEmails = settings.issuing.email === 'service' && to !== '';
     const check = checkForIssue(draft, {
