@@ -25,7 +25,7 @@ async function apiCall<T>(name: string, body: unknown): Promise<T> {
 }
 
 /** A draft ready to issue on a series the sandbox knows (without code: 1K…TAA), total 1.100.000 VND. */
-async function createDraft(buyer: string, email: string, invDate = today()): Promise<string> {
+async function createDraft(buyer: string, email: string, invDate = today(), patch: Record<string, unknown> = {}): Promise<string> {
   const rec = await apiCall<{ id: string }>('drafts.create', {
     draft: {
       InvSeries: `1K${yy()}TAA`,
@@ -49,6 +49,7 @@ async function createDraft(buyer: string, email: string, invDate = today()): Pro
           VATRateName: '10%',
         },
       ],
+      ...patch,
     },
   });
   return rec.id;
@@ -62,6 +63,12 @@ async function openDraft(page: Page, buyer: string): Promise<void> {
 }
 
 const banner = (page: Page) => page.getByTestId('issue-banner');
+
+async function expectNoSeriousAxe(page: Page, selector: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).include(selector).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.nodes.length} × ${v.nodes[0]?.target.join(' ')} — ${v.help}`)).toEqual([]);
+}
 
 test('offline: Issue queues the draft, it goes out when the connection is back, then downloads and emails by itself', async ({ page }) => {
   test.setTimeout(150_000);
@@ -87,6 +94,7 @@ test('offline: Issue queues the draft, it goes out when the connection is back, 
   await expect(dialog.getByRole('alert')).toContainText('sẽ tự động phát hành khi có mạng trở lại');
   await expect(dialog.getByRole('button', { name: 'Xếp hàng chờ phát hành' })).toBeFocused();
   await page.screenshot({ path: `${SHOTS}/issue-dialog.png` });
+  await expectNoSeriousAxe(page, 'dialog');
   // Escape cancels; nothing is queued.
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
@@ -129,6 +137,7 @@ test('offline: Issue queues the draft, it goes out when the connection is back, 
   await expect(banner(page)).toContainText('Đã tải tệp hóa đơn về thư mục');
   await expect(banner(page)).toContainText('Email tới ketoan@hoasen.vn đã vào hàng đợi email');
   await page.screenshot({ path: `${SHOTS}/issue-issued-draft.png` });
+  await expectNoSeriousAxe(page, 'main');
 
   await banner(page).getByRole('button', { name: 'Xem trong hàng đợi email' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Hàng đợi email' })).toBeVisible();
@@ -222,8 +231,7 @@ test('a refusal says why in words; edit and queue again, fix the date, issued', 
   );
   await expect(table.getByRole('button', { name: 'Sửa và phát hành lại hóa đơn của Nhà sách Phương Nam' })).toHaveCount(0);
   await page.screenshot({ path: `${SHOTS}/issue-queue.png` });
-  const results = await new AxeBuilder({ page }).include('main').analyze();
-  expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  await expectNoSeriousAxe(page, 'main');
 
   // English too.
   await page.getByRole('combobox', { name: 'Ngôn ngữ / Language' }).selectOption({ label: 'English' });
@@ -280,8 +288,7 @@ test('Settings → Issuing: sign type, certificate, pause in seconds, downloads,
   await top();
   await page.screenshot({ path: `${SHOTS}/issue-settings.png` });
 
-  const results = await new AxeBuilder({ page }).include('[data-testid=settings-issuing]').analyze();
-  expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  await expectNoSeriousAxe(page, '[data-testid=settings-issuing]');
 });
 
 test('an outcome the app cannot know is asked of the service, never sent twice: "check now"', async ({ page }) => {
@@ -321,5 +328,40 @@ test('an outcome the app cannot know is asked of the service, never sent twice: 
   await expect(page.getByText(/Đã kiểm tra: [01] hóa đơn có kết quả, còn 0 chưa rõ\./)).toBeVisible();
   await expect(page.locator('tr[data-state=issued] td').nth(1)).toHaveText(issued!.InvNo);
   expect(env.sandbox.issueAttempts(issued!.RefID)[0]).toMatchObject({ requests: 1 });
+  expect(env.sandbox.issued()).toHaveLength(1);
+});
+
+test('a draft the service would refuse is not queued: each problem is at its field, the email typed in the dialog is checked there', async ({ page }) => {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await createDraft('Công ty TNHH Ánh Dương', 'ketoan@anhduong.vn', today(), { BuyerAddress: '' });
+  await page.goto(await env.host.newLaunchUrl());
+  await openDraft(page, 'Công ty TNHH Ánh Dương');
+
+  // A wrong address typed in the dialog is said in the dialog, next to it.
+  await page.getByRole('button', { name: 'Phát hành', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Phát hành hóa đơn' });
+  const email = dialog.getByLabel('Gửi hóa đơn tới email');
+  await email.fill('khong-phai-email');
+  await email.press('Enter');
+  await expect(email).toHaveAttribute('aria-invalid', 'true');
+  await expect(dialog).toContainText('khong-phai-email');
+
+  // The address is missing: nothing is queued, the editor says why and puts the cursor there.
+  await email.fill('ketoan@anhduong.vn');
+  await email.press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('issue-error')).toContainText('Chưa phát hành được hóa đơn');
+  const address = page.locator('#f-BuyerAddress');
+  await expect(address).toBeFocused();
+  await expect(address).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.locator('#f-BuyerAddress-err')).not.toBeEmpty();
+  expect((await apiCall<{ total: number }>('issuing.status', {})).total).toBe(0);
+  await page.screenshot({ path: `${SHOTS}/issue-refused-fields.png` });
+
+  // Fixed: issued.
+  await address.fill('5 Lê Lợi, Quận 1, TP. Hồ Chí Minh');
+  await page.getByRole('button', { name: 'Phát hành', exact: true }).click();
+  await page.keyboard.press('Enter');
+  await expect(banner(page)).toHaveAttribute('data-state', 'issued', { timeout: 30_000 });
   expect(env.sandbox.issued()).toHaveLength(1);
 });

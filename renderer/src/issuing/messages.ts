@@ -34,7 +34,6 @@ export const issuingVi = {
     cancel: 'Hủy',
     keys: 'Enter: đồng ý · Esc: hủy',
     busy: 'Đang xếp hàng…',
-    refused: 'Chưa phát hành được: {{message}}',
   },
   banner: {
     label: 'Trạng thái phát hành',
@@ -178,7 +177,6 @@ export const issuingEn: MessagesOf<typeof issuingVi> = {
     cancel: 'Cancel',
     keys: 'Enter: confirm · Esc: cancel',
     busy: 'Queueing…',
-    refused: 'Not issued yet: {{message}}',
   },
   banner: {
     label: 'Issuing state',

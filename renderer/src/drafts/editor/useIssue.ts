@@ -43,18 +43,16 @@ export function useIssue(id: string): { attempt: IssueAttempt; queue(emails: str
         if (payload.code === 'email.format' && emails !== undefined && emails.trim() !== draftEmail) {
           return { ok: false, emailError: messageOf(payload, lang) };
         }
-        // The draft's own checks speak in sentences; the service's codes name a field and need its label.
-        const sentences = payload.code === 'issue_check_failed';
+        // The draft's checks speak in sentences; a terse word ("không hợp lệ") needs the field's label.
         const issues: Record<string, ServiceIssue> = {};
         for (const issue of payload.issues ?? []) {
           if (!issue.path || issues[issue.path]) continue;
-          issues[issue.path] = sentences
-            ? { message: messageOf(issue, lang) }
-            : { message: `${fieldLabel(issue.path, t)}: ${messageOf(issue, lang)}`, code: issue.code };
+          const words = messageOf(issue, lang);
+          issues[issue.path] = /[.!?]$/.test(words.trim()) ? { message: words } : { message: `${fieldLabel(issue.path, t)}: ${words}`, code: issue.code };
         }
         setServiceIssues(issues);
         const first = Object.keys(issues)[0];
-        setAttempt({ state: 'error', message: t('issuing.dialog.refused', { message: messageOf(payload, lang) }) });
+        setAttempt({ state: 'error', message: messageOf(payload, lang) });
         return first ? { ok: false, field: first } : { ok: false };
       }
     },
