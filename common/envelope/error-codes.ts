@@ -1,7 +1,7 @@
 /**
  * Plain Vietnamese/English messages for the error codes the service is known to send
- * (docs/service.md#error-codes), at call level or per item (Download's and sendemail's
- * `ErrorCode`). Unknown codes are shown verbatim. Pure: the renderer can use it too.
+ * (docs/service.md#error-codes), at call level or per item (Download's, sendemail's and the
+ * issue answer's `ErrorCode`). Unknown codes are shown verbatim. Pure: the renderer can use it too.
  */
 
 export interface CodeMessage {
@@ -9,7 +9,12 @@ export interface CodeMessage {
   vi: string;
 }
 
-export type ErrorCodeCategory = 'auth' | 'data' | 'item' | 'licence' | 'limit' | 'unknown';
+/**
+ * busy: the series or the service was busy, the same request can go again; service: the service's
+ * own failure (signing service down); signing: the certificate or sign type; registration: the
+ * company's e-invoice registration (declaration) with the tax authority.
+ */
+export type ErrorCodeCategory = 'auth' | 'data' | 'item' | 'licence' | 'limit' | 'busy' | 'service' | 'signing' | 'registration' | 'unknown';
 
 export interface DescribedCode extends CodeMessage {
   code: string;
@@ -98,6 +103,132 @@ const TABLE: Record<string, { category: ErrorCodeCategory } & CodeMessage> = {
     category: 'licence',
     en: 'The e-invoice licence has expired.',
     vi: 'Gói hóa đơn điện tử đã hết hạn.',
+  },
+  // Issuing (service-api-issuing.md).
+  InvalidRequestBody: {
+    category: 'data',
+    en: 'The service could not read the request.',
+    vi: 'Hệ thống không đọc được dữ liệu gửi lên.',
+  },
+  InvoiceNumberNotCotinuous: {
+    category: 'busy',
+    en: 'Another invoice of this series was being issued at the same moment, so the numbers would not follow each other. Try again in a moment.',
+    vi: 'Đang có hóa đơn khác cùng ký hiệu được phát hành cùng lúc nên số hóa đơn không liên tục. Hãy thử lại sau giây lát.',
+  },
+  InvoiceDuplicated: {
+    category: 'busy',
+    en: 'The service received this invoice twice at once. Try again in a moment.',
+    vi: 'Hệ thống nhận trùng hóa đơn này cùng lúc. Hãy thử lại sau giây lát.',
+  },
+  InvalidInvoiceData: {
+    category: 'data',
+    en: 'The invoice data is not valid for issuing.',
+    vi: 'Dữ liệu hóa đơn không hợp lệ để phát hành.',
+  },
+  InvoiceTemplateNotExist: {
+    category: 'data',
+    en: 'The invoice series does not exist at the service or is not in use.',
+    vi: 'Ký hiệu hóa đơn không tồn tại trên hệ thống hoặc chưa được sử dụng.',
+  },
+  CreateInvoiceDataError: {
+    category: 'data',
+    en: 'The service could not create the invoice from the data sent.',
+    vi: 'Hệ thống không tạo được hóa đơn từ dữ liệu đã gửi.',
+  },
+  InvalidInvoiceDate: {
+    category: 'data',
+    en: 'The invoice date is earlier than the date of the last invoice issued on this series.',
+    vi: 'Ngày hóa đơn sớm hơn ngày của hóa đơn đã phát hành gần nhất trong ký hiệu này.',
+  },
+  TaxReductionDateInValid: {
+    category: 'data',
+    en: 'A reduced VAT rate (8%) is used outside the dates it applies.',
+    vi: 'Thuế suất giảm (8%) được dùng ngoài thời gian áp dụng.',
+  },
+  ExistsInvoiceNextYear: {
+    category: 'data',
+    en: 'This series already has invoices dated next year; an invoice of this year cannot follow them.',
+    vi: 'Ký hiệu này đã có hóa đơn của năm sau; không phát hành tiếp được hóa đơn của năm nay.',
+  },
+  DeclarationNotExist: {
+    category: 'registration',
+    en: 'The company has no e-invoice registration (declaration) with the tax authority.',
+    vi: 'Công ty chưa có tờ khai đăng ký sử dụng hóa đơn điện tử với cơ quan thuế.',
+  },
+  InvalidDeclaration: {
+    category: 'registration',
+    en: 'The e-invoice registration (declaration) is not valid.',
+    vi: 'Tờ khai đăng ký sử dụng hóa đơn điện tử không hợp lệ.',
+  },
+  ExistDeclarationNotReceive: {
+    category: 'registration',
+    en: 'A registration (declaration) is still waiting for the tax authority to accept it.',
+    vi: 'Có tờ khai đăng ký đang chờ cơ quan thuế chấp nhận.',
+  },
+  InvoiceTemplateNotValidInDeclaration: {
+    category: 'registration',
+    en: 'This invoice series is not in the accepted registration (declaration).',
+    vi: 'Ký hiệu hóa đơn này không có trong tờ khai đăng ký đã được chấp nhận.',
+  },
+  CallSignServiceFail: {
+    category: 'service',
+    en: 'The signing service could not be reached. Try again in a moment.',
+    vi: 'Không gọi được dịch vụ ký số. Hãy thử lại sau giây lát.',
+  },
+  SignEsignHSMError: {
+    category: 'service',
+    en: 'The HSM signing service reported an error while signing.',
+    vi: 'Dịch vụ ký số HSM báo lỗi khi ký.',
+  },
+  SignSoftDream78Exception: {
+    category: 'service',
+    en: 'The signing service failed while signing the invoice.',
+    vi: 'Dịch vụ ký số gặp lỗi khi ký hóa đơn.',
+  },
+  Exception: {
+    category: 'service',
+    en: 'The e-invoice service ran into an internal error. Try again later.',
+    vi: 'Hệ thống hóa đơn gặp lỗi nội bộ. Hãy thử lại sau.',
+  },
+  InvalidCertByRegistration: {
+    category: 'signing',
+    en: "The digital certificate is not in the company's registration with the tax authority.",
+    vi: 'Chứng thư số không có trong tờ khai đăng ký với cơ quan thuế.',
+  },
+  CertRevocation: {
+    category: 'signing',
+    en: 'The digital certificate has been revoked.',
+    vi: 'Chứng thư số đã bị thu hồi.',
+  },
+  SigningTimeNotInRegistration: {
+    category: 'signing',
+    en: 'The signing time is outside the validity of the registered certificate.',
+    vi: 'Thời điểm ký nằm ngoài thời hạn của chứng thư số đã đăng ký.',
+  },
+  HasRegistrationStopUseCert: {
+    category: 'signing',
+    en: 'The company has registered to stop using this certificate.',
+    vi: 'Công ty đã đăng ký ngừng sử dụng chứng thư số này.',
+  },
+  InvalidSignType: {
+    category: 'signing',
+    en: 'The service does not accept this way of signing; choose another in Settings.',
+    vi: 'Hệ thống không chấp nhận hình thức ký này; hãy chọn hình thức khác trong Cài đặt.',
+  },
+  InvoiceCannotReplace: {
+    category: 'item',
+    en: 'This invoice cannot be replaced.',
+    vi: 'Hóa đơn này không thể thay thế.',
+  },
+  InvoiceCannotAdjust: {
+    category: 'item',
+    en: 'This invoice cannot be adjusted.',
+    vi: 'Hóa đơn này không thể điều chỉnh.',
+  },
+  HasAdjustmentInvoice: {
+    category: 'item',
+    en: 'This invoice already has an adjustment invoice.',
+    vi: 'Hóa đơn này đã có hóa đơn điều chỉnh.',
   },
 };
 

@@ -189,6 +189,16 @@ export const apiErrors = {
     );
   },
   unknownOutcome(detail: string, d: ApiErrorDetails = {}): ApiError {
+    if (d.operation === 'issue') {
+      return new ApiError(
+        'unknown_outcome',
+        {
+          en: `The issue request may or may not have reached the service (${detail}). It is NOT sent again: the service is asked about the invoice first.`,
+          vi: `Không rõ yêu cầu phát hành đã tới hệ thống hay chưa (${detail}). Ứng dụng KHÔNG gửi lại mà hỏi hệ thống về hóa đơn này trước.`,
+        },
+        d,
+      );
+    }
     return new ApiError(
       'unknown_outcome',
       {

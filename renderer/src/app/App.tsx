@@ -4,6 +4,7 @@ import { bridge } from '../bridge';
 import { DownloadsArea } from '../downloads/DownloadsArea';
 import { DraftsArea, showDraftList } from '../drafts/DraftsArea';
 import { EmailsArea } from '../emails/EmailsArea';
+import { IssuingArea } from '../issuing/IssuingArea';
 import { LANGUAGES, setLanguage, type Language } from '../i18n';
 import { AuthBanner } from '../settings/AuthBanner';
 import { SettingsArea } from '../settings/SettingsArea';
@@ -11,10 +12,11 @@ import { TemplatesArea } from '../templates/TemplatesArea';
 import { UpdateBanner } from '../updates/UpdateBanner';
 import { ErrorBoundary } from './ErrorBoundary';
 import { SelectField } from './fields';
-import { AREAS, useAppStore, type Area } from './store';
+import { AREA_KEYS, AREAS, useAppStore, type Area } from './store';
 
 const AREA_VIEWS: Record<Area, ComponentType> = {
   drafts: DraftsArea,
+  issuing: IssuingArea,
   downloads: DownloadsArea,
   emails: EmailsArea,
   templates: TemplatesArea,
@@ -55,12 +57,11 @@ export function App() {
     return bridge.on('app.online', (event) => setOnline(event.online));
   }, [setInfo, setOnline]);
 
-  // Alt+1…5 jump between areas from anywhere, for the keyboard at the counter.
+  // Alt+1…6 jump between areas from anywhere, for the keyboard at the counter.
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (!event.altKey || event.ctrlKey || event.metaKey) return;
-      const index = Number(event.key) - 1;
-      const target = AREAS[index];
+      const target = AREAS.find((a) => String(AREA_KEYS[a]) === event.key);
       if (target) {
         event.preventDefault();
         setArea(target);
@@ -81,12 +82,12 @@ export function App() {
         {info?.connectionKind === 'sandbox' && <p className="badge-sandbox">{t('app.sandbox')}</p>}
         <nav aria-label={t('app.nav')}>
           <ul>
-            {AREAS.map((name, index) => (
+            {AREAS.map((name) => (
               <li key={name}>
                 <button
                   type="button"
                   aria-current={area === name ? 'page' : undefined}
-                  aria-keyshortcuts={`Alt+${index + 1}`}
+                  aria-keyshortcuts={`Alt+${AREA_KEYS[name]}`}
                   onClick={() => {
                     setArea(name);
                     if (name === 'drafts') void showDraftList();

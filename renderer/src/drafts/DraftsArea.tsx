@@ -15,6 +15,7 @@ import './drafts.css';
 import { errorText, useLang } from '../app/error-text';
 import { ColumnHeaders } from '../app/fields';
 import { Notice } from '../app/Notice';
+import { IssueStateBadge } from '../issuing/IssueStateBadge';
 
 const OPEN_KEY = 'einvoice.openDraft';
 type Sort = 'updated' | 'created' | 'date' | 'buyer' | 'total';
@@ -39,9 +40,19 @@ export async function showDraftList(): Promise<void> {
   useEditor.getState().close();
 }
 
+/** Opens a draft in the editor (with edits parked by a page that went away), and remembers it across a reload. */
+export async function openDraft(draftId: string): Promise<void> {
+  const rec = await bridge.call('drafts.get', { id: draftId });
+  useEditor.getState().load(rec);
+  const parked = takeParked(rec.id, rec.updatedAt);
+  const draft = parked && !rec.issue ? InvoiceDraftSchema.safeParse(parked.draft) : null;
+  const meta = parked ? DraftMetaSchema.safeParse(parked.meta) : null;
+  if (draft?.success) useEditor.getState().restoreUnsaved(draft.data as InvoiceDraft, meta?.success ? meta.data : rec.meta);
+  remember(rec.id);
+}
+
 export function DraftsArea() {
   const id = useEditor((s) => s.id);
-  const load = useEditor((s) => s.load);
   const close = useEditor((s) => s.close);
   const [error, setError] = useState<string | null>(null);
   const { i18n } = useTranslation();
@@ -51,13 +62,7 @@ export function DraftsArea() {
   const open = useCallback(
     async (draftId: string) => {
       try {
-        const rec = await bridge.call('drafts.get', { id: draftId });
-        load(rec);
-        const parked = takeParked(rec.id, rec.updatedAt);
-        const draft = parked ? InvoiceDraftSchema.safeParse(parked.draft) : null;
-        const meta = parked ? DraftMetaSchema.safeParse(parked.meta) : null;
-        if (draft?.success) useEditor.getState().restoreUnsaved(draft.data as InvoiceDraft, meta?.success ? meta.data : rec.meta);
-        remember(rec.id);
+        await openDraft(draftId);
         setError(null);
       } catch (e) {
         // Forget the open draft only when it is really gone: a call cut short by a reload must
@@ -66,7 +71,7 @@ export function DraftsArea() {
         setError(errorText(e, i18n.language));
       }
     },
-    [load, i18n.language],
+    [i18n.language],
   );
 
   // After a reload, come back to the draft that was open.
@@ -135,8 +140,8 @@ function DraftList({ onOpen, error }: { onOpen(id: string): Promise<void>; error
   const live = useLive(
     'drafts.list',
     { ...(debounced.trim() ? { query: debounced } : {}), sort, direction },
-    { 'drafts.changed': 'reload' },
-    { onError: (e) => setMessage(errorText(e, i18n.language)) },
+    { 'drafts.changed': 'reload', 'issuing.changed': 'reload' },
+    { onError: (e) => setMessage(errorText(e, i18n.language)), throttleMs: () => 300 },
   );
   const items = live.data?.items ?? [];
   const total = live.data?.total ?? 0;
@@ -287,6 +292,7 @@ function DraftList({ onOpen, error }: { onOpen(id: string): Promise<void>; error
               { label: t('drafts.list.col.total'), className: 'num' },
               t('drafts.list.col.updated'),
               t('drafts.list.col.previewed'),
+              t('issuing.drafts.col'),
               t('drafts.list.col.actions'),
             ]}
           />
@@ -306,34 +312,40 @@ function DraftList({ onOpen, error }: { onOpen(id: string): Promise<void>; error
                 </td>
                 <td>{formatDateTime(d.updatedAt, lang)}</td>
                 <td>{d.lastPreviewedAt ? formatDateTime(d.lastPreviewedAt, lang) : '—'}</td>
-                <td className="actions">
-                  <button
-                    type="button"
-                    onClick={() => void act(() => bridge.call('drafts.duplicate', { id: d.id }))}
-                    aria-label={t('drafts.list.duplicateOf', { buyer: d.buyerName || d.id })}
-                  >
-                    {t('drafts.list.duplicate')}
-                  </button>
-                  <button
-                    type="button"
-                    onClick={() =>
-                      void act(async () => {
-                        const r = await bridge.call('drafts.export', { id: d.id });
-                        saveTextFile(r.fileName, JSON.stringify(r.invoice, null, 2), 'application/json');
-                      })
-                    }
-                    aria-label={t('drafts.list.exportOf', { buyer: d.buyerName || d.id })}
-                  >
-                    {t('drafts.list.export')}
-                  </button>
-                  <button
-                    type="button"
-                    className="danger"
-                    onClick={() => void remove(d)}
-                    aria-label={t('drafts.list.deleteOf', { buyer: d.buyerName || d.id })}
-                  >
-                    {t('drafts.list.delete')}
-                  </button>
+                <td data-testid="draft-issue" data-state={d.issue?.state ?? 'draft'}>
+                  <IssueStateBadge issue={d.issue} />
+                </td>
+                <td>
+                  <div className="actions">
+                    <button
+                      type="button"
+                      onClick={() => void act(() => bridge.call('drafts.duplicate', { id: d.id }))}
+                      aria-label={t('drafts.list.duplicateOf', { buyer: d.buyerName || d.id })}
+                    >
+                      {t('drafts.list.duplicate')}
+                    </button>
+                    <button
+                      type="button"
+                      onClick={() =>
+                        void act(async () => {
+                          const r = await bridge.call('drafts.export', { id: d.id });
+                          saveTextFile(r.fileName, JSON.stringify(r.invoice, null, 2), 'application/json');
+                        })
+                      }
+                      aria-label={t('drafts.list.exportOf', { buyer: d.buyerName || d.id })}
+                    >
+                      {t('drafts.list.export')}
+                    </button>
+                    <button
+                      type="button"
+                      className="danger"
+                      disabled={d.issue !== null}
+                      onClick={() => void remove(d)}
+                      aria-label={t('drafts.list.deleteOf', { buyer: d.buyerName || d.id })}
+                    >
+                      {t('drafts.list.delete')}
+                    </button>
+                  </div>
                 </td>
               </tr>
             ))}

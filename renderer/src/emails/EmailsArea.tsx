@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EMAIL_SORT_KEYS, EMAIL_STATES, type EmailEntry, type EmailState } from '../../../common/calls/emails';
 import { pick } from '../../../common/model';
@@ -8,6 +8,7 @@ import { useErrorText, useLang } from '../app/error-text';
 import { SelectField } from '../app/fields';
 import { Notice, useNotice } from '../app/Notice';
 import { saveTextFile } from '../app/save-file';
+import { useAppStore } from '../app/store';
 import { bridge } from '../bridge';
 import { EditDialog } from './EditDialog';
 import { AddDialog, ImportDialog } from './EmailForms';
@@ -22,7 +23,9 @@ export function EmailsArea() {
   const errorText = useErrorText();
   const { notice, show, fail, clear } = useNotice(errorText, { autoHideMs: 10_000 });
   const [filter, setFilter] = useState<EmailState | 'all'>('all');
-  const [search, setSearch] = useState('');
+  // "Open in the email queue" elsewhere hands over the invoice to look for.
+  const [search, setSearch] = useState(() => useAppStore.getState().emailSearch ?? '');
+  useEffect(() => useAppStore.getState().clearEmailSearch(), []);
   const [sort, setSort] = useState<SortKey>('id');
   const [dir, setDir] = useState<SortDir>('desc');
   const [dialog, setDialog] = useState<'add' | 'import' | null>(null);

@@ -4,6 +4,7 @@ import { templatesEn } from '../templates/messages';
 import type { Messages } from './vi';
 import { settingsEn } from '../settings/messages';
 import { draftsEn } from '../drafts/messages';
+import { issuingEn } from '../issuing/messages';
 
 export const en: Messages = {
   app: {
@@ -22,6 +23,7 @@ export const en: Messages = {
   },
   areas: {
     drafts: 'Drafts',
+    issuing: 'Issue queue',
     downloads: 'Downloads',
     emails: 'Email queue',
     templates: 'Templates',
@@ -42,6 +44,7 @@ export const en: Messages = {
   emails: emailsEn,
   templates: templatesEn,
   downloads: downloadsEn,
+  issuing: issuingEn,
   errors: {
     title: 'Something went wrong',
     body: 'This screen ran into a problem. Your saved work is safe.',

@@ -4,6 +4,7 @@ import { emailsVi } from '../emails/messages';
 import { templatesVi } from '../templates/messages';
 import { settingsVi } from '../settings/messages';
 import { draftsVi } from '../drafts/messages';
+import { issuingVi } from '../issuing/messages';
 
 /** Vietnamese, the default language. Keys are shared with en.ts (checked by its type). */
 export const vi = {
@@ -23,6 +24,7 @@ export const vi = {
   },
   areas: {
     drafts: 'Hóa đơn nháp',
+    issuing: 'Hàng đợi phát hành',
     downloads: 'Tải hóa đơn',
     emails: 'Hàng đợi email',
     templates: 'Mẫu hóa đơn',
@@ -43,6 +45,7 @@ export const vi = {
   emails: emailsVi,
   templates: templatesVi,
   downloads: downloadsVi,
+  issuing: issuingVi,
   errors: {
     title: 'Đã có lỗi xảy ra',
     body: 'Màn hình này gặp sự cố. Dữ liệu đã lưu của bạn vẫn an toàn.',

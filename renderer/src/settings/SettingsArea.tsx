@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useLive } from '../app/useLive';
 import { bridge } from '../bridge';
+import { IssuingSection } from './IssuingSection';
 import { MaintenanceSection } from './MaintenanceSection';
 import { PreferencesSection } from './PreferencesSection';
 import { ProfilesSection } from './ProfilesSection';
@@ -8,7 +9,7 @@ import { SignInSection } from './SignInSection';
 import { refreshAppInfo } from './app-info';
 import './settings.css';
 
-/** Settings: connection profiles, sign-in, preferences, maintenance. */
+/** Settings: connection profiles, sign-in, issuing, preferences, maintenance. */
 export function SettingsArea() {
   const auth = useLive(
     'auth.status',
@@ -31,6 +32,7 @@ export function SettingsArea() {
     <div className="settings">
       <ProfilesSection profiles={list} onChanged={async () => void (await profiles.reload())} />
       {active && <SignInSection profile={active} status={auth.data} onStatus={(s) => auth.set(() => s)} />}
+      <IssuingSection />
       <PreferencesSection />
       <MaintenanceSection />
     </div>

@@ -1,14 +1,19 @@
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CatalogueBuyer } from '../../../../common/calls/catalogues';
 import type { Settings } from '../../../../common/calls/settings';
 import type { CachedTemplate } from '../../../../common/calls/templates';
 import { activeTemplatesFor } from '../../../../common/rules';
+import { invoiceKindOfSeries, signTypeFor } from '../../../../common/rules/sign-type';
+import { useAppStore } from '../../app/store';
 import { useLive } from '../../app/useLive';
+import { formatTotal } from '../../issuing/words';
 import { flushSave } from './autosave';
 import { BuyerBlock } from './BuyerBlock';
 import { IncrementalCompute } from './compute';
 import { HeaderBlock } from './HeaderBlock';
+import { IssueBanner } from './IssueBanner';
+import { IssueDialog } from './IssueDialog';
 import { LineGrid, newLineFocus, scrollToLine } from './LineGrid';
 import { buyerFieldsFrom, computeOptionsFromSettings, dotStyleFor } from './money';
 import { PreviewStatus } from './PreviewStatus';
@@ -16,6 +21,7 @@ import { ProblemsBlock } from './ProblemsBlock';
 import { useEditor, type HeaderField } from './store';
 import { TotalsBlock } from './TotalsBlock';
 import { useDraftProblems } from './useDraftProblems';
+import { useIssue } from './useIssue';
 import { usePreview } from './usePreview';
 
 function useSettings(): Settings | undefined {
@@ -65,6 +71,10 @@ export function DraftEditor({ onClose }: { onClose(): void }) {
   const setTicket = useEditor((s) => s.setTicket);
   const focus = useEditor((s) => s.focus);
   const setServiceIssues = useEditor((s) => s.setServiceIssues);
+  const issue = useEditor((s) => s.issue);
+  const online = useAppStore((s) => s.online);
+  const [issuing, setIssuing] = useState(false);
+  const [focusAfter, setFocusAfter] = useState<string | null>(null);
 
   const settings = useSettings();
   const templates = useTemplates();
@@ -73,7 +83,14 @@ export function DraftEditor({ onClose }: { onClose(): void }) {
   const computed = useMemo(() => engine.current.compute(draft, options), [draft, options]);
   const problems = useDraftProblems({ draft, options, computed, engine: engine.current, templates, lang });
   const { preview, run } = usePreview(id, problems.errorsNow);
+  const issueAttempt = useIssue(id);
   useFocusPath();
+  // A refusal naming a field puts the cursor there once the dialog has gone.
+  useEffect(() => {
+    if (issuing || !focusAfter) return;
+    focus(focusAfter);
+    setFocusAfter(null);
+  }, [issuing, focusAfter, focus]);
 
   const activeTemplates = useMemo(() => activeTemplatesFor(templates, draft.IsTicket), [templates, draft.IsTicket]);
   const chosen = activeTemplates.find((tpl) => tpl.series === draft.InvSeries);
@@ -100,7 +117,7 @@ export function DraftEditor({ onClose }: { onClose(): void }) {
 
   // Opening a draft puts the cursor in its first field.
   useEffect(() => {
-    document.getElementById('f-kind')?.focus();
+    if (!useEditor.getState().issue) document.getElementById('f-kind')?.focus();
   }, [id]);
 
   // Ctrl+S saves (and teaches the catalogues); F8 is the preview hook's.
@@ -146,52 +163,94 @@ export function DraftEditor({ onClose }: { onClose(): void }) {
           {t('drafts.editor.back')}
         </button>
         <p className={`save-state save-${saveState}`} role="status" data-testid="save-state">
-          {t(`drafts.editor.save.${saveState}`)}
-          {saveState === 'error' && saveError ? `: ${saveError}` : ''}
+          {issue ? '' : t(`drafts.editor.save.${saveState}`)}
+          {!issue && saveState === 'error' && saveError ? `: ${saveError}` : ''}
         </p>
-        <button type="button" onClick={() => void flushSave(true)} aria-keyshortcuts="Control+S">
-          {t('drafts.editor.saveNow')}
-        </button>
-        <button type="button" className="primary" onClick={() => void run()} disabled={preview.state === 'busy'} aria-keyshortcuts="F8">
-          {preview.state === 'busy' ? t('drafts.preview.busy') : t('drafts.preview.action')}
-        </button>
-      </div>
-      <PreviewStatus preview={preview} run={run} />
-
-      <HeaderBlock
-        draft={headerSlice}
-        byPath={problems.byPath}
-        codes={problems.codes}
-        onField={onField}
-        setTicket={setTicket}
-        activeTemplates={activeTemplates}
-        chosen={chosen}
-        multiRate={problems.multiRate}
-        templateCount={templates.length}
-      />
-
-      <BuyerBlock draft={buyerSlice} byPath={problems.byPath} codes={problems.codes} onField={onField} pickBuyer={pickBuyer} />
-
-      <section className="block" aria-labelledby="h-lines">
-        <h2 id="h-lines">{t('drafts.grid.title')}</h2>
-        <LineGrid
-          lines={draft.lines}
-          computed={computed.lines}
-          decimals={computed.rule.decimals}
-          moneyDot={dotStyleFor('amount', computed.currency)}
-          problems={problems.lineProblems}
-        />
-        {draft.lines.length === 0 && (
-          <button type="button" onClick={() => focus(newLineFocus(useEditor.getState().addLine()))}>
-            {t('drafts.grid.addFirst')}
+        {!issue && (
+          <button type="button" onClick={() => void flushSave(true)} aria-keyshortcuts="Control+S">
+            {t('drafts.editor.saveNow')}
           </button>
         )}
-      </section>
-
-      <div className="editor-foot">
-        <TotalsBlock computed={computed} vatOverrides={draft.vatOverrides} byPath={problems.byPath} />
-        <ProblemsBlock problems={problems.shown} lang={lang} focus={focus} />
+        <button type="button" onClick={() => void run()} disabled={preview.state === 'busy'} aria-keyshortcuts="F8">
+          {preview.state === 'busy' ? t('drafts.preview.busy') : t('drafts.preview.action')}
+        </button>
+        {!issue && (
+          <button
+            type="button"
+            className="primary"
+            onClick={() => {
+              issueAttempt.clear();
+              setIssuing(true);
+            }}
+          >
+            {t('issuing.dialog.action')}
+          </button>
+        )}
       </div>
+      {issue && <IssueBanner key={issue.id} issue={issue} />}
+      {!issue && issueAttempt.attempt.state === 'error' && (
+        <p role="alert" className="notice notice-error" data-testid="issue-error">
+          {issueAttempt.attempt.message}
+        </p>
+      )}
+      <PreviewStatus preview={preview} run={run} />
+      {issuing && !issue && (
+        <IssueDialog
+          summary={{
+            series: draft.InvSeries,
+            date: draft.InvDate,
+            buyer: draft.BuyerLegalName.trim() || draft.BuyerFullName.trim(),
+            total: formatTotal(computed.totals.TotalAmountOC.toFixed(computed.rule.decimals), computed.currency),
+            signType: signTypeFor(settings?.issuing.signType ?? 2, invoiceKindOfSeries(draft.InvSeries)),
+            buyerEmail: draft.BuyerEmail,
+          }}
+          emailMode={settings?.issuing.email ?? 'queue'}
+          online={online}
+          onQueue={async (emails) => {
+            const result = await issueAttempt.queue(emails);
+            if (!result.ok && result.field) setFocusAfter(result.field);
+            return result;
+          }}
+          onClose={() => setIssuing(false)}
+        />
+      )}
+
+      <fieldset className="editor-body" disabled={issue !== null}>
+        <HeaderBlock
+          draft={headerSlice}
+          byPath={problems.byPath}
+          codes={problems.codes}
+          onField={onField}
+          setTicket={setTicket}
+          activeTemplates={activeTemplates}
+          chosen={chosen}
+          multiRate={problems.multiRate}
+          templateCount={templates.length}
+        />
+
+        <BuyerBlock draft={buyerSlice} byPath={problems.byPath} codes={problems.codes} onField={onField} pickBuyer={pickBuyer} />
+
+        <section className="block" aria-labelledby="h-lines">
+          <h2 id="h-lines">{t('drafts.grid.title')}</h2>
+          <LineGrid
+            lines={draft.lines}
+            computed={computed.lines}
+            decimals={computed.rule.decimals}
+            moneyDot={dotStyleFor('amount', computed.currency)}
+            problems={problems.lineProblems}
+          />
+          {draft.lines.length === 0 && (
+            <button type="button" onClick={() => focus(newLineFocus(useEditor.getState().addLine()))}>
+              {t('drafts.grid.addFirst')}
+            </button>
+          )}
+        </section>
+
+        <div className="editor-foot">
+          <TotalsBlock computed={computed} vatOverrides={draft.vatOverrides} byPath={problems.byPath} />
+          <ProblemsBlock problems={problems.shown} lang={lang} focus={focus} />
+        </div>
+      </fieldset>
     </div>
   );
 }

@@ -30,7 +30,8 @@ export async function flushSave(learn = false): Promise<void> {
   timer = undefined;
   while (inFlight) await inFlight;
   const s = useEditor.getState();
-  if (!s.id || !s.draft) return;
+  // A draft in the issue queue is read-only: the service would refuse the save (draft_locked).
+  if (!s.id || !s.draft || s.issue) return;
   if (s.version === s.savedVersion && !learn) return;
   const { id, draft, meta, version } = s;
   s.markSaving(version);

@@ -4,6 +4,8 @@ import type { ItemType } from '../../../../common/model/invoice';
 import { changeLineType, newLineAfter, type DraftLine, type InvoiceDraft } from './money';
 
 export type DraftMeta = DraftRecord['meta'];
+/** The draft's place in the issue queue; while set the draft is read-only. */
+export type DraftIssue = DraftRecord['issue'];
 type SaveState = 'saved' | 'dirty' | 'saving' | 'error';
 export type HeaderField = Exclude<keyof InvoiceDraft, 'lines' | 'vatOverrides' | 'extra' | 'IsTicket'>;
 export type LineField = Exclude<keyof DraftLine, 'extra' | 'ItemType' | 'discountBy'>;
@@ -12,6 +14,7 @@ interface EditorState {
   id: string | null;
   draft: InvoiceDraft | null;
   meta: DraftMeta;
+  issue: DraftIssue;
   /** Bumped on every edit; the autosaver saves when it differs from `savedVersion`. */
   version: number;
   savedVersion: number;
@@ -48,6 +51,7 @@ interface EditorState {
   markSaved(version: number, at: string): void;
   markSaveFailed(message: string): void;
   focus(path: string | null): void;
+  setIssue(issue: DraftIssue): void;
   setServiceIssues(issues: Record<string, ServiceIssue>): void;
 }
 
@@ -72,6 +76,7 @@ export const useEditor = create<EditorState>((set, get) => {
     id: null,
     draft: null,
     meta: NO_META,
+    issue: null,
     version: 0,
     savedVersion: 0,
     saveState: 'saved',
@@ -88,6 +93,7 @@ export const useEditor = create<EditorState>((set, get) => {
         id: record.id,
         draft: record.draft as InvoiceDraft,
         meta: record.meta,
+        issue: record.issue ?? null,
         version: 0,
         savedVersion: 0,
         saveState: 'saved',
@@ -105,6 +111,7 @@ export const useEditor = create<EditorState>((set, get) => {
         id: null,
         draft: null,
         meta: NO_META,
+        issue: null,
         version: 0,
         savedVersion: 0,
         saveState: 'saved',
@@ -186,6 +193,7 @@ export const useEditor = create<EditorState>((set, get) => {
     },
     markSaveFailed: (message) => set({ saveState: 'error', saveError: message }),
     focus: (path) => set({ focusPath: path }),
+    setIssue: (issue) => set({ issue }),
     setServiceIssues: (issues) => set({ serviceIssues: issues }),
   };
 });
