@@ -41,6 +41,8 @@ export const IssueEntrySchema = z.object({
   lastError: BilingualSchema.nullable(),
   /** Failed only: sending the same invoice again may succeed without changing it. */
   retryable: z.boolean(),
+  /** Failed, and its draft was reopened for editing (it goes out again as a new invoice): kept as history. */
+  reopened: z.boolean(),
   attempts: z.number().int(),
   nextAttemptAt: z.string().nullable(),
   createdAt: z.string(),

@@ -15,8 +15,9 @@ export const WAITING_FOR_SERVICE: Bilingual = {
 };
 
 export function refusal(code: string | null, description: string | null): Bilingual {
-  const d = code ? describeErrorCode(code) : { en: 'The service refused the invoice.', vi: 'Hệ thống từ chối hóa đơn.' };
-  const extra = description && description !== code ? ` (${description})` : '';
+  const d = code ? describeErrorCode(code) : { en: 'The service refused the invoice.', vi: 'Hệ thống từ chối hóa đơn.', known: false };
+  // The service's own description only where our words do not already say it.
+  const extra = !d.known && description && description !== code ? ` (${description})` : '';
   return { en: `${d.en}${extra}`, vi: `${d.vi}${extra}` };
 }
 

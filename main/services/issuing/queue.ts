@@ -307,7 +307,7 @@ export class IssueQueue extends IssueQueueReads {
   retry(id: number): IssueEntry {
     const r = this.stmt(
       `UPDATE issue_queue SET state = 'queued', next_attempt_at = ?, error_code = NULL, last_error = NULL, retryable = 0, updated_at = ?
-        WHERE id = ? AND state = 'failed'`,
+        WHERE id = ? AND state = 'failed' AND reopened_at IS NULL`,
     ).run(this.iso(), this.iso(), id);
     if (Number(r.changes) !== 1) throw notIn(id, 'failed', this.row(id));
     return this.get(id)!;
@@ -318,9 +318,16 @@ export class IssueQueue extends IssueQueueReads {
     return this.store.transaction(() => {
       const row = this.row(id);
       if (!row || row.state !== 'failed') throw notIn(id, 'failed', row);
+      if (row.reopened_at !== null) {
+        throw new AppError('issue_reopened', {
+          en: 'The draft of this invoice was already opened for editing; find it in Drafts.',
+          vi: 'Bản nháp của hóa đơn này đã được mở lại để sửa; hãy tìm trong mục Bản nháp.',
+        });
+      }
       if (!row.draft_id)
         throw new AppError('issue_no_draft', { en: 'This invoice was not queued from a draft.', vi: 'Hóa đơn này không được tạo từ bản nháp.' });
       this.stmt('UPDATE drafts SET issue_id = NULL, updated_at = ? WHERE id = ? AND issue_id = ?').run(this.iso(), row.draft_id, id);
+      this.stmt('UPDATE issue_queue SET reopened_at = ?, retryable = 0, updated_at = ? WHERE id = ?').run(this.iso(), this.iso(), id);
       return row.draft_id;
     });
   }

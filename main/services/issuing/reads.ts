@@ -58,12 +58,22 @@ export class IssueQueueReads {
 
   counts(profileId: string): Record<IssueState, number> {
     const counts = Object.fromEntries(ISSUE_STATES.map((s) => [s, 0])) as Record<IssueState, number>;
-    for (const r of this.stmt('SELECT state, count(*) AS n FROM issue_queue WHERE profile_id = ? GROUP BY state').all(profileId) as Array<{
+    for (const r of this.stmt('SELECT state, count(*) AS n FROM issue_queue WHERE profile_id = ? AND reopened_at IS NULL GROUP BY state').all(
+      profileId,
+    ) as Array<{
       state: IssueState;
       n: number;
     }>)
       counts[r.state] = r.n;
     return counts;
+  }
+
+  /** The last InvDate issued on each series (the next one may not be earlier). */
+  lastIssuedDates(profileId: string): Record<string, string> {
+    const rows = this.stmt("SELECT inv_series, max(inv_date) AS d FROM issue_queue WHERE profile_id = ? AND state = 'issued' GROUP BY inv_series").all(
+      profileId,
+    ) as Array<{ inv_series: string; d: string }>;
+    return Object.fromEntries(rows.map((r) => [r.inv_series, r.d]));
   }
 
   /** Series with a queued invoice due now, each free of a request in flight and past its gap. */

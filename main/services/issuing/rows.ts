@@ -30,6 +30,7 @@ export interface Row {
   error_code: string | null;
   last_error: string | null;
   retryable: number;
+  reopened_at: string | null;
   download_state: IssueEntry['download'];
   email_state: IssueEntry['email'];
   email_id: number | null;
@@ -63,6 +64,7 @@ export function toEntry(r: Row): IssueEntry {
     errorCode: r.error_code,
     lastError: r.last_error ? (JSON.parse(r.last_error) as Bilingual) : null,
     retryable: r.retryable === 1,
+    reopened: r.reopened_at !== null,
     attempts: r.attempts,
     nextAttemptAt: r.state === 'queued' || r.state === 'unknown' ? r.next_attempt_at : null,
     createdAt: r.created_at,

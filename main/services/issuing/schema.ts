@@ -40,6 +40,7 @@ export function createIssuingTables(db: DatabaseSync): void {
       error_code       TEXT,
       last_error       TEXT,
       retryable        INTEGER NOT NULL DEFAULT 0,
+      reopened_at      TEXT,
       download_state   TEXT NOT NULL DEFAULT 'off' CHECK (download_state IN ('off', 'waiting', 'done', 'failed')),
       email_state      TEXT NOT NULL DEFAULT 'off' CHECK (email_state IN ('off', 'waiting', 'done', 'failed')),
       email_id         INTEGER,

@@ -194,9 +194,10 @@ export class IssuingService {
       ...issuingOptionsFromSettings(settings),
       template: template ?? (this.deps.templates ? null : { InvSeries: draft.InvSeries }),
       typedWords: record.meta.wordsEdited ? record.meta.words : null,
+      lastIssuedDates: this.queue.lastIssuedDates(profileId),
       sendEmail: serviceEmails ? { name: draft.BuyerLegalName || draft.BuyerFullName, email: to } : null,
     });
-    if (to !== '' && !serviceEmails && splitEmails(to).invalid.length > 0) {
+    if (to !== '' && settings.issuing.email === 'queue' && splitEmails(to).invalid.length > 0) {
       throw new AppError(
         'email.format',
         { en: `The buyer's email is not valid: ${to}.`, vi: `Email người mua không hợp lệ: ${to}.` },

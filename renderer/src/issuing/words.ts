@@ -36,9 +36,7 @@ export function followUpText(e: IssueEntry, t: TFunction): string {
  * exists (the list is the queue's history; the refusal stays as it was).
  */
 export function supersededIds(items: readonly IssueEntry[]): ReadonlySet<number> {
-  const newest = new Map<string, number>();
-  for (const e of items) if (e.draftId) newest.set(e.draftId, Math.max(newest.get(e.draftId) ?? 0, e.id));
-  return new Set(items.filter((e) => e.state === 'failed' && e.draftId && newest.get(e.draftId)! > e.id).map((e) => e.id));
+  return new Set(items.filter((e) => e.reopened).map((e) => e.id));
 }
 
 /**

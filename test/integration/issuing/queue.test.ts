@@ -76,6 +76,11 @@ describe('the issue queue against the sandbox over HTTP', () => {
     const reopened = services.drafting.drafts.get(id);
     expect(reopened.issue).toBeNull();
     expect(reopened.draft.RefID).not.toBe(oldRef);
+    // The refusal stays as history: not counted as failed, not reopened twice, not retried.
+    expect(services.issuing.queue.get(entry.id)).toMatchObject({ state: 'failed', reopened: true, retryable: false });
+    expect(services.issuing.queue.counts(services.session.profileId()).failed).toBe(0);
+    expect(() => services.issuing.handlers()['issuing.reopen']({ id: entry.id }, {} as never)).toThrow(/already opened/);
+    expect(() => services.issuing.queue.retry(entry.id)).toThrow();
     sandbox.setQuirks({ licenceInvoices: null });
     const again = services.issuing.queueDraft(id);
     await waitFor(() => services.issuing.queue.get(again.id)!.state === 'issued', 30_000, 'issued');
@@ -111,6 +116,16 @@ describe('the issue queue against the sandbox over HTTP', () => {
     await services.auth.signInWithToken(undefined, sandbox.devToken);
     await waitFor(() => entries.every((e) => services.issuing.queue.get(e.id)!.state === 'issued'), 20_000, 'issued after sign-in');
     for (const e of entries) expect(sandbox.issued().filter((i) => i.RefID === e.refId)).toHaveLength(1);
+  }, 60_000);
+
+  it('refuses, before sending, an invoice dated before the last one issued on its series', async () => {
+    const { services } = h;
+    const e = services.issuing.queueDraft(h.draft(906, { InvSeries: '1K26TDL' }));
+    await waitFor(() => services.issuing.queue.get(e.id)!.state === 'issued', 30_000, 'issued');
+    const yesterday = new Date(Date.parse(`${e.invDate}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+    const id = h.draft(907, { InvSeries: '1K26TDL', InvDate: yesterday });
+    expect(() => services.issuing.queueDraft(id)).toThrow(/before/);
+    expect(services.drafting.drafts.get(id).issue).toBeNull();
   }, 60_000);
 
   it('keeps to the series this PC issues on', () => {

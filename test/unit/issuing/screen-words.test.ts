@@ -39,6 +39,7 @@ function entry(patch: Partial<IssueEntry>): IssueEntry {
     errorCode: null,
     lastError: null,
     retryable: false,
+    reopened: false,
     attempts: 0,
     nextAttemptAt: null,
     createdAt: '2026-11-25T03:00:00.000Z',
@@ -96,12 +97,12 @@ describe('issuing words', () => {
     expect(resultText(entry({ state: 'issuing' }), 'en', tEn).text).toBe('Being sent to the service');
   });
 
-  it('a refusal is superseded once its draft was queued again, not before', () => {
-    const old = entry({ id: 3, state: 'failed' });
+  it('a refusal is superseded once its draft was reopened (the service says so), not before', () => {
+    const old = entry({ id: 3, state: 'failed', reopened: true });
     const again = entry({ id: 7, state: 'issued' });
     const other = entry({ id: 5, draftId: 'd2', state: 'failed' });
     expect([...supersededIds([again, other, old])]).toEqual([3]);
-    expect(supersededIds([other, old]).size).toBe(0);
+    expect(supersededIds([other, { ...old, reopened: false }]).size).toBe(0);
   });
 
   it('the runner: offline without technical detail, a wait for lookups is not an error, paused says why', () => {
