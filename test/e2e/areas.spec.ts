@@ -8,8 +8,8 @@ import { sandboxWithHost } from './sandbox-host';
 const env = sandboxWithHost({ seed: 5, invoiceCount: 200 });
 
 const AREAS = {
-  vi: ['Hóa đơn nháp', 'Tải hóa đơn', 'Hàng đợi email', 'Mẫu hóa đơn', 'Cài đặt'],
-  en: ['Drafts', 'Downloads', 'Email queue', 'Templates', 'Settings'],
+  vi: ['Hóa đơn nháp', 'Hàng đợi phát hành', 'Tải hóa đơn', 'Hàng đợi email', 'Mẫu hóa đơn', 'Cài đặt'],
+  en: ['Drafts', 'Issue queue', 'Downloads', 'Email queue', 'Templates', 'Settings'],
 } as const;
 const SIZES = [
   { width: 1366, height: 768 },
@@ -75,7 +75,7 @@ test('every area fits 1366×768 and 1920×1080 without sideways scrolling and pa
   await page.setViewportSize(SIZES[0]);
   for (const lang of ['en', 'vi'] as const) {
     await setLanguage(page, lang);
-    await page.getByRole('navigation').getByRole('button', { name: AREAS[lang][2] }).click();
+    await page.getByRole('navigation').getByRole('button', { name: lang === 'vi' ? 'Hàng đợi email' : 'Email queue' }).click();
     for (const [open, name] of lang === 'vi'
       ? [
           ['Thêm email', 'add'],
