@@ -75,7 +75,10 @@ test('every area fits 1366×768 and 1920×1080 without sideways scrolling and pa
   await page.setViewportSize(SIZES[0]);
   for (const lang of ['en', 'vi'] as const) {
     await setLanguage(page, lang);
-    await page.getByRole('navigation').getByRole('button', { name: lang === 'vi' ? 'Hàng đợi email' : 'Email queue' }).click();
+    await page
+      .getByRole('navigation')
+      .getByRole('button', { name: lang === 'vi' ? 'Hàng đợi email' : 'Email queue' })
+      .click();
     for (const [open, name] of lang === 'vi'
       ? [
           ['Thêm email', 'add'],

@@ -139,6 +139,9 @@ export const sampleRequests: { [N in CallName]: CallRequest<N> } = {
 
 /** Calls whose sample may legitimately answer with an AppError in a fresh data folder. */
 export const mayFailWithAppError: ReadonlySet<CallName> = new Set<CallName>([
+  'issuing.queue',
+  'issuing.retry',
+  'issuing.reopen',
   'profiles.remove',
   'auth.signInWithPassword',
   'updates.restart',

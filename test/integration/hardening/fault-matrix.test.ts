@@ -19,7 +19,19 @@ type Outcome = 'ok' | 'timeout' | 'rate_limited' | 'unavailable' | 'network' | '
 /** Issuing has its own matrix through the issue queue (test/integration/issuing/fault-matrix.test.ts). */
 type Op = Exclude<FaultOp, 'issue'>;
 
-const FAULTS: readonly FaultKind[] = ['hang', 'status429', 'status500', 'status503', 'error', 'reset', 'malformed', 'truncated', 'wrongTypes', 'emptyData', 'late500'];
+const FAULTS: readonly FaultKind[] = [
+  'hang',
+  'status429',
+  'status500',
+  'status503',
+  'error',
+  'reset',
+  'malformed',
+  'truncated',
+  'wrongTypes',
+  'emptyData',
+  'late500',
+];
 const OPS: readonly Op[] = ['templates', 'preview', 'download', 'sendemail', 'token', 'link', 'status', 'certificates'];
 
 // prettier-ignore
