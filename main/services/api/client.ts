@@ -31,8 +31,28 @@ import {
 } from './transport';
 
 export { DEFAULT_RETRY, parseRetryAfter, type CallOptions, type RetryPolicy, type TokenSource } from './transport';
-export type { ApiClientOptions, DownloadOptions, FetchedBytes, IssueOptions, StatusOptions, TemplatesQuery, TokenCredentials, TokenResult } from './options';
-import type { ApiClientOptions, DownloadOptions, FetchedBytes, IssueOptions, StatusOptions, TemplatesQuery, TokenCredentials, TokenResult } from './options';
+export type {
+  ApiClientOptions,
+  DownloadOptions,
+  FetchedBytes,
+  IssueOptions,
+  SerialisedInvoice,
+  StatusOptions,
+  TemplatesQuery,
+  TokenCredentials,
+  TokenResult,
+} from './options';
+import type {
+  ApiClientOptions,
+  DownloadOptions,
+  FetchedBytes,
+  IssueOptions,
+  SerialisedInvoice,
+  StatusOptions,
+  TemplatesQuery,
+  TokenCredentials,
+  TokenResult,
+} from './options';
 
 type ReadEnvelope = Exclude<EnvelopeResult, { kind: 'malformed' }>;
 
@@ -155,7 +175,7 @@ export class ApiClient {
    * `unknown_outcome`, to be settled by `status` by RefID. Judge each item by `ok`, whatever
    * the envelope's success says; an invoice without an item has an unknown outcome.
    */
-  async issue(invoices: readonly IssuingInvoiceData[], opts: IssueOptions): Promise<IssueOutcome> {
+  async issue(invoices: ReadonlyArray<IssuingInvoiceData | SerialisedInvoice>, opts: IssueOptions): Promise<IssueOutcome> {
     const signType = opts.signType as number;
     if (!(SIGN_TYPES as readonly number[]).includes(signType)) {
       throw apiErrors.config(
@@ -178,7 +198,9 @@ export class ApiClient {
         vi: 'Ký HSM cần chứng thư số: hãy chọn trong Cài đặt → Phát hành.',
       });
     }
-    const body = JSON.stringify({ SignType: signType, ...(cert ? { CertificateSN: cert } : {}), InvoiceData: invoices, PublishInvoiceData: null });
+    // Forms kept as JSON text (the issue queue's) go out as they are: parsed once when frozen, never again.
+    const data = invoices.map((i) => ('json' in i ? i.json : JSON.stringify(i))).join(',');
+    const body = `{"SignType":${signType},${cert ? `"CertificateSN":${JSON.stringify(cert)},` : ''}"InvoiceData":[${data}],"PublishInvoiceData":null}`;
     const env = await this.transport.withRetry('issue', opts, false, () =>
       this.callRaw({ operation: 'issue', method: 'POST', url: this.opUrl(''), body, auth: true, unsafe: true }, opts),
     );

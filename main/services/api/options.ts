@@ -76,3 +76,9 @@ export interface FetchedBytes {
   bytes: Uint8Array;
   contentType: string | null;
 }
+
+/** An issuing form already serialised (the issue queue keeps them as JSON text): sent as it is. */
+export interface SerialisedInvoice {
+  RefID: string;
+  json: string;
+}

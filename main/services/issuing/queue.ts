@@ -27,7 +27,8 @@ export interface ClaimedIssue {
   id: number;
   refId: string;
   kind: InvoiceKind;
-  payload: IssuingInvoiceData;
+  /** The frozen issuing form as stored: JSON text, sent as it is. */
+  payload: string;
 }
 
 /** Invoices of one series taken by one process for one request: state `issuing`, armed. */
@@ -173,7 +174,7 @@ export class IssueQueue extends IssueQueueReads {
           id: r.id,
           refId: r.ref_id,
           kind: r.kind,
-          payload: JSON.parse((r as Row & { payload: string }).payload) as IssuingInvoiceData,
+          payload: (r as Row & { payload: string }).payload,
         })),
       };
     }
@@ -187,12 +188,24 @@ export class IssueQueue extends IssueQueueReads {
   settle(claim: IssueClaim, verdicts: ReadonlyMap<number, IssueVerdict>, gapMs: number, next?: { max: number }): IssueClaim | null {
     const at = this.iso();
     const taken = this.store.transaction(() => {
+      const issued: Array<{ id: number; tx: string; no: string | null; code: string | null; date: string | null }> = [];
       for (const e of claim.entries) {
         const v = verdicts.get(e.id) ?? {
           state: 'unknown',
           message: { en: 'The service did not answer for this invoice.', vi: 'Hệ thống không trả kết quả cho hóa đơn này.' },
         };
-        this.write(e.id, v, at, claim.token);
+        if (v.state === 'issued') issued.push({ id: e.id, tx: v.transactionId, no: v.invNo, code: v.invoiceCode, date: v.invDate });
+        else this.write(e.id, v, at, claim.token);
+      }
+      // The usual answer, a batch of issued invoices, is written by one statement.
+      if (issued.length > 0) {
+        this.stmt(
+          `UPDATE issue_queue SET state = 'issued', transaction_id = v.tx, inv_no = v.no, invoice_code = v.code, inv_date = coalesce(v.d, inv_date),
+             issued_at = ?, error_code = NULL, last_error = NULL, retryable = 0, unknown_since = NULL, claim_token = NULL, claimed_at = NULL, updated_at = ?
+           FROM (SELECT value ->> '$.id' AS id, value ->> '$.tx' AS tx, value ->> '$.no' AS no, value ->> '$.code' AS code, value ->> '$.date' AS d
+                   FROM json_each(?)) AS v
+           WHERE issue_queue.id = v.id AND issue_queue.claim_token = ? AND issue_queue.state = 'issuing'`,
+        ).run(at, at, JSON.stringify(issued), claim.token);
       }
       this.freeSeries(claim.profileId, claim.series, gapMs);
       this.keepExchange(claim);

@@ -109,7 +109,7 @@ export class IssuingService {
     try {
       const certificateSN = claim.certificateSN ?? (CERTIFICATE_SIGN_TYPES.includes(claim.signType) ? await this.onlyCertificate(session) : null);
       const outcome = await this.clientFor(session).issue(
-        claim.entries.map((e) => e.payload),
+        claim.entries.map((e) => ({ RefID: e.refId, json: e.payload })),
         { signType: claim.signType, certificateSN, signal, retry: false },
       );
       claim.exchange = { request, answer: JSON.stringify(outcome.answer) };
