@@ -34,6 +34,13 @@ function readInvoice(cwd: string, name: string): InvoiceData {
     throw usage(`Cannot read ${name} (${why}).`, `Không đọc được tệp ${name} (${why}).`);
   }
   const parsed = InvoiceDataSchema.safeParse(raw);
+  // RefID is what makes running the same file twice safe: without one, each run would be a new sale.
+  if (parsed.success && !parsed.data.RefID.trim()) {
+    throw usage(
+      `${name}: RefID is empty; give each invoice its own RefID so that running the command again never issues it twice.`,
+      `${name}: RefID đang để trống; hãy đặt RefID riêng cho mỗi hóa đơn để chạy lại lệnh không phát hành trùng.`,
+    );
+  }
   if (parsed.success) return parsed.data;
   const issues = issuesFromZod(parsed.error).slice(0, 5);
   throw new AppError(

@@ -361,7 +361,8 @@ export class ApiClient {
     if (status >= 500) {
       // After an unsafe request left, only the service's own 503 envelope proves it did not act;
       // a bare 5xx or a gateway's page may come after the service sent the email.
-      if (unsafe && !(status === 503 && env?.kind === 'error')) throw apiErrors.unknownOutcome(`HTTP ${status}`, details);
+      // An issue is stricter still: any 5xx after it left is asked about, never assumed not done.
+      if (unsafe && (operation === 'issue' || !(status === 503 && env?.kind === 'error'))) throw apiErrors.unknownOutcome(`HTTP ${status}`, details);
       throw apiErrors.unavailable(status, status === 503 && looksHtml(res), { ...details, retryAfterMs: parseRetryAfter(res.headers['retry-after']) });
     }
     if (status === 404 && !code) throw apiErrors.unavailable(404, false, details);

@@ -32,8 +32,17 @@ export function judgeItem(item: PublishItem | undefined, signType: IssueClaim['s
     if (item.transactionId) {
       return { state: 'issued', transactionId: item.transactionId, invNo: item.invNo, invoiceCode: item.invoiceCode, invDate: item.invDate };
     }
-    // Asynchronous signing (3, 6), or an answer without the lookup code: the status lookup settles it.
-    return { state: 'unknown', message: ASYNC_SIGN_TYPES.includes(signType) ? WAITING_FOR_SERVICE : refusal(null, 'issued without a lookup code') };
+    // Asynchronous signing (3, 6), or an answer without the lookup code: the service has it; the status lookup settles it.
+    return {
+      state: 'unknown',
+      serviceHas: true,
+      message: ASYNC_SIGN_TYPES.includes(signType)
+        ? WAITING_FOR_SERVICE
+        : {
+            en: 'The service took the invoice but gave no lookup code yet; it is looked up.',
+            vi: 'Hệ thống đã nhận hóa đơn nhưng chưa trả mã tra cứu; ứng dụng sẽ tra cứu.',
+          },
+    };
   }
   const code = item.errorCode!;
   const lower = code.toLowerCase();
@@ -41,6 +50,7 @@ export function judgeItem(item: PublishItem | undefined, signType: IssueClaim['s
   if (lower === 'duplicateinvoicerefid') {
     return {
       state: 'unknown',
+      serviceHas: true,
       message: {
         en: 'The service already has an invoice with this RefID; it is looked up and adopted.',
         vi: 'Hệ thống đã có hóa đơn với RefID này; ứng dụng sẽ tra cứu và nhận hóa đơn đó.',
@@ -58,9 +68,37 @@ export function judgeOutcome(claim: IssueClaim, outcome: IssueOutcome, gapMs: nu
   return new Map(claim.entries.map((e) => [e.id, judgeItem(byRef.get(e.refId), claim.signType, gapMs)]));
 }
 
-/** What a status lookup by RefID says: issued (adopt it), or nothing yet. */
-export function adoptFromStatus(item: StatusItem | undefined): IssueVerdict | null {
-  if (!item?.transactionId) return null;
-  if (item.publishStatus !== null && item.publishStatus !== 1) return null;
+/**
+ * A refusal of the whole request (no per-invoice results): a code the service documents as a
+ * refusal means nothing was issued; a duplicate RefID is adopted; "try again" codes wait for the
+ * gap; an unknown code, `Exception` or none at all may hide an issued invoice: unknown.
+ */
+export function judgeCall(code: string | null, description: string | null, gapMs: number): IssueVerdict {
+  const lower = (code ?? '').toLowerCase();
+  if (lower === 'duplicateinvoicerefid') return judgeItem({ ...NO_ITEM, errorCode: code }, 2, gapMs);
+  if (TRY_AGAIN.has(lower)) return { state: 'queued', delayMs: Math.max(gapMs, 1_000), message: refusal(code, description) };
+  if (code && lower !== 'exception' && describeErrorCode(code).known) {
+    return { state: 'failed', errorCode: code, message: refusal(code, description), retryable: PASSING.test(code) };
+  }
+  return { state: 'unknown', message: refusal(code, description) };
+}
+
+const NO_ITEM: PublishItem = {
+  refId: null,
+  transactionId: null,
+  invNo: null,
+  invSeries: null,
+  invDate: null,
+  invoiceCode: null,
+  errorCode: null,
+  description: null,
+  ok: false,
+  raw: {},
+};
+
+/** What a status lookup by RefID says: issued (adopt it), found but not yet published (wait), or absent (null). */
+export function adoptFromStatus(item: StatusItem | undefined): IssueVerdict | 'pending' | null {
+  if (!item) return null;
+  if (!item.transactionId || (item.publishStatus !== null && item.publishStatus !== 1)) return 'pending';
   return { state: 'issued', transactionId: item.transactionId, invNo: item.invNo, invoiceCode: item.invoiceCode, invDate: null };
 }

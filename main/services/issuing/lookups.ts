@@ -46,19 +46,22 @@ export async function settleUnknown<S extends RunnerSession>(
       const issued: number[] = [];
       for (const u of part) {
         const found = adoptFromStatus(byRef.get(u.refId));
-        if (found) {
-          queue.resolve(u.id, found);
-          issued.push(u.id);
-        } else if (ctx.now() - Date.parse(u.unknownSince) >= window && u.lookups + 1 >= 3) {
-          queue.resolve(u.id, {
-            state: 'queued',
-            delayMs: 0,
-            message: {
-              en: `The service has no invoice with this RefID after ${u.lookups + 1} checks: it was not issued and goes out again.`,
-              vi: `Sau ${u.lookups + 1} lần kiểm tra hệ thống không có hóa đơn với RefID này: hóa đơn chưa được phát hành và sẽ được gửi lại.`,
+        if (found !== null && found !== 'pending') {
+          if (queue.resolve(u.id, found, u)) issued.push(u.id);
+        } else if (found === null && !u.serviceHas && ctx.now() - Date.parse(u.unknownSince) >= window && u.lookups + 1 >= 3) {
+          queue.resolve(
+            u.id,
+            {
+              state: 'queued',
+              delayMs: 0,
+              message: {
+                en: `The service has no invoice with this RefID after ${u.lookups + 1} checks: it was not issued and goes out again.`,
+                vi: `Sau ${u.lookups + 1} lần kiểm tra hệ thống không có hóa đơn với RefID này: hóa đơn chưa được phát hành và sẽ được gửi lại.`,
+              },
             },
-          });
-        } else queue.lookedUp(u.id, delays[Math.min(u.lookups, delays.length - 1)]!);
+            u,
+          );
+        } else queue.lookedUp(u.id, delays[Math.min(u.lookups, delays.length - 1)]!, u);
       }
       if (issued.length > 0) ctx.deps.onIssued?.(issued);
       ctx.deps.onChange?.();

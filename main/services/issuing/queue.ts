@@ -21,6 +21,8 @@ export interface NewIssue {
   currency: string;
   download: boolean;
   email: boolean;
+  /** The draft's revision that was checked and frozen: a later save elsewhere refuses the queueing. */
+  draftRevision?: number;
 }
 
 export interface ClaimedIssue {
@@ -50,7 +52,8 @@ export type IssueVerdict =
   /** The service said "not now" (another request on the series): certainly not issued, due again later. */
   | { state: 'queued'; delayMs: number; message: Bilingual | null }
   /** It may have been issued: settled only by a status lookup by RefID. */
-  | { state: 'unknown'; message: Bilingual };
+  /** It may have been issued: settled only by a status lookup by RefID. `serviceHas`: the service said it has the RefID (never sent again). */
+  | { state: 'unknown'; message: Bilingual; serviceHas?: boolean };
 
 export type ClaimAlive = (token: string) => boolean;
 
@@ -108,11 +111,9 @@ export class IssueQueue extends IssueQueueReads {
       const newId = Number(r.lastInsertRowid);
       this.stmt('INSERT INTO issue_payloads (queue_id, payload) VALUES (?, ?)').run(newId, JSON.stringify(issue.payload));
       if (issue.draftId) {
-        const locked = this.stmt('UPDATE drafts SET issue_id = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL AND issue_id IS NULL').run(
-          newId,
-          at,
-          issue.draftId,
-        );
+        const locked = this.stmt(
+          'UPDATE drafts SET issue_id = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL AND issue_id IS NULL AND (? IS NULL OR revision = ?)',
+        ).run(newId, at, issue.draftId, issue.draftRevision ?? null, issue.draftRevision ?? null);
         if (Number(locked.changes) !== 1) {
           throw new AppError('draft_locked', {
             en: 'This draft is already queued for issuing or was changed meanwhile.',
@@ -259,6 +260,7 @@ export class IssueQueue extends IssueQueueReads {
     } else {
       this.stmt(
         `UPDATE issue_queue SET state = 'unknown', last_error = ?, retryable = 0, unknown_since = coalesce(unknown_since, ?), lookups = 0,
+           service_has = max(service_has, ${v.serviceHas ? 1 : 0}),
            next_attempt_at = ?, ${clear} WHERE id = ? AND ${held}`,
       ).run(json(v.message), at, at, at, id, ...args);
     }
@@ -273,17 +275,27 @@ export class IssueQueue extends IssueQueueReads {
   // ------------------------------------------------------------------ unknown outcomes
 
   /** Writes what a status lookup settled (issued, or known not issued: queued again with its RefID). */
-  resolve(id: number, v: IssueVerdict): void {
+  resolve(id: number, v: IssueVerdict, seen: { lookups: number; unknownSince: string }): boolean {
     const at = this.iso();
-    this.store.transaction(() => this.write(id, v, at, null));
+    // Only the unknown row the lookup read: another lookup (another process) may have settled it since.
+    return this.store.transaction(() => {
+      const still = this.stmt("SELECT 1 AS x FROM issue_queue WHERE id = ? AND state = 'unknown' AND lookups = ? AND unknown_since = ?").get(
+        id,
+        seen.lookups,
+        seen.unknownSince,
+      );
+      if (still) this.write(id, v, at, null);
+      return still !== undefined;
+    });
   }
 
   /** A lookup found nothing yet: ask again after `delayMs`. */
-  lookedUp(id: number, delayMs: number): void {
-    this.stmt("UPDATE issue_queue SET lookups = lookups + 1, next_attempt_at = ?, updated_at = ? WHERE id = ? AND state = 'unknown'").run(
+  lookedUp(id: number, delayMs: number, seen: { lookups: number }): void {
+    this.stmt("UPDATE issue_queue SET lookups = lookups + 1, next_attempt_at = ?, updated_at = ? WHERE id = ? AND state = 'unknown' AND lookups = ?").run(
       this.iso(delayMs),
       this.iso(),
       id,
+      seen.lookups,
     );
   }
 

@@ -104,14 +104,14 @@ export class IssueQueueReads {
   unknownDue(
     profileId: string,
     options: { all?: boolean; ids?: readonly number[] } = {},
-  ): Array<{ id: number; refId: string; kind: InvoiceKind; unknownSince: string; lookups: number }> {
+  ): Array<{ id: number; refId: string; kind: InvoiceKind; unknownSince: string; lookups: number; serviceHas: boolean }> {
     const rows = this.stmt(
-      `SELECT id, ref_id, kind, unknown_since, lookups, next_attempt_at FROM issue_queue WHERE profile_id = ? AND state = 'unknown' ORDER BY id`,
+      `SELECT id, ref_id, kind, unknown_since, lookups, service_has, next_attempt_at FROM issue_queue WHERE profile_id = ? AND state = 'unknown' ORDER BY id`,
     ).all(profileId) as unknown as Row[];
     const at = this.iso();
     return rows
       .filter((r) => (options.ids ? options.ids.includes(r.id) : options.all === true || r.next_attempt_at <= at))
-      .map((r) => ({ id: r.id, refId: r.ref_id, kind: r.kind, unknownSince: r.unknown_since ?? at, lookups: r.lookups }));
+      .map((r) => ({ id: r.id, refId: r.ref_id, kind: r.kind, unknownSince: r.unknown_since ?? at, lookups: r.lookups, serviceHas: r.service_has === 1 }));
   }
 
   /** Is a queued invoice waiting for a series that has a request in flight (perhaps in another process)? */

@@ -23,6 +23,7 @@ export interface Row {
   next_attempt_at: string;
   unknown_since: string | null;
   lookups: number;
+  service_has: number;
   transaction_id: string | null;
   inv_no: string | null;
   invoice_code: string | null;

@@ -2,7 +2,7 @@ import type { IssueRunnerStatus } from '../../../common/calls/issuing';
 import type { Bilingual, InvoiceKind } from '../../../common/model';
 import { MAX_ISSUE_BATCH } from '../../../common/model/issuing';
 import { isApiError, redact, type IssueOutcome, type StatusItem } from '../api';
-import { judgeOutcome, refusal } from './judge';
+import { judgeCall, judgeOutcome } from './judge';
 import { refreshCodes, settleUnknown, type LookupContext } from './lookups';
 import { GroupCommit } from './group-commit';
 import type { IssueClaim, IssueQueue, IssueVerdict } from './queue';
@@ -47,6 +47,13 @@ export interface IssueRunnerDeps<S extends RunnerSession> extends IssueRunnerTun
 }
 
 type LaneEnd = 'done' | 'stop' | 'session';
+
+/** A failure before the issue request left (looking up the certificate, say): the claim goes back as it was. */
+export class NotSentError extends Error {
+  constructor(readonly reason: unknown) {
+    super(reason instanceof Error ? reason.message : String(reason));
+  }
+}
 
 function message(error: unknown, secrets: readonly string[]): Bilingual {
   const en = error instanceof Error ? error.message : String(error);
@@ -289,6 +296,22 @@ export class IssueRunner<S extends RunnerSession> {
 
   private async onFailure(session: S, claim: IssueClaim, error: unknown, gap: number): Promise<LaneEnd | null> {
     const { queue } = this.deps;
+    if (error instanceof NotSentError) {
+      // Nothing left: the claim goes back, due after a wait (a refused sign-in pauses as usual).
+      const p = message(error.reason, this.secrets);
+      if (isApiError(error.reason) && error.reason.kind === 'auth') {
+        queue.release(claim, new Date(this.now()), p);
+        this.set({ state: 'paused', lastError: p });
+        await this.deps.reportAuthFailure(session);
+        return 'stop';
+      }
+      this.failures++;
+      const at = this.now() + this.backoff();
+      queue.release(claim, new Date(at), p);
+      this.set({ state: 'backoff', lastError: p, nextAttemptAt: new Date(at).toISOString() });
+      this.schedule(at);
+      return 'stop';
+    }
     const p = message(error, this.secrets);
     const kind = isApiError(error) ? error.kind : 'unexpected';
     switch (kind) {
@@ -320,14 +343,10 @@ export class IssueRunner<S extends RunnerSession> {
           queue.release(claim, new Date(this.now()), null);
           return null;
         }
-        // The whole request was refused with a call-level code and no items: nothing was issued.
-        const described = refusal(code ?? null, null);
-        queue.settle(
-          claim,
-          this.all(claim, { state: 'failed', errorCode: code ?? null, message: code ? described : p, retryable: /^LicenseInfo_/i.test(code ?? '') }),
-          gap,
-        );
-        this.set({ lastError: code ? described : p });
+        // The whole request was refused with a call-level code and no items.
+        const verdict = judgeCall(code ?? null, isApiError(error) ? (error.serviceDescription ?? null) : null, gap);
+        queue.settle(claim, this.all(claim, verdict), gap);
+        this.set({ lastError: verdict.state === 'issued' ? null : 'message' in verdict ? verdict.message : p });
         return null;
       }
       case 'config':

@@ -33,6 +33,7 @@ export function createIssuingTables(db: DatabaseSync): void {
       next_attempt_at  TEXT NOT NULL,
       unknown_since    TEXT,
       lookups          INTEGER NOT NULL DEFAULT 0,
+      service_has      INTEGER NOT NULL DEFAULT 0,
       transaction_id   TEXT,
       inv_no           TEXT,
       invoice_code     TEXT,

@@ -19,7 +19,7 @@ import type { WorkInProgress } from '../updates/work-in-progress';
 import { IssueExchanges } from './exchanges';
 import { FollowUps, type FollowUpPorts } from './follow-ups';
 import { IssueQueue, type ClaimAlive, type IssueClaim } from './queue';
-import { IssueRunner, type IssueRunnerTuning } from './runner';
+import { IssueRunner, NotSentError, type IssueRunnerTuning } from './runner';
 import { signTypeFor } from './sign-type';
 
 export interface IssuingServiceDeps extends IssueRunnerTuning {
@@ -107,7 +107,14 @@ export class IssuingService {
     // The invoices themselves are in their queue rows, frozen: the record names them by RefID.
     const request = JSON.stringify({ SignType: claim.signType, CertificateSN: claim.certificateSN, RefIDs: claim.entries.map((e) => e.refId) });
     try {
-      const certificateSN = claim.certificateSN ?? (CERTIFICATE_SIGN_TYPES.includes(claim.signType) ? await this.onlyCertificate(session) : null);
+      let certificateSN = claim.certificateSN;
+      if (!certificateSN && CERTIFICATE_SIGN_TYPES.includes(claim.signType)) {
+        try {
+          certificateSN = await this.onlyCertificate(session);
+        } catch (error) {
+          throw new NotSentError(error); // the issue request never left
+        }
+      }
       const outcome = await this.clientFor(session).issue(
         claim.entries.map((e) => ({ RefID: e.refId, json: e.payload })),
         { signType: claim.signType, certificateSN, signal, retry: false },
@@ -227,6 +234,7 @@ export class IssuingService {
       total: toDecimalString(check.form.computed.totals.TotalAmountOC),
       currency: check.form.computed.currency,
       download: settings.issuing.autoDownload,
+      draftRevision: record.revision,
       email: settings.issuing.email === 'queue' && to !== '',
     });
     this.deps.bus?.emit('drafts.changed', { id: draftId, kind: 'saved' });

@@ -135,22 +135,32 @@ export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {})
     const savepoint = `sp_${depth}`;
     db.exec(depth === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`);
     depth++;
-    try {
-      const result = fn(db);
-      if (result instanceof Promise) throw new Error('store.transaction(fn): fn must be synchronous');
-      depth--;
-      db.exec(depth === 0 ? 'COMMIT' : `RELEASE ${savepoint}`);
-      return result;
-    } catch (error) {
-      depth--;
+    const undo = () => {
       if (depth === 0) {
         if (db.isTransaction) db.exec('ROLLBACK');
       } else {
         db.exec(`ROLLBACK TO ${savepoint}`);
         db.exec(`RELEASE ${savepoint}`);
       }
+    };
+    let result: T;
+    try {
+      result = fn(db);
+      if (result instanceof Promise) throw new Error('store.transaction(fn): fn must be synchronous');
+    } catch (error) {
+      depth--;
+      undo();
       throw error;
     }
+    depth--;
+    try {
+      db.exec(depth === 0 ? 'COMMIT' : `RELEASE ${savepoint}`);
+    } catch (error) {
+      // A COMMIT that fails (a deferred constraint, a full disk) leaves the transaction open: end it.
+      undo();
+      throw error;
+    }
+    return result;
   };
 
   try {

@@ -36,6 +36,10 @@ describe('einvoice issue / issue-queue', () => {
 
   it('--sign-type and --cert choose how this run signs; sign type 1 is refused with the reason, nothing sent', async () => {
     const g = writeInvoice(ctx.dir, 'g.json');
+    writeInvoice(ctx.dir, 'noref.json', { RefID: '' });
+    const noRef = await run(['issue', 'noref.json']);
+    expect(noRef.code).toBe(2);
+    expect(noRef.stderr).toMatch(/noref\.json: RefID is empty/);
     const usb = await run(['issue', 'g.json', '--sign-type', '1']);
     expect(usb.code).toBe(2);
     expect(usb.stderr).toMatch(/USB token/);

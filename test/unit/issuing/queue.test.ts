@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { IssuingInvoiceData } from '../../../common/model/issuing';
-import { judgeItem } from '../../../main/services/issuing/judge';
+import { judgeCall, judgeItem } from '../../../main/services/issuing/judge';
 import { IssueQueue, type NewIssue } from '../../../main/services/issuing/queue';
 import { signTypeFor } from '../../../main/services/issuing/sign-type';
+import { DraftsRepository } from '../../../main/services/drafts/repository';
 import { ProfileService } from '../../../main/services/profiles';
 import { openDatabase, type Store } from '../../../main/services/store';
 import { makeTempDir } from '../../support/temp-dir';
@@ -84,12 +85,28 @@ describe('IssueQueue', () => {
     const e = q.add('sandbox', issue());
     const c = q.claim('sandbox', '1K26TAA', 30)!;
     q.settle(c, new Map([[e.id, { state: 'unknown', message: { en: 'reset', vi: 'ngắt' } }]]), 0);
-    expect(q.unknownDue('sandbox').map((u) => u.id)).toEqual([e.id]);
-    q.lookedUp(e.id, 5_000);
+    const [read] = q.unknownDue('sandbox');
+    expect(read?.id).toBe(e.id);
+    q.lookedUp(e.id, 5_000, read!);
     expect(q.unknownDue('sandbox')).toEqual([]);
-    expect(q.unknownDue('sandbox', { all: true })).toHaveLength(1);
-    q.resolve(e.id, { state: 'issued', transactionId: 'TXA', invNo: '00000009', invoiceCode: null, invDate: null });
+    const [again] = q.unknownDue('sandbox', { all: true });
+    // A lookup that read the row before the other one wrote changes nothing.
+    expect(q.resolve(e.id, { state: 'queued', delayMs: 0, message: null }, read!)).toBe(false);
+    expect(q.get(e.id)!.state).toBe('unknown');
+    expect(q.resolve(e.id, { state: 'issued', transactionId: 'TXA', invNo: '00000009', invoiceCode: null, invDate: null }, again!)).toBe(true);
     expect(q.get(e.id)).toMatchObject({ state: 'issued', transactionId: 'TXA', invNo: '00000009' });
+  });
+
+  it('refuses to freeze a draft that was saved again since it was checked (another window, another process)', () => {
+    const q = new IssueQueue(store, { now, claimAlive: () => false });
+    const drafts = new DraftsRepository(store);
+    const d = drafts.create({ InvSeries: '1K26TAA' });
+    drafts.save(d.id, { ...d.draft, BuyerLegalName: 'Changed elsewhere' });
+    expect(() => q.add('sandbox', issue('1K26TAA', { draftId: d.id, draftRevision: d.revision }))).toThrow(/changed meanwhile/);
+    expect(drafts.get(d.id).issue).toBeNull();
+    expect(q.list('sandbox').total).toBe(0);
+    const fresh = drafts.get(d.id);
+    expect(q.add('sandbox', issue('1K26TAA', { draftId: d.id, draftRevision: fresh.revision })).state).toBe('queued');
   });
 
   it('retries only a failed invoice; a RefID is queued once', () => {
@@ -113,6 +130,13 @@ describe('judging and sign types', () => {
     expect(judgeItem({ ...base, errorCode: 'InvoiceNumberNotCotinuous', ok: false }, 2, 1000)).toMatchObject({ state: 'queued', delayMs: 1000 });
     expect(judgeItem({ ...base, errorCode: 'InvalidInvoiceDate', ok: false }, 2, 0)).toMatchObject({ state: 'failed', retryable: false });
     expect(judgeItem(undefined, 2, 0).state).toBe('unknown');
+    // A refusal of the whole request: a documented refusal is final; anything else may hide an issued invoice.
+    expect(judgeCall('LicenseInfo_OutOfInvoice', null, 0)).toMatchObject({ state: 'failed', retryable: true });
+    expect(judgeCall('DuplicateInvoiceRefID', null, 0)).toMatchObject({ state: 'unknown', serviceHas: true });
+    expect(judgeCall('InvoiceNumberNotCotinuous', null, 500)).toMatchObject({ state: 'queued', delayMs: 1000 });
+    expect(judgeCall('Exception', null, 0).state).toBe('unknown');
+    expect(judgeCall('SomethingNew', null, 0).state).toBe('unknown');
+    expect(judgeCall(null, null, 0).state).toBe('unknown');
   });
   it('issues cash-register series as cash-register invoices', () => {
     expect(signTypeFor(2, 'cashRegister')).toBe(5);

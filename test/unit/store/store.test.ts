@@ -132,6 +132,17 @@ describe('openDatabase', () => {
     store.close();
   });
 
+  it('a COMMIT that fails ends its transaction: the next write goes through', () => {
+    const store = openDatabase(dir);
+    store.db.exec('CREATE TABLE p(id INTEGER PRIMARY KEY); CREATE TABLE c(id INTEGER PRIMARY KEY, p INTEGER REFERENCES p(id) DEFERRABLE INITIALLY DEFERRED)');
+    expect(() => store.transaction((db) => db.exec('INSERT INTO c VALUES (1, 99)'))).toThrow(/FOREIGN KEY/);
+    expect(store.db.isTransaction).toBe(false);
+    store.transaction((db) => db.exec('INSERT INTO p VALUES (1)'));
+    expect(store.db.prepare('SELECT count(*) AS n FROM p').get()).toEqual({ n: 1 });
+    expect(store.db.prepare('SELECT count(*) AS n FROM c').get()).toEqual({ n: 0 });
+    store.close();
+  });
+
   it('keeps rows written at an earlier version through the upgrade', () => {
     const old = openDatabase(dir, { migrations: migrations.slice(0, 1) });
     old.db.prepare("INSERT INTO settings(key, value) VALUES ('language', '\"en\"')").run();
