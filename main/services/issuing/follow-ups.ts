@@ -1,6 +1,7 @@
 import type { Settings } from '../../../common/calls/settings';
 import type { InvoiceKind } from '../../../common/model';
 import type { IssueEntry } from '../../../common/calls/issuing';
+import { AppError } from '../../../common/errors';
 import type { Store } from '../store';
 import { toEntry, type Row } from './rows';
 
@@ -71,7 +72,7 @@ export class FollowUps {
     const byKind = new Map<InvoiceKind, typeof downloads>();
     for (const e of downloads) byKind.set(e.kind, [...(byKind.get(e.kind) ?? []), e]);
     for (const [kind, list] of byKind) {
-      let state: 'done' | 'failed' = 'done';
+      let state: 'done' | 'failed' | 'waiting' = 'done';
       try {
         for (const type of this.settings().issuing.downloadTypes) {
           await this.ports.download(
@@ -82,7 +83,9 @@ export class FollowUps {
           );
         }
       } catch (error) {
-        state = 'failed';
+        // No folder chosen yet: the invoices wait and are downloaded once one is (settings.changed).
+        state = error instanceof AppError && error.code === 'issue_no_folder' ? 'waiting' : 'failed';
+        if (state === 'waiting') continue;
         this.log?.('warn', `issue queue: ${list.length} issued invoices were not downloaded: ${error instanceof Error ? error.message : String(error)}`);
       }
       for (const e of list) this.mark(e.id, { download: state });

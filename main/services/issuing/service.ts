@@ -144,6 +144,7 @@ export class IssuingService {
     if (this.deps.bus) {
       this.unsubscribe.push(this.deps.bus.on('app.online', (e) => void (e.online && this.runner.kick())));
       this.unsubscribe.push(this.deps.bus.on('auth.changed', () => void this.runner.kick()));
+      this.unsubscribe.push(this.deps.bus.on('settings.changed', () => void this.followUps?.run(this.deps.activeProfileId())));
     }
     if (this.deps.work) {
       this.unsubscribe.push(

@@ -128,6 +128,19 @@ describe('the issue queue against the sandbox over HTTP', () => {
     expect(services.drafting.drafts.get(id).issue).toBeNull();
   }, 60_000);
 
+  it('downloads the issued invoices once a download folder is chosen, when none was', async () => {
+    const { services } = h;
+    services.settings.update({ downloadFolder: null });
+    const e = services.issuing.queueDraft(h.draft(908));
+    await waitFor(() => services.issuing.queue.get(e.id)!.state === 'issued', 30_000, 'issued');
+    await waitFor(() => services.issuing.queue.get(e.id)!.email === 'done', 30_000, 'email queued');
+    expect(services.issuing.queue.get(e.id)!.download).toBe('waiting');
+    services.settings.update({ downloadFolder: h.folder });
+    await waitFor(() => services.issuing.queue.get(e.id)!.download === 'done', 30_000, 'downloaded');
+    const tx = services.issuing.queue.get(e.id)!.transactionId!;
+    await waitFor(() => fs.readdirSync(h.folder).some((f) => f.includes(tx)), 30_000, 'the PDF');
+  }, 60_000);
+
   it('keeps to the series this PC issues on', () => {
     h.services.settings.update({ issuing: { series: ['1K26TDL'] } });
     const id = h.draft(903);
