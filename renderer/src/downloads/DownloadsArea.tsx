@@ -29,7 +29,9 @@ export function DownloadsArea() {
     <div className="downloads">
       <NewJobForm
         onCreated={(created, text) => {
-          live.set((current) => ({ jobs: [created, ...(current?.jobs ?? []).filter((j) => j.id !== created.id)] }));
+          // A short job can finish before this answer arrives: its progress events are newer, keep them.
+          live.set((current) => (current?.jobs.some((j) => j.id === created.id) ? current : { jobs: [created, ...(current?.jobs ?? [])] }));
+          void live.reload();
           setChosen(created.id);
           show('ok', text);
         }}
