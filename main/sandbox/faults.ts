@@ -51,7 +51,9 @@ export type FaultKind =
 const PRE_FAULTS: readonly FaultKind[] = ['status429', 'status500', 'status503', 'error'];
 // New kinds go last: the draws of an existing config stay the same.
 const POST_FAULTS: readonly FaultKind[] = ['reset', 'hang', 'malformed', 'truncated', 'wrongTypes', 'emptyData', 'late500'];
-const ORDER: readonly FaultKind[] = [...PRE_FAULTS, ...POST_FAULTS];
+/** Every fault kind, in the order one uniform draw tries them. */
+export const FAULT_KINDS: readonly FaultKind[] = [...PRE_FAULTS, ...POST_FAULTS];
+const ORDER = FAULT_KINDS;
 
 /** Names accepted in the compact string (and, case-insensitively, as object keys). */
 const ALIASES: Record<string, keyof OpFaults> = {

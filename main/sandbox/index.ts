@@ -11,7 +11,7 @@ import { DEFAULT_QUIRKS, checkQuirks, type SandboxQuirks } from './quirks';
 import { InvoiceRenderer, type DownloadDataType } from './render';
 import { SANDBOX_CREDENTIALS, SANDBOX_DEV_TOKEN, TokenIssuer } from './tokens';
 
-export { parseFaultSpec, formatFaultSpec, normaliseFaults, FAULT_OPS } from './faults';
+export { parseFaultSpec, formatFaultSpec, normaliseFaults, FAULT_OPS, FAULT_KINDS } from './faults';
 export type { FaultConfig, FaultOp, OpFaults, FaultKind } from './faults';
 export { DEFAULT_QUIRKS } from './quirks';
 export type { SandboxQuirks } from './quirks';

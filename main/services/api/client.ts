@@ -31,17 +31,7 @@ import {
 } from './transport';
 
 export { DEFAULT_RETRY, parseRetryAfter, type CallOptions, type RetryPolicy, type TokenSource } from './transport';
-export type {
-  ApiClientOptions,
-  DownloadOptions,
-  FetchedBytes,
-  IssueOptions,
-  SerialisedInvoice,
-  StatusOptions,
-  TemplatesQuery,
-  TokenCredentials,
-  TokenResult,
-} from './options';
+export type * from './options';
 import type {
   ApiClientOptions,
   DownloadOptions,

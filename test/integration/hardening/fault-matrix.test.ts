@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, isApiError } from '../../../main/services/api';
-import { SANDBOX_CREDENTIALS, startSandbox, type FaultKind, type FaultOp, type Sandbox, type SandboxQuirks } from '../../../main/sandbox';
+import { FAULT_KINDS, SANDBOX_CREDENTIALS, startSandbox, type FaultKind, type FaultOp, type Sandbox, type SandboxQuirks } from '../../../main/sandbox';
 import { sampleInvoiceData } from '../../support/sandbox-invoice';
 import { recordHardening } from '../../support/hardening-report';
 
@@ -19,19 +19,7 @@ type Outcome = 'ok' | 'timeout' | 'rate_limited' | 'unavailable' | 'network' | '
 /** Issuing has its own matrix through the issue queue (test/integration/issuing/fault-matrix.test.ts). */
 type Op = Exclude<FaultOp, 'issue'>;
 
-const FAULTS: readonly FaultKind[] = [
-  'hang',
-  'status429',
-  'status500',
-  'status503',
-  'error',
-  'reset',
-  'malformed',
-  'truncated',
-  'wrongTypes',
-  'emptyData',
-  'late500',
-];
+const FAULTS = FAULT_KINDS;
 const OPS: readonly Op[] = ['templates', 'preview', 'download', 'sendemail', 'token', 'link', 'status', 'certificates'];
 
 // prettier-ignore

@@ -32,21 +32,7 @@ export function writeInvoice(dir: string, name: string, overrides: Partial<Invoi
 }
 
 /** The `items` of `einvoice issue` / `issue-queue` with `--json`. */
-export interface IssueItem {
-  id: number | null;
-  refId: string;
-  state: string;
-  invSeries: string | null;
-  transactionId: string | null;
-  invNo: string | null;
-  invoiceCode: string | null;
-  errorCode: string | null;
-  message: string | null;
-  messageVi: string | null;
-  draftId: string | null;
-  input?: string;
-  field?: string | null;
-}
+export type { IssueItem } from '../../../main/cli/commands/issue-run';
 
 /**
  * The test's own side of the data folder the CLI works on: drafts imported and queued through the

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FaultKind } from '../../../main/sandbox';
+import { FAULT_KINDS, type FaultKind } from '../../../main/sandbox';
 import { recordHardening } from '../../support/hardening-report';
 import { startIssuing, waitFor, type IssuingHarness } from './harness';
 
@@ -9,19 +9,7 @@ import { startIssuing, waitFor, type IssuingHarness } from './harness';
  * (reset, hang, a bare 500, a cut or unreadable answer) leave the outcome unknown; it is settled
  * by asking the service by RefID, never by sending again.
  */
-const FAULTS: readonly FaultKind[] = [
-  'hang',
-  'status429',
-  'status500',
-  'status503',
-  'error',
-  'reset',
-  'malformed',
-  'truncated',
-  'wrongTypes',
-  'emptyData',
-  'late500',
-];
+const FAULTS = FAULT_KINDS;
 const AFTER_RECORD: readonly FaultKind[] = ['hang', 'reset', 'malformed', 'truncated', 'wrongTypes', 'emptyData', 'late500'];
 
 let h: IssuingHarness;
