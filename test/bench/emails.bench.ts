@@ -1,18 +1,20 @@
 /**
  * Email queue at scale:
  * 1. enqueue 10 000 entries from one CSV (parse + check + one transaction) — printed;
- * 2. flush them against the sandbox through the real EmailService (per batch one transaction that
- *    settles the previous batch and claims and arms the next, ApiClient.sendEmail, per-item judging)
- *    versus raw undici requests with the same batches (same bodies, same keep-alive Agent options,
- *    sequential, envelope and JSON-in-string parsed) — the arms alternate over several rounds and
- *    the medians are compared, with the service answering in 20 ms and on zero-latency loopback;
- *    acceptance: ours / raw throughput ≥ 0.9 with 20 ms latency; the loopback ratio and the time
- *    spent in the per-batch transaction (each commit waits for fsync) are printed;
+ * 2. flush them against the sandbox through the real EmailService versus raw undici requests with
+ *    the same batches (same bodies, same keep-alive Agent options, one request at a time, envelope
+ *    and JSON-in-string parsed). Ours keeps up to DEFAULT_EMAIL_LANES requests in flight (the first
+ *    alone): each lane's answer is settled in the transaction that claims and arms its next batch,
+ *    and lanes whose turns come together share that transaction, so one commit (one fsync) serves
+ *    several batches; every request still leaves only after its arm is committed; per-item judging.
+ *    The arms alternate over several rounds and the medians are compared, with the service
+ *    answering in 20 ms and on zero-latency loopback; acceptance: ours / raw throughput ≥ 0.9 in
+ *    both. The time spent in the shared transactions and the batches per commit are printed;
  * 3. the queue table's scroll frame time in Chromium with those 10 000 entries (browser host,
  *    requestAnimationFrame deltas while the table scrolls), next to an idle rAF baseline.
  * The sandbox runs in its own process so it does not share the measured event loop (on a busy
  * machine the sender's database work still competes with the sandbox for CPU).
- * `EMAILS_COUNT=N` runs a smaller version; `EMAILS_SCREEN=0` leaves out the Chromium part.
+ * `EMAILS_COUNT=N` runs a smaller version; `EMAILS_LANES=N` sets ours' requests in flight; `EMAILS_SCREEN=0` leaves out the Chromium part.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSandboxProcess, type SandboxProcess } from '../support/sandbox-process';
@@ -26,12 +28,15 @@ import { Agent } from 'undici';
 import { chromium } from '@playwright/test';
 import type { SignedInSession } from '../../main/services/auth';
 import { EmailService } from '../../main/services/emails';
+import { DEFAULT_EMAIL_LANES } from '../../main/services/emails/sender';
 import { ProfileService } from '../../main/services/profiles';
 import { openDatabase, type Store } from '../../main/services/store';
 
 const COUNT = Number(process.env.EMAILS_COUNT ?? 10_000);
 const SCREEN = process.env.EMAILS_SCREEN !== '0';
 const BATCH = 50;
+/** Requests in flight of ours (`EMAILS_LANES=N` to compare). */
+const LANES = Number(process.env.EMAILS_LANES ?? DEFAULT_EMAIL_LANES);
 const ROUNDS = 5;
 /** Service latency of the main comparison (ms per sendemail answer). */
 const LATENCY_MS = 20;
@@ -93,6 +98,7 @@ it('enqueues 10 000 from CSV, flushes vs raw undici (ratio ≥ 0.9), and scrolls
     batchSize: () => BATCH,
     dispatcher: ourAgent,
     sendTimeoutMs: 120_000,
+    lanes: LANES,
   });
 
   // 1. Enqueue from CSV.
@@ -175,19 +181,27 @@ it('enqueues 10 000 from CSV, flushes vs raw undici (ratio ≥ 0.9), and scrolls
   // B: loopback with no added latency: the database work per batch is all that differs.
   await setLatency(0);
   const outbox = emails.outbox;
+  const together = outbox.together.bind(outbox);
   const claim = outbox.claim.bind(outbox);
   let bookkeepingMs = 0;
   let transactions = 0;
-  outbox.claim = (...args) => {
+  let claims = 0;
+  outbox.together = (fn) => {
     const start = performance.now();
     try {
-      return claim(...args);
+      together(fn);
     } finally {
       bookkeepingMs += performance.now() - start;
       transactions++;
     }
   };
+  outbox.claim = (...args) => {
+    const c = claim(...args);
+    if (c) claims++;
+    return c;
+  };
   const loopback = await compare(ROUNDS);
+  outbox.together = together;
   outbox.claim = claim;
   const ours = realistic.ours;
   const raw = realistic.raw;
@@ -212,7 +226,7 @@ it('enqueues 10 000 from CSV, flushes vs raw undici (ratio ≥ 0.9), and scrolls
 
   const synchronous = ['OFF', 'NORMAL', 'FULL', 'EXTRA'][(store.db.prepare('PRAGMA synchronous').get() as { synchronous: number }).synchronous];
   const flushLines = [
-    `emails bench (${COUNT} entries, batch ${BATCH}, ${ROUNDS} alternating rounds, sandbox in its own process, PRAGMA synchronous=${synchronous})`,
+    `emails bench (${COUNT} entries, batch ${BATCH}, ${ROUNDS} alternating rounds, sandbox in its own process, PRAGMA synchronous=${synchronous}; ours: up to ${LANES} requests in flight, raw: one)`,
     `  enqueue from CSV: ${enqueueMs.toFixed(0)} ms (${Math.round(COUNT / (enqueueMs / 1000))} entries/s)`,
     `  A) service latency ${LATENCY_MS} ms per sendemail:`,
     `     flush, EmailService: median ${oursMs.toFixed(0)} ms = ${oursRate.toFixed(0)} entries/s  [${ours.map((x) => x.toFixed(0)).join(', ')}]`,
@@ -221,11 +235,12 @@ it('enqueues 10 000 from CSV, flushes vs raw undici (ratio ≥ 0.9), and scrolls
     `  B) loopback, no added latency (SQLite work per batch vs a sub-ms round trip):`,
     `     flush, EmailService: median ${lbOurs.toFixed(0)} ms = ${(COUNT / (lbOurs / 1000)).toFixed(0)} entries/s  [${loopback.ours.map((x) => x.toFixed(0)).join(', ')}]`,
     `     flush, raw undici:   median ${lbRaw.toFixed(0)} ms = ${(COUNT / (lbRaw / 1000)).toFixed(0)} entries/s  [${loopback.raw.map((x) => x.toFixed(0)).join(', ')}]`,
-    `     throughput ratio ours/raw: ${loopback.ratio.toFixed(3)} (printed, not asserted: every batch waits for fsync); overhead ${((lbOurs - lbRaw) / (COUNT / BATCH)).toFixed(2)} ms per batch of ${BATCH}`,
-    `     bookkeeping (settle + claim + arm in one transaction): ${((bookkeepingMs / transactions) * 1000).toFixed(0)} µs per batch over ${transactions} transactions`,
+    `     throughput ratio ours/raw: ${loopback.ratio.toFixed(3)} (acceptance ≥ 0.9); difference ${((lbOurs - lbRaw) / (COUNT / BATCH)).toFixed(2)} ms per batch of ${BATCH}`,
+    `     bookkeeping (settles + claims + arms of the lanes in one transaction): ${((bookkeepingMs / transactions) * 1000).toFixed(0)} µs per transaction, ${transactions} transactions for ${claims} batches (${(claims / transactions).toFixed(2)} per commit)`,
   ];
   console.log(flushLines.join('\n'));
   expect(ratio).toBeGreaterThanOrEqual(0.9);
+  expect(loopback.ratio).toBeGreaterThanOrEqual(0.9);
   if (!SCREEN) return;
 
   // 3. Scroll frame time in Chromium with 10 000 entries.

@@ -219,6 +219,14 @@ export class Outbox {
     return claim;
   }
 
+  /**
+   * Runs `fn` in one write transaction: the sender's lanes claim and settle in it together, each
+   * piece in its own savepoint (one commit, one fsync, for all of them).
+   */
+  together(fn: () => void): void {
+    this.store.transaction(fn);
+  }
+
   /** Records the service's verdict for each claimed entry (only rows still held by this claim). */
   settle(settlement: Settlement): void {
     const at = this.now();

@@ -2,52 +2,54 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { EmailSenderStatus } from '../../../common/calls/emails';
 import type { Bilingual, SendEmailParameter } from '../../../common/model';
 import { isApiError, redact, type SendEmailOutcome } from '../api';
+import { GroupCommit } from '../scheduling/group-commit';
+import { Retimer, type PacingTuning, type PassOptions, type WorkerPorts, type WorkerSession } from '../scheduling/retimer';
 import { requestFor, type Claim, type Settlement } from './claims';
 import { judgeOutcome, refused, type Verdict } from './judge';
 import type { Outbox } from './outbox';
 
-/** What the sender needs from a sign-in: the profile it belongs to. */
-export interface SenderSession {
-  profile: { id: string };
-  /** Redacted from every text of the service the sender stores or shows. */
-  token?: string;
-}
+/** What the sender needs from a sign-in: the profile it belongs to (its token is never stored or shown). */
+export type SenderSession = WorkerSession;
 
 /** How the sender paces itself and what it may ask of its host; the email service passes these through. */
-export interface SenderTuning {
-  /** False while the connectivity check says the service is unreachable (then the sender waits for `app.online`). */
-  isOnline?: () => boolean;
-  /** Asks the connectivity check to look again (after a connection failure). */
-  checkConnectivity?: () => void;
-  now?: () => number;
-  random?: () => number;
-  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
-  /** Backoff after transient errors: first delay and cap (ms). */
-  backoffBaseMs?: number;
-  backoffMaxMs?: number;
-  /** How long `stop()` lets a request in flight finish before aborting it (its entries then become `unknown`). */
-  stopGraceMs?: number;
+export interface SenderTuning extends PacingTuning {
+  /**
+   * Requests in flight at most (default 4): one until an answer shows the sign-in works, then this
+   * many, their database commits shared. 1 = strictly one request at a time.
+   */
+  lanes?: number;
 }
 
-export interface SenderDeps<S extends SenderSession> extends SenderTuning {
+export const DEFAULT_EMAIL_LANES = 4;
+/**
+ * A commit waits for the lanes whose answers are about to come, at most as long as the last answer
+ * took (so a slow request costs the others at most one more round trip), within these bounds (ms).
+ */
+const COMMIT_WAIT_MS = { min: 2, max: 50 };
+
+export interface SenderDeps<S extends SenderSession> extends SenderTuning, WorkerPorts<S> {
   outbox: Outbox;
-  /** The active profile (entries are flushed for it). */
-  activeProfileId: () => string;
-  /** Resolves with a session; blocks while signed out / paused (AuthGate.ready). */
-  ready: (signal: AbortSignal) => Promise<S>;
-  /** The service refused the sign-in: pause until a new one (AuthGate.reportAuthFailure). */
-  reportAuthFailure: (session: S) => Promise<void> | void;
   /** One sendemail call (ApiClient.sendEmail); never retried by the client. */
   send: (session: S, parameter: SendEmailParameter, signal: AbortSignal) => Promise<SendEmailOutcome>;
   /** Invoices per sendemail request. */
   batchSize: () => number;
-  /** The queue or the sender's state changed. */
-  onChange?: () => void;
 }
 
-export interface FlushOptions {
-  /** Give up waiting for a sign-in after this long (the CLI); default: wait (the app). */
-  signInTimeoutMs?: number;
+export type FlushOptions = PassOptions;
+
+/** How the lanes of a pass end: wait for the timer or a kick; sign in again first; look again. */
+type LanesEnd = 'stop' | 'session' | 'again';
+
+/** What the lanes of one pass share. */
+interface Pass<S> {
+  session: S;
+  profileId: string;
+  /** Set by the first lane that must stop the others: they finish their request, settle it and claim no more. */
+  halt: LanesEnd | null;
+  /** The first database failure of a lane: thrown once every lane has ended. */
+  error: unknown;
+  widened: boolean;
+  authReported: boolean;
 }
 
 /** Text from the service, before it is stored or shown: no token, no Authorization header. */
@@ -82,25 +84,28 @@ function cleanedVerdicts(verdicts: Map<number, Verdict>, secrets: readonly strin
  * until the next sign-in. `kick()` starts a flush when there is something due.
  */
 export class EmailSender<S extends SenderSession> {
-  private running: Promise<void> | null = null;
-  private rerun = false;
-  private stopped = false;
-  private readonly abort = new AbortController();
-  private timer: NodeJS.Timeout | undefined;
-  private failures = 0;
+  private readonly retimer: Retimer<FlushOptions>;
+  private readonly commits: GroupCommit<Claim | null>;
   /** Shrinks when the service says a batch is too large. */
   private batchCap = Number.POSITIVE_INFINITY;
   private inFlight = 0;
+  /** Lanes whose request is out, and how long the last answer took. */
+  private lanesOut = 0;
+  private lastAnswerMs = 0;
   private status: EmailSenderStatus;
   /** The tokens of the sessions this sender used: never stored or shown. */
   private readonly secrets: string[] = [];
 
   constructor(private readonly deps: SenderDeps<S>) {
     this.status = { state: 'idle', nextAttemptAt: null, lastError: null, batchSize: deps.batchSize() };
-  }
-
-  private now(): number {
-    return this.deps.now?.() ?? Date.now();
+    this.retimer = new Retimer<FlushOptions>(deps, (options) => this.drain(options), {
+      onError: (error) => this.deps.log?.('error', `email sender: ${message(error, this.secrets).en}`),
+      onEnd: () => this.deps.onChange?.(),
+    });
+    this.commits = new GroupCommit((fn) => deps.outbox.together(fn), {
+      expected: () => this.lanesOut,
+      maxWaitMs: () => Math.min(COMMIT_WAIT_MS.max, Math.max(COMMIT_WAIT_MS.min, this.lastAnswerMs)),
+    });
   }
 
   /** How many entries are in a request right now (for the work-in-progress probe). */
@@ -109,7 +114,7 @@ export class EmailSender<S extends SenderSession> {
   }
 
   get busy(): boolean {
-    return this.running !== null;
+    return this.retimer.busy;
   }
 
   senderStatus(): EmailSenderStatus {
@@ -120,6 +125,10 @@ export class EmailSender<S extends SenderSession> {
     return Math.max(1, Math.min(this.deps.batchSize(), this.batchCap));
   }
 
+  private width(): number {
+    return Math.max(1, Math.floor(this.deps.lanes ?? DEFAULT_EMAIL_LANES));
+  }
+
   private setStatus(patch: Partial<EmailSenderStatus>): void {
     this.status = { ...this.status, ...patch };
     this.deps.onChange?.();
@@ -127,25 +136,7 @@ export class EmailSender<S extends SenderSession> {
 
   /** Starts a flush (or makes the running one look again). */
   kick(options: FlushOptions = {}): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    if (this.running) {
-      this.rerun = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.rerun = false;
-          await this.drain(options);
-        } while (this.rerun && !this.stopped);
-      } catch (error) {
-        if (!this.stopped) this.deps.log?.('error', `email sender: ${message(error, this.secrets).en}`);
-      } finally {
-        this.running = null;
-        this.deps.onChange?.();
-      }
-    })();
-    return this.running;
+    return this.retimer.kick(options);
   }
 
   /** Runs until nothing is due (or offline / not signed in), then resolves. */
@@ -153,64 +144,23 @@ export class EmailSender<S extends SenderSession> {
     return this.kick(options);
   }
 
-  private schedule(at: number | null): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (at === null || this.stopped) return;
-    this.timer = setTimeout(
-      () => {
-        this.timer = undefined;
-        void this.kick();
-      },
-      Math.max(0, at - this.now()),
-    );
-    this.timer.unref?.();
-  }
-
-  private backoffDelay(): number {
-    const base = this.deps.backoffBaseMs ?? 1_000;
-    const max = this.deps.backoffMaxMs ?? 5 * 60_000;
-    const raw = Math.min(max, base * 2 ** Math.min(this.failures - 1, 20));
-    return Math.round(raw * (0.5 + (this.deps.random?.() ?? Math.random()) * 0.5));
-  }
-
-  private async session(options: FlushOptions): Promise<S | 'timeout'> {
-    const controllers = [this.abort.signal];
-    let timeout: AbortController | undefined;
-    let handle: NodeJS.Timeout | undefined;
-    if (options.signInTimeoutMs !== undefined) {
-      timeout = new AbortController();
-      handle = setTimeout(() => timeout!.abort(), options.signInTimeoutMs);
-      controllers.push(timeout.signal);
-    }
-    const signal = AbortSignal.any(controllers);
-    // Show "paused" when the gate does not answer at once (signed out or refused).
-    const pausedHint = setTimeout(() => this.setStatus({ state: 'paused' }), 1_500);
-    try {
-      return await this.deps.ready(signal);
-    } catch (error) {
-      if (timeout?.signal.aborted && !this.abort.signal.aborted) return 'timeout';
-      throw error;
-    } finally {
-      clearTimeout(pausedHint);
-      if (handle) clearTimeout(handle);
-    }
-  }
-
   /** Waits for a session for `profileId`; null = stop this drain (offline, not signed in, stopping). */
   private async sessionFor(profileId: string, options: FlushOptions): Promise<S | null> {
     let session: S | 'timeout';
     try {
-      session = await this.session(options);
+      session = await this.retimer.session(
+        (signal) => this.deps.ready(signal),
+        options,
+        () => this.setStatus({ state: 'paused' }),
+      );
     } catch (error) {
-      if (this.stopped) return null;
+      if (this.retimer.stopped) return null;
       // Endpoint unavailable (e.g. the built-in sandbox is stopped): offline.
-      this.failures++;
       const p = message(error, this.secrets);
-      const at = this.now() + this.backoffDelay();
+      const at = this.retimer.retryAt();
       this.setStatus({ state: 'offline', lastError: p, nextAttemptAt: new Date(at).toISOString() });
       this.deps.checkConnectivity?.();
-      this.schedule(at);
+      this.retimer.schedule(at);
       return null;
     }
     if (session === 'timeout') {
@@ -221,68 +171,98 @@ export class EmailSender<S extends SenderSession> {
     return session.profile.id === profileId ? session : null;
   }
 
-  /**
-   * The send loop, one request in flight at a time. Per batch ONE transaction records the verdicts
-   * of the answer just received and claims and arms the next batch (Outbox.claim); the request
-   * leaves right after it commits.
-   */
+  /** Sends while something is due, online and signed in, for the active profile. */
   private async drain(options: FlushOptions): Promise<void> {
-    const { outbox } = this.deps;
-    outbox.recover();
+    this.deps.outbox.recover();
     let session: S | null = null;
+    for (;;) {
+      if (this.retimer.stopped) return;
+      const profileId = this.deps.activeProfileId();
+      if (this.nothingDue(profileId)) return;
+      if (this.deps.isOnline && !this.deps.isOnline()) {
+        // Wait for `app.online` (the service kicks us) — and try again later anyway.
+        this.setStatus({ state: 'offline' });
+        this.retimer.schedule(this.retimer.now() + Math.max(5_000, this.retimer.backoff()));
+        return;
+      }
+      if (!session || session.profile.id !== profileId) {
+        session = await this.sessionFor(profileId, options);
+        if (!session) {
+          if (this.retimer.stopped || this.status.state === 'offline' || this.status.state === 'paused') return;
+          continue; // the active profile changed meanwhile
+        }
+      }
+      const end = await this.lanes(session, profileId);
+      if (end === 'stop') return;
+      if (end === 'session') session = null;
+    }
+  }
+
+  /**
+   * Up to `lanes` requests in flight: one until an answer shows the session works, then the rest
+   * join. Each lane claims and arms a batch, sends it once the arm is committed, and records the
+   * answer in the transaction that arms its next batch; lanes whose turns come together share
+   * that transaction (one fsync for all of them).
+   */
+  private async lanes(session: S, profileId: string): Promise<LanesEnd> {
+    const pass: Pass<S> = { session, profileId, halt: null, error: null, widened: false, authReported: false };
+    const running: Array<Promise<void>> = [];
+    const widen = () => {
+      if (pass.widened) return;
+      pass.widened = true;
+      for (let i = 1; i < this.width(); i++) running.push(this.lane(pass, widen));
+    };
+    running.push(this.lane(pass, widen));
+    // Lanes join only while the first still runs, so this sees every one of them.
+    for (let i = 0; i < running.length; i++) await running[i];
+    if (pass.error) throw pass.error;
+    return pass.halt ?? 'again';
+  }
+
+  /** May a lane arm another batch? Asked inside the transaction that would arm it. */
+  private mayClaim(pass: Pass<S>): boolean {
+    return !this.retimer.stopped && pass.halt === null && this.deps.activeProfileId() === pass.profileId && (!this.deps.isOnline || this.deps.isOnline());
+  }
+
+  private async lane(pass: Pass<S>, widen: () => void): Promise<void> {
+    const { outbox } = this.deps;
     /** The last answer's verdicts, written in the same transaction as the next claim. */
     let settled: Settlement | null = null;
-    const writeSettled = () => {
-      if (settled) outbox.settle(settled);
-      settled = null;
-    };
     try {
       for (;;) {
-        if (this.stopped) return;
-        const profileId = this.deps.activeProfileId();
-        const fresh = !session || session.profile.id !== profileId;
-        if (fresh) {
-          writeSettled();
-          if (this.nothingDue(profileId)) return;
-        }
-        if (this.deps.isOnline && !this.deps.isOnline()) {
-          // Wait for `app.online` (the service kicks us) — and try again later anyway.
-          writeSettled();
-          this.setStatus({ state: 'offline' });
-          this.schedule(this.now() + Math.max(5_000, this.backoffDelay()));
-          return;
-        }
-        if (fresh) {
-          session = await this.sessionFor(profileId, options);
-          if (!session) {
-            if (this.stopped || this.status.state === 'offline' || this.status.state === 'paused') return;
-            continue; // the active profile changed meanwhile
-          }
-        }
-        const claim = outbox.claim(profileId, this.effectiveBatch(), settled);
+        const previous = settled;
         settled = null;
-        if (!claim) {
-          if (this.nothingDue(profileId)) return;
-          continue;
-        }
+        const claim = await this.commits.run(() => {
+          if (this.mayClaim(pass)) return outbox.claim(pass.profileId, this.effectiveBatch(), previous);
+          if (previous) outbox.settle(previous);
+          return null;
+        });
+        if (!claim) return;
         if (this.status.state !== 'flushing') this.setStatus({ state: 'flushing' });
-        const result = await this.sendClaim(claim, session!);
+        const result = await this.sendClaim(claim, pass.session);
         if (result.ok) {
           settled = { token: claim.token, verdicts: cleanedVerdicts(judgeOutcome(claim.entries, result.outcome), this.secrets) };
-          this.failures = 0;
-          if (this.status.lastError !== null) this.status = { ...this.status, lastError: null };
+          if (pass.halt === null) {
+            // An answer that came back after another lane stopped the pass leaves its failure count and message.
+            this.retimer.failures = 0;
+            if (this.status.lastError !== null) this.status = { ...this.status, lastError: null };
+            widen();
+          }
           this.deps.onChange?.();
           continue;
         }
-        const after = await this.onFailure(claim, session!, result.error);
+        const end = await this.onFailure(claim, pass, result.error);
         this.deps.onChange?.();
-        if (after.resetSession) session = null;
-        if (after.stop) return;
+        if (end) {
+          pass.halt ??= end;
+          return;
+        }
         // A failure that comes back at once must not starve timers and signals of their turn.
         await nextTurn();
       }
-    } finally {
-      writeSettled();
+    } catch (error) {
+      pass.error ??= error;
+      pass.halt ??= 'stop';
     }
   }
 
@@ -290,7 +270,7 @@ export class EmailSender<S extends SenderSession> {
   private nothingDue(profileId: string): boolean {
     const { due, nextAt } = this.deps.outbox.due(profileId);
     if (due) return false;
-    this.schedule(nextAt);
+    this.retimer.schedule(nextAt);
     const waiting = nextAt !== null;
     if (this.status.state !== 'offline' || !waiting) {
       this.setStatus({ state: waiting ? 'backoff' : 'idle', nextAttemptAt: waiting ? new Date(nextAt).toISOString() : null });
@@ -299,25 +279,35 @@ export class EmailSender<S extends SenderSession> {
   }
 
   private async sendClaim(claim: Claim, session: S): Promise<{ ok: true; outcome: SendEmailOutcome } | { ok: false; error: unknown }> {
-    this.inFlight = claim.entries.length;
+    this.inFlight += claim.entries.length;
+    this.lanesOut++;
+    const sent = performance.now();
     try {
-      return { ok: true, outcome: await this.deps.send(session, requestFor(claim), this.abort.signal) };
+      return { ok: true, outcome: await this.deps.send(session, requestFor(claim), this.retimer.abort.signal) };
     } catch (error) {
       return { ok: false, error };
     } finally {
-      this.inFlight = 0;
+      this.inFlight -= claim.entries.length;
+      this.lanesOut--;
+      this.lastAnswerMs = performance.now() - sent;
+      this.commits.poke();
     }
   }
 
-  /** Records a failed request; says whether to go on and whether to ask for a new session. */
-  private async onFailure(claim: Claim, session: S, error: unknown): Promise<{ stop: boolean; resetSession?: boolean }> {
+  /** When to try again: the first lane to fail in a pass counts the failure, the ones after it do not. */
+  private retryAt(pass: Pass<S>, atLeastMs = 0): number {
+    return pass.halt === null ? this.retimer.retryAt(atLeastMs) : this.retimer.now() + Math.max(atLeastMs, this.retimer.backoff());
+  }
+
+  /** Records a failed request; says how the pass ends (null: this lane goes on). */
+  private async onFailure(claim: Claim, pass: Pass<S>, error: unknown): Promise<LanesEnd | null> {
     const { outbox } = this.deps;
     const p = message(error, this.secrets);
     if (!isApiError(error)) {
       // Unexpected: the request may have left. Never guess "not sent".
       outbox.markUnknown(claim.token, p);
       this.deps.log?.('error', `email sender: unexpected failure, ${claim.entries.length} entries left unknown: ${p.en}`);
-      return { stop: false };
+      return null;
     }
     switch (error.kind) {
       case 'unknown_outcome':
@@ -326,70 +316,63 @@ export class EmailSender<S extends SenderSession> {
       case 'timeout':
         outbox.markUnknown(claim.token, p);
         this.setStatus({ lastError: p });
-        return { stop: false };
+        return null;
       case 'cancelled':
         // Refused before it left (the client checks the signal first).
         outbox.release(claim.token, 0, null);
-        return { stop: true };
-      case 'auth':
+        return 'stop';
+      case 'auth': {
         outbox.release(claim.token, 0, p);
         this.setStatus({ state: 'paused', lastError: p });
-        await this.deps.reportAuthFailure(session);
-        return { stop: false, resetSession: true };
+        // Lanes refused with the same sign-in report it once.
+        const first = !pass.authReported;
+        pass.authReported = true;
+        if (first) await this.deps.reportAuthFailure(pass.session);
+        return 'session';
+      }
       case 'offline': {
-        this.failures++;
-        const at = this.now() + this.backoffDelay();
+        const at = this.retryAt(pass);
         outbox.release(claim.token, at, p);
         this.setStatus({ state: 'offline', lastError: p, nextAttemptAt: new Date(at).toISOString() });
         this.deps.checkConnectivity?.();
-        this.schedule(at);
-        return { stop: true, resetSession: true };
+        this.retimer.schedule(at);
+        return 'stop';
       }
       case 'rate_limited':
       case 'unavailable': {
-        this.failures++;
-        const at = this.now() + Math.max(error.retryAfterMs ?? 0, this.backoffDelay());
+        const at = this.retryAt(pass, error.retryAfterMs ?? 0);
         outbox.release(claim.token, at, p);
         this.setStatus({ state: 'backoff', lastError: p, nextAttemptAt: new Date(at).toISOString() });
-        this.schedule(at);
-        return { stop: true };
+        this.retimer.schedule(at);
+        return 'stop';
       }
       case 'rejected': {
         const code = error.serviceCode;
         if (code && /^InvoiceQuantityTooLarge$/i.test(code) && claim.entries.length > 1) {
-          this.batchCap = Math.max(1, Math.floor(claim.entries.length / 2));
+          this.batchCap = Math.min(this.batchCap, Math.max(1, Math.floor(claim.entries.length / 2)));
           outbox.release(claim.token, 0, null);
           this.deps.log?.('warn', `email sender: the service refused ${claim.entries.length} invoices per request; using ${this.batchCap}`);
-          return { stop: false };
+          return null;
         }
         outbox.settle({ token: claim.token, verdicts: cleanedVerdicts(new Map(claim.entries.map((e) => [e.id, refused(code, p)])), this.secrets) });
-        return { stop: false };
+        return null;
       }
       case 'config':
       default: {
-        this.failures++;
-        const at = this.now() + this.backoffDelay();
+        const at = this.retryAt(pass);
         outbox.release(claim.token, at, p);
         this.setStatus({ state: 'paused', lastError: p });
-        this.schedule(at);
-        return { stop: true, resetSession: true };
+        this.retimer.schedule(at);
+        return 'stop';
       }
     }
   }
 
   /**
-   * Lets a request in flight finish (up to the grace time, `graceMs` overriding the tuning; 0 when
-   * the user interrupts), then aborts; its armed entries become `unknown`, never queued again.
+   * Lets the requests in flight finish (up to the grace time, `graceMs` overriding the tuning; 0
+   * when the user interrupts), then aborts; their armed entries become `unknown`, never queued again.
    */
-  async stop(graceMs: number = this.deps.stopGraceMs ?? 10_000): Promise<void> {
-    this.stopped = true;
-    this.schedule(null);
-    const running = this.running;
-    if (running && graceMs > 0) {
-      const grace = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref?.());
-      await Promise.race([running, grace]);
-    }
-    this.abort.abort();
-    if (running) await running.catch(() => {});
+  stop(graceMs?: number): Promise<void> {
+    return this.retimer.stop(graceMs);
   }
 }

@@ -7,6 +7,7 @@ import type { ContractHandlers } from '../../../common/ipc/dispatch';
 import type { SendEmailParameter } from '../../../common/model';
 import { clients, type ApiClient, type SendEmailOutcome } from '../api';
 import type { SignedInSession } from '../auth';
+import { workerPorts, type WorkGate } from '../scheduling/retimer';
 import type { Store } from '../store';
 import type { WorkInProgress } from '../updates/work-in-progress';
 import { exportEmailCsv, parseEmailCsv } from './csv';
@@ -22,7 +23,7 @@ export interface EmailServiceDeps extends SenderTuning {
   /** The active connection profile: entries are queued under it and flushed for it. */
   activeProfileId: () => string;
   /** AuthGate: `ready()` blocks while signed out / paused; `reportAuthFailure()` pauses. */
-  gate: { ready(signal?: AbortSignal): Promise<SignedInSession>; reportAuthFailure(profileId?: string): Promise<void> };
+  gate: WorkGate;
   /** Invoices per sendemail request (default 20, e.g. from settings.batchSizes.email). */
   batchSize?: () => number;
   work?: WorkInProgress;
@@ -55,10 +56,8 @@ export class EmailService {
     const tuning: SenderTuning = deps;
     this.sender = new EmailSender<SignedInSession>({
       ...tuning,
+      ...workerPorts(deps),
       outbox: this.outbox,
-      activeProfileId: deps.activeProfileId,
-      ready: (signal) => deps.gate.ready(signal),
-      reportAuthFailure: (session) => deps.gate.reportAuthFailure(session.profile.id),
       send: deps.send ?? ((session, parameter, signal) => this.clientFor(session).sendEmail(parameter, { signal, retry: false })),
       batchSize: () => deps.batchSize?.() ?? DEFAULT_EMAIL_BATCH,
       onChange: () => this.changed(),

@@ -2,6 +2,7 @@ import type { Settings } from '../../../common/calls/settings';
 import type { InvoiceKind } from '../../../common/model';
 import type { IssueEntry } from '../../../common/calls/issuing';
 import { AppError } from '../../../common/errors';
+import { Passes } from '../scheduling/passes';
 import type { Store } from '../store';
 import { toEntry, type Row } from './rows';
 
@@ -19,9 +20,8 @@ export interface FollowUpPorts {
  * queue right after they happen, so a restart picks up only what is still waiting.
  */
 export class FollowUps {
-  private running: Promise<void> | null = null;
-  private again = false;
   private stopped = false;
+  private readonly passes = new Passes<string>((profileId) => this.pass(profileId), { stopped: () => this.stopped });
 
   constructor(
     private readonly store: Store,
@@ -31,28 +31,13 @@ export class FollowUps {
   ) {}
 
   run(profileId: string): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          await this.pass(profileId);
-        } while (this.again && !this.stopped);
-      } finally {
-        this.running = null;
-      }
-    })();
-    return this.running;
+    return this.passes.run(profileId);
   }
 
   /** Lets a pass in progress finish; none starts after. */
   async stop(): Promise<void> {
     this.stopped = true;
-    await this.running?.catch(() => {});
+    await this.passes.current?.catch(() => {});
   }
 
   private async pass(profileId: string): Promise<void> {

@@ -4,36 +4,23 @@ import { MAX_ISSUE_BATCH } from '../../../common/model/issuing';
 import { isApiError, redact, type IssueOutcome, type StatusItem } from '../api';
 import { judgeCall, judgeOutcome } from './judge';
 import { refreshCodes, settleUnknown, type LookupContext } from './lookups';
-import { GroupCommit } from './group-commit';
+import { GroupCommit } from '../scheduling/group-commit';
+import { Retimer, type PacingTuning, type PassOptions, type WorkerPorts, type WorkerSession } from '../scheduling/retimer';
 import type { IssueClaim, IssueQueue, IssueVerdict } from './queue';
 
-export interface RunnerSession {
-  profile: { id: string };
-  token?: string;
-}
+export type RunnerSession = WorkerSession;
 
-export interface IssueRunnerTuning {
-  isOnline?: () => boolean;
-  checkConnectivity?: () => void;
-  now?: () => number;
-  random?: () => number;
-  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
-  backoffBaseMs?: number;
-  backoffMaxMs?: number;
+export interface IssueRunnerTuning extends PacingTuning {
   /** How long an unknown invoice is looked up before "absent" is believed (it can take a while to show). */
   settleWindowMs?: number;
   /** The waits between lookups of one unknown invoice (the last repeats). */
   lookupDelaysMs?: readonly number[];
-  stopGraceMs?: number;
   /** How often issued with-code invoices are asked for the tax authority's code that comes later. */
   codeCheckMs?: number;
 }
 
-export interface IssueRunnerDeps<S extends RunnerSession> extends IssueRunnerTuning {
+export interface IssueRunnerDeps<S extends RunnerSession> extends IssueRunnerTuning, WorkerPorts<S> {
   queue: IssueQueue;
-  activeProfileId: () => string;
-  ready: (signal: AbortSignal) => Promise<S>;
-  reportAuthFailure: (session: S) => Promise<void> | void;
   /** One issue request (ApiClient.issue); never retried. */
   issue: (session: S, claim: IssueClaim, signal: AbortSignal) => Promise<IssueOutcome>;
   status: (session: S, refIds: string[], kind: InvoiceKind, signal: AbortSignal) => Promise<StatusItem[]>;
@@ -41,7 +28,6 @@ export interface IssueRunnerDeps<S extends RunnerSession> extends IssueRunnerTun
   statusByTransaction: (session: S, transactionIds: string[], signal: AbortSignal) => Promise<StatusItem[]>;
   /** The wait between two requests on one series. */
   gapMs: () => number;
-  onChange?: () => void;
   /** Invoices just issued (their follow-ups can start). */
   onIssued?: (ids: number[]) => void;
 }
@@ -68,23 +54,32 @@ function message(error: unknown, secrets: readonly string[]): Bilingual {
  * unknown invoice is never sent again until a lookup by RefID has settled it.
  */
 export class IssueRunner<S extends RunnerSession> {
-  private running: Promise<void> | null = null;
-  private rerun = false;
-  private stopped = false;
-  private readonly abort = new AbortController();
-  private timer: NodeJS.Timeout | undefined;
-  private failures = 0;
+  private readonly retimer: Retimer<PassOptions>;
   private batchCap = MAX_ISSUE_BATCH;
   private inFlight = 0;
   private state: IssueRunnerStatus = { state: 'idle', nextAttemptAt: null, lastError: null };
   private readonly secrets: string[] = [];
   private codesCheckedAt = 0;
-  private rerunOptions: { signInTimeoutMs?: number } = {};
 
-  private readonly commits: GroupCommit;
+  private readonly commits: GroupCommit<IssueClaim | null>;
 
   constructor(private readonly deps: IssueRunnerDeps<S>) {
-    this.commits = new GroupCommit(deps.queue);
+    this.commits = new GroupCommit((fn) => deps.queue.together(fn));
+    this.retimer = new Retimer<PassOptions>(deps, (options) => this.drain(options), {
+      // The next pass waits for a sign-in no longer than the shortest wait asked for.
+      merge: (running, asked) =>
+        asked.signInTimeoutMs === undefined ? running : { signInTimeoutMs: Math.min(asked.signInTimeoutMs, running.signInTimeoutMs ?? Infinity) },
+      onError: (error) => this.deps.log?.('error', `issue queue: ${message(error, this.secrets).en}`),
+      onEnd: () => this.deps.onChange?.(),
+    });
+  }
+
+  private get stopped(): boolean {
+    return this.retimer.stopped;
+  }
+
+  private schedule(at: number | null): void {
+    this.retimer.schedule(at);
   }
 
   private together(work: () => IssueClaim | null): Promise<IssueClaim | null> {
@@ -92,7 +87,7 @@ export class IssueRunner<S extends RunnerSession> {
   }
 
   private now(): number {
-    return this.deps.now?.() ?? Date.now();
+    return this.retimer.now();
   }
 
   get issuing(): number {
@@ -111,76 +106,35 @@ export class IssueRunner<S extends RunnerSession> {
   }
 
   /** Starts a pass (or makes the running one look again, keeping the shortest sign-in wait asked for). */
-  kick(options: { signInTimeoutMs?: number } = {}): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    if (this.running) {
-      this.rerun = true;
-      if (options.signInTimeoutMs !== undefined) {
-        this.rerunOptions = { signInTimeoutMs: Math.min(options.signInTimeoutMs, this.rerunOptions.signInTimeoutMs ?? Infinity) };
-      }
-      return this.running;
-    }
-    this.rerunOptions = options;
-    this.running = (async () => {
-      try {
-        do {
-          this.rerun = false;
-          const pass = this.rerunOptions;
-          await this.drain(pass);
-        } while (this.rerun && !this.stopped);
-      } catch (error) {
-        if (!this.stopped) this.deps.log?.('error', `issue queue: ${message(error, this.secrets).en}`);
-      } finally {
-        this.running = null;
-        this.deps.onChange?.();
-      }
-    })();
-    return this.running;
-  }
-
-  private schedule(at: number | null): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (at === null || this.stopped) return;
-    this.timer = setTimeout(
-      () => {
-        this.timer = undefined;
-        void this.kick();
-      },
-      Math.max(0, at - this.now()),
-    );
-    this.timer.unref?.();
-  }
-
-  private backoff(): number {
-    const base = this.deps.backoffBaseMs ?? 1_000;
-    const raw = Math.min(this.deps.backoffMaxMs ?? 5 * 60_000, base * 2 ** Math.min(this.failures - 1, 20));
-    return Math.round(raw * (0.5 + (this.deps.random?.() ?? Math.random()) * 0.5));
+  kick(options: PassOptions = {}): Promise<void> {
+    return this.retimer.kick(options);
   }
 
   private waitOffline(p: Bilingual | null): void {
-    this.failures++;
-    const at = this.now() + this.backoff();
+    const at = this.retimer.retryAt();
     this.set({ state: 'offline', nextAttemptAt: new Date(at).toISOString(), ...(p ? { lastError: p } : {}) });
     this.deps.checkConnectivity?.();
     this.schedule(at);
   }
 
-  private async session(options: { signInTimeoutMs?: number }): Promise<S | null> {
-    const signals = [this.abort.signal];
-    if (options.signInTimeoutMs !== undefined) signals.push(AbortSignal.timeout(options.signInTimeoutMs));
-    const hint = setTimeout(() => this.set({ state: 'paused' }), 1_500);
+  private async session(options: PassOptions): Promise<S | null> {
     try {
-      const s = await this.deps.ready(AbortSignal.any(signals));
+      const s = await this.retimer.session(
+        (signal) => this.deps.ready(signal),
+        options,
+        () => this.set({ state: 'paused' }),
+      );
+      if (s === 'timeout') {
+        this.set({ state: 'paused' });
+        return null;
+      }
       if (s.token && !this.secrets.includes(s.token)) this.secrets.push(s.token);
       return s;
     } catch (error) {
       if (this.stopped) return null;
-      if (options.signInTimeoutMs !== undefined && !this.abort.signal.aborted) this.set({ state: 'paused' });
+      if (options.signInTimeoutMs !== undefined && !this.retimer.abort.signal.aborted) this.set({ state: 'paused' });
       else this.waitOffline(message(error, this.secrets));
       return null;
-    } finally {
-      clearTimeout(hint);
     }
   }
 
@@ -200,7 +154,7 @@ export class IssueRunner<S extends RunnerSession> {
     return true;
   }
 
-  private async drain(options: { signInTimeoutMs?: number }): Promise<void> {
+  private async drain(options: PassOptions): Promise<void> {
     const { queue } = this.deps;
     queue.recover();
     for (;;) {
@@ -257,7 +211,7 @@ export class IssueRunner<S extends RunnerSession> {
       this.inFlight += claim.entries.length;
       let next: IssueClaim | null = null;
       try {
-        const outcome = await this.deps.issue(session, claim, this.abort.signal);
+        const outcome = await this.deps.issue(session, claim, this.retimer.abort.signal);
         const verdicts = judgeOutcome(claim, outcome, gap);
         const done = claim;
         next = await this.together(() => queue.settle(done, verdicts, gap, this.stopped ? undefined : { max: this.batchCap }));
@@ -276,7 +230,7 @@ export class IssueRunner<S extends RunnerSession> {
   }
 
   private afterSettle(verdicts: ReadonlyMap<number, IssueVerdict>, series: string): void {
-    this.failures = 0;
+    this.retimer.failures = 0;
     const issued = [...verdicts].filter(([, v]) => v.state === 'issued').map(([id]) => id);
     if (issued.length > 0) this.deps.onIssued?.(issued);
     if ([...verdicts.values()].some((v) => v.state === 'queued')) {
@@ -305,8 +259,7 @@ export class IssueRunner<S extends RunnerSession> {
         await this.deps.reportAuthFailure(session);
         return 'stop';
       }
-      this.failures++;
-      const at = this.now() + this.backoff();
+      const at = this.retimer.retryAt();
       queue.release(claim, new Date(at), p);
       this.set({ state: 'backoff', lastError: p, nextAttemptAt: new Date(at).toISOString() });
       this.schedule(at);
@@ -329,8 +282,7 @@ export class IssueRunner<S extends RunnerSession> {
         return 'stop';
       case 'rate_limited':
       case 'unavailable': {
-        this.failures++;
-        const at = this.now() + Math.max(isApiError(error) ? (error.retryAfterMs ?? 0) : 0, this.backoff());
+        const at = this.retimer.retryAt(isApiError(error) ? (error.retryAfterMs ?? 0) : 0);
         queue.release(claim, new Date(at), p);
         this.set({ state: 'backoff', lastError: p, nextAttemptAt: new Date(at).toISOString() });
         this.schedule(at);
@@ -375,7 +327,7 @@ export class IssueRunner<S extends RunnerSession> {
   }
 
   private lookups(): LookupContext<S> {
-    return { deps: this.deps, signal: this.abort.signal, now: () => this.now() };
+    return { deps: this.deps, signal: this.retimer.abort.signal, now: () => this.now() };
   }
 
   private codeCheckMs(): number {
@@ -387,12 +339,7 @@ export class IssueRunner<S extends RunnerSession> {
     await refreshCodes(this.lookups(), session, profileId);
   }
 
-  async stop(graceMs: number = this.deps.stopGraceMs ?? 10_000): Promise<void> {
-    this.stopped = true;
-    this.schedule(null);
-    const running = this.running;
-    if (running && graceMs > 0) await Promise.race([running, new Promise((r) => setTimeout(r, graceMs).unref?.())]);
-    this.abort.abort();
-    if (running) await running.catch(() => {});
+  stop(graceMs?: number): Promise<void> {
+    return this.retimer.stop(graceMs);
   }
 }

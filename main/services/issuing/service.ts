@@ -14,6 +14,7 @@ import { splitEmails } from '../../../common/rules/email';
 import { ClientFactory, type ApiClient } from '../api';
 import type { SignedInSession } from '../auth';
 import type { DraftsRepository } from '../drafts/repository';
+import { workerPorts, type WorkGate } from '../scheduling/retimer';
 import type { Store } from '../store';
 import type { WorkInProgress } from '../updates/work-in-progress';
 import { IssueExchanges } from './exchanges';
@@ -28,7 +29,7 @@ export interface IssuingServiceDeps extends IssueRunnerTuning {
   drafts: DraftsRepository;
   settings: () => Settings;
   activeProfileId: () => string;
-  gate: { ready(signal?: AbortSignal): Promise<SignedInSession>; reportAuthFailure(profileId?: string): Promise<void> };
+  gate: WorkGate;
   /** The cached templates of a profile for a year (to check the series before queueing). */
   templates?: {
     cached(profileId: string, year: number): { templates: Array<{ series: string; inactive: boolean; isSendSummary: boolean; isMoreVATRate: boolean }> };
@@ -70,10 +71,8 @@ export class IssuingService {
     const tuning: IssueRunnerTuning = deps;
     this.runner = new IssueRunner<SignedInSession>({
       ...tuning,
+      ...workerPorts(deps),
       queue: this.queue,
-      activeProfileId: deps.activeProfileId,
-      ready: (signal) => deps.gate.ready(signal),
-      reportAuthFailure: (session) => deps.gate.reportAuthFailure(session.profile.id),
       issue: (session, claim, signal) => this.send(session, claim, signal),
       status: (session, refIds, kind, signal) => this.clientFor(session).status(refIds, { by: 'refId', kind, signal }),
       statusByTransaction: (session, ids, signal) => this.clientFor(session).status(ids, { by: 'transactionId', kind: 'withCode', signal }),

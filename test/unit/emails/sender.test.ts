@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SendEmailParameter } from '../../../common/model';
 import { apiErrors, type SendEmailOutcome } from '../../../main/services/api';
@@ -5,7 +7,7 @@ import { checkInput } from '../../../main/services/emails/input';
 import { Outbox } from '../../../main/services/emails/outbox';
 import { EmailSender, type SenderDeps } from '../../../main/services/emails/sender';
 import { ProfileService } from '../../../main/services/profiles';
-import { openDatabase, type Store } from '../../../main/services/store';
+import { DATABASE_FILE_NAME, openDatabase, type Store } from '../../../main/services/store';
 import { makeTempDir } from '../../support/temp-dir';
 
 /**
@@ -69,28 +71,46 @@ function sender(send: Send, extra: Partial<SenderDeps<typeof session>> = {}) {
     ...extra,
   });
 }
+/** Counts the transactions that commit (nested ones are savepoints of these). */
+function countCommits(): { count: () => number; restore: () => void } {
+  const real = store.transaction;
+  let depth = 0;
+  let commits = 0;
+  store.transaction = ((fn) => {
+    if (depth++ === 0) commits++;
+    try {
+      return real(fn);
+    } finally {
+      depth--;
+    }
+  }) as Store['transaction'];
+  return { count: () => commits, restore: () => (store.transaction = real) };
+}
 const byTx = () => new Map(outbox.list('sandbox').items.map((e) => [e.transactionId, e]));
 
 describe('EmailSender', () => {
-  it('one kind per request, batches of N, one request in flight, each item judged alone (success:false + status 3 = sent)', async () => {
+  it('one kind per request, batches of N, each item judged alone (success:false + status 3 = sent); lanes: 1 keeps one request in flight', async () => {
     enqueue(['A1', 'A2', 'A3', 'A4']);
     enqueue(['C1'], 'cashRegister');
     enqueue(['K1'], 'withoutCode');
     const bodies: SendEmailParameter[] = [];
     let inFlight = 0;
     let maxInFlight = 0;
-    const s = sender(async (_s, p) => {
-      bodies.push(p);
-      inFlight++;
-      maxInFlight = Math.max(maxInFlight, inFlight);
-      await new Promise((r) => setTimeout(r, 5));
-      inFlight--;
-      return outcome(
-        p.SendEmailDatas.map((d) =>
-          item(d.TransactionID, d.TransactionID === 'A2' ? 2 : d.TransactionID.endsWith('4') ? 4 : 3, d.TransactionID === 'A2' ? 'InvalidEmail' : ''),
-        ),
-      );
-    });
+    const s = sender(
+      async (_s, p) => {
+        bodies.push(p);
+        inFlight++;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        await new Promise((r) => setTimeout(r, 5));
+        inFlight--;
+        return outcome(
+          p.SendEmailDatas.map((d) =>
+            item(d.TransactionID, d.TransactionID === 'A2' ? 2 : d.TransactionID.endsWith('4') ? 4 : 3, d.TransactionID === 'A2' ? 'InvalidEmail' : ''),
+          ),
+        );
+      },
+      { lanes: 1 },
+    );
     await s.flush();
     expect(maxInFlight).toBe(1);
     expect(bodies.map((b) => [b.SendEmailDatas.map((d) => d.TransactionID), b.IsInvoiceCode, b.IsInvoiceCalculatingMachine])).toEqual([
@@ -108,27 +128,25 @@ describe('EmailSender', () => {
 
   it('writes one transaction per batch: the verdicts of an answer go with the claim of the next batch', async () => {
     enqueue(['A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'A7']);
-    const real = store.transaction;
-    let transactions = 0;
-    store.transaction = ((fn) => {
-      transactions++;
-      return real(fn);
-    }) as Store['transaction'];
+    const commits = countCommits();
     const seenSending: number[] = [];
-    const s = sender(async (_s, p) => {
-      // While a batch is out, the one before it is already recorded.
-      seenSending.push(outbox.counts('sandbox').sending);
-      return outcome(p.SendEmailDatas.map((d) => item(d.TransactionID, 3)));
-    });
+    const s = sender(
+      async (_s, p) => {
+        // While a batch is out, the one before it is already recorded.
+        seenSending.push(outbox.counts('sandbox').sending);
+        return outcome(p.SendEmailDatas.map((d) => item(d.TransactionID, 3)));
+      },
+      { lanes: 1 },
+    );
     try {
       await s.flush();
     } finally {
-      store.transaction = real;
+      commits.restore();
     }
     expect(seenSending).toEqual([3, 3, 1]);
     expect(outbox.counts('sandbox')).toMatchObject({ sent: 7, sending: 0 });
     // 3 batches: three claims (the 2nd and 3rd settle the batch before) and the last settle.
-    expect(transactions).toBe(4);
+    expect(commits.count()).toBe(4);
   });
 
   it('an answer that may have reached the service leaves the batch unknown and never re-sends it', async () => {
@@ -303,5 +321,88 @@ describe('when recording "unknown" fails, the claim stays armed', () => {
     });
     await after.flush();
     expect(calls).toBe(1);
+  });
+});
+
+describe('several requests in flight (lanes)', () => {
+  it('the first request goes alone; then up to `lanes` are in flight, each sent only after its arm is committed, their commits shared', async () => {
+    enqueue(Array.from({ length: 30 }, (_, i) => `L${i}`));
+    // Another connection sees only what is committed.
+    const other = new DatabaseSync(path.join(tmp.dir, DATABASE_FILE_NAME), { readOnly: true });
+    const commits = countCommits();
+    const inFlightAtSend: number[] = [];
+    let inFlight = 0;
+    // The answers of the requests out at the same moment come back together.
+    let answering: Promise<void> | null = null;
+    const answer = () => (answering ??= new Promise<void>((r) => setTimeout(r, 5)).then(() => void (answering = null)));
+    const s = sender(
+      async (_s, p) => {
+        const ids = p.SendEmailDatas.map((d) => d.TransactionID);
+        const rows = other.prepare(`SELECT state, claimed_at FROM email_outbox WHERE transaction_id IN (${ids.map(() => '?').join(', ')})`).all(...ids);
+        expect(rows.map((r) => [r.state, r.claimed_at !== null])).toEqual(ids.map(() => ['sending', true]));
+        inFlightAtSend.push(++inFlight);
+        await answer();
+        inFlight--;
+        return outcome(ids.map((id) => item(id, 3)));
+      },
+      { lanes: 3 },
+    );
+    try {
+      await s.flush();
+    } finally {
+      commits.restore();
+      other.close();
+    }
+    expect(outbox.counts('sandbox')).toMatchObject({ sent: 30, sending: 0 });
+    expect(inFlightAtSend).toHaveLength(10);
+    expect(inFlightAtSend[0]).toBe(1);
+    expect(Math.max(...inFlightAtSend)).toBe(3);
+    // 10 batches, one transaction each would be 11 (with the last settle); the lanes share them:
+    // 1 alone, then 3, 3, 3 arms each with the settles of the answers before, then the last settles.
+    expect(commits.count()).toBe(5);
+  });
+
+  it('a refused sign-in at full width stops every lane, is reported once and loses nothing; a 429 stops them all too', async () => {
+    enqueue(Array.from({ length: 30 }, (_, i) => `R${i}`));
+    let calls = 0;
+    let reported = 0;
+    const s = sender(
+      async (_s, p) => {
+        calls++;
+        await new Promise((r) => setTimeout(r, 5));
+        if (calls > 1) throw apiErrors.auth({ operation: 'sendemail', serviceCode: 'TokenExpiredCode' });
+        return outcome(p.SendEmailDatas.map((d) => item(d.TransactionID, 3)));
+      },
+      {
+        lanes: 3,
+        reportAuthFailure: () => void reported++,
+        // After the refusal: signed out until stopped.
+        ready: (signal) =>
+          reported === 0 ? Promise.resolve(session) : new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('stopped')))),
+      },
+    );
+    const flushing = s.flush();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(calls).toBe(4);
+    expect(reported).toBe(1);
+    expect(outbox.counts('sandbox')).toMatchObject({ sent: 3, queued: 27, sending: 0 });
+    await s.stop(0);
+    await flushing;
+
+    let more = 0;
+    const t = sender(
+      async (_s, p) => {
+        more++;
+        await new Promise((r) => setTimeout(r, 5));
+        if (more > 1) throw apiErrors.rateLimited(30_000, { operation: 'sendemail', httpStatus: 429 });
+        return outcome(p.SendEmailDatas.map((d) => item(d.TransactionID, 3)));
+      },
+      { lanes: 3 },
+    );
+    await t.flush();
+    expect(more).toBe(4);
+    expect(outbox.counts('sandbox')).toMatchObject({ sent: 6, queued: 24, sending: 0 });
+    expect(t.senderStatus().state).toBe('backoff');
+    await t.stop();
   });
 });
