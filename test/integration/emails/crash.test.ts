@@ -31,6 +31,17 @@ afterAll(async () => {
 
 const PER_SEED = 24;
 
+/**
+ * Waits until the flush just started is sending (the sandbox saw a sendemail beyond the `seen`
+ * first ones; a slow start on a busy machine does not eat the kill window), then `ms` more: the
+ * first request goes alone, the next ones several at a time, so the kills land in both windows.
+ */
+async function whileSending(seen: number, ms: number): Promise<void> {
+  const until = Date.now() + 30_000;
+  while (sb.requests({ op: 'sendemail' }).length <= seen && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+  await new Promise((r) => setTimeout(r, ms));
+}
+
 describe('kill -9 during a flush, with resets and 503s injected', () => {
   it(`loses no entry, never sends an acknowledged one twice, and leaves the uncertain ones in \`unknown\` (${CRASH_SEEDS} seeds)`, async () => {
     const outbox = new Outbox(store);
@@ -39,6 +50,8 @@ describe('kill -9 during a flush, with resets and 503s injected', () => {
     expect(pool.length).toBeGreaterThanOrEqual(total);
     const env = cliEnv(`${tmp.dir}/data`, { EINVOICE_TOKEN: sb.devToken });
     let recovered = 0;
+    /** Kills that found more than one batch of 4 armed (several requests in flight). */
+    let severalInFlight = 0;
     let kills = 0;
     let enqueued = 0;
     const check = () => {
@@ -63,18 +76,21 @@ describe('kill -9 during a flush, with resets and 503s injected', () => {
       expect(added.added).toHaveLength(PER_SEED);
       enqueued += PER_SEED;
       const random = seededRandom(8000 + seed);
+      const seen = sb.requests({ op: 'sendemail' }).length;
       const { child, done } = spawnCli(['queue', 'flush', '--batch', '4', '--json', '--base-url', sb.baseUrl], env, tmp.dir);
-      const at = 200 + Math.floor(random() * 800);
-      await new Promise((r) => setTimeout(r, at));
+      await whileSending(seen, Math.floor(random() * 300));
       const killed = child.kill('SIGKILL');
       const r = await done;
       if (killed && r.signal === 'SIGKILL') kills++;
       // The next start (the app or the CLI) finds the dead process's claims.
-      recovered += outbox.recover();
+      const found = outbox.recover();
+      recovered += found;
+      if (found > 4) severalInFlight++;
       check();
     }
     expect(kills).toBeGreaterThanOrEqual(Math.ceil(CRASH_SEEDS * 0.8));
     expect(recovered).toBeGreaterThan(0); // some kills landed while a request was in flight
+    expect(severalInFlight).toBeGreaterThan(0); // and some while several were
     const final = await runCli(['queue', 'flush', '--batch', '4', '--json', '--base-url', sb.baseUrl], env, tmp.dir);
     expect([0, 1]).toContain(final.code);
     const all = check();
@@ -86,7 +102,9 @@ describe('kill -9 during a flush, with resets and 503s injected', () => {
     // they wait for the user with an explanation.
     for (const e of all.filter((x) => x.state === 'unknown')) expect(e.lastError?.en).toMatch(/may or may not/);
     recordHardening('crash-emails', { crashSeeds: CRASH_SEEDS, crashKills: kills, crashScenarios: 1, crashLosses: 0 }); // reached only when every invariant held
-    console.log(`crash test: ${kills} kills, ${recovered} in-flight entries recovered as unknown; final ${JSON.stringify(counts)}`);
+    console.log(
+      `crash test: ${kills} kills (${severalInFlight} with several batches in flight), ${recovered} in-flight entries recovered as unknown; final ${JSON.stringify(counts)}`,
+    );
   }, 900_000);
 
   it('two processes flushing one outbox, one of them killed at a random moment: 0 double sends, nothing lost', async () => {
@@ -111,9 +129,10 @@ describe('kill -9 during a flush, with resets and 503s injected', () => {
       );
       const random = seededRandom(9000 + round);
       const args = ['queue', 'flush', '--batch', '4', '--json', '--base-url', sb.baseUrl];
+      const seen = sb.requests({ op: 'sendemail' }).length;
       const a = spawnCli(args, env, tmp.dir);
       const b = spawnCli(args, env, tmp.dir);
-      await new Promise((r) => setTimeout(r, 200 + Math.floor(random() * 800)));
+      await whileSending(seen, Math.floor(random() * 300));
       (random() < 0.5 ? a : b).child.kill('SIGKILL');
       await Promise.all([a.done, b.done]);
       recovered += outbox.recover();
