@@ -19,7 +19,6 @@
  *   before its request leaves, so the restart finds the batch armed → unknown. Run with NORMAL the
  *   same seeds send batches twice: no commit is synced then, the claims roll back to `queued`.
  */
-import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -29,7 +28,7 @@ import { Outbox } from '../../../main/services/emails/outbox';
 import { ProfileService } from '../../../main/services/profiles';
 import { startSandbox, type Sandbox } from '../../../main/sandbox';
 import { openDatabase, type Store } from '../../../main/services/store';
-import { CRASH_SEEDS, crashPreloads, cutPower, keepDurableCopy, seededRandom } from '../../support/crash';
+import { clockJumpRound, crashFigures, CRASH_SEEDS, crashPreloads, cutPower, keepDurableCopy, seededRandom } from '../../support/crash';
 import { recordHardening } from '../../support/hardening-report';
 import { makeTempDir } from '../../support/temp-dir';
 import { buildOnce, cliEnv, runCli, spawnCli, type Run } from './cli-support';
@@ -99,17 +98,6 @@ async function requestsAfter(from: number, n = 1, timeoutMs = 60_000): Promise<v
     await sleep(10);
   }
 }
-/** Resolves once the process listens for the clock-jump signal (before that, SIGUSR2 would end it). */
-function armed(child: ChildProcess): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    child.stderr!.on('data', (d: Buffer | string) => {
-      seen += String(d);
-      if (seen.includes('clock-jump: armed')) resolve();
-    });
-    child.once('exit', () => reject(new Error('the process ended before its clock could jump')));
-  });
-}
 const sendemails = () => sb.requests({ op: 'sendemail' }).length;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -121,7 +109,8 @@ describe('crash windows of the email queue, in real processes', () => {
     const store = openDatabase(data);
     new ProfileService(store);
     const outbox = new Outbox(store);
-    const jumpedStart = new Outbox(store, { now: () => Date.now() + HOUR });
+    let ahead = 0; // the jumps so far: the machine's clock stays where it jumped to
+    const jumpedStart = new Outbox(store, { now: () => Date.now() + ahead });
     const mine = new Set<string>();
     let takenFromLive = 0;
     let jumped = 0;
@@ -132,30 +121,23 @@ describe('crash windows of the email queue, in real processes', () => {
       for (let seed = 0; seed < SEEDS; seed++) {
         enqueue(outbox, mine, 40);
         const random = seededRandom(11_000 + seed);
-        // Both start on the real time and jump +1 h together.
-        const jumps = crashPreloads({ clockJump: { offsetMs: HOUR } });
+        // Both start on the machine's time so far and jump +1 h together.
+        const jumps = crashPreloads({ clock: { aheadMs: ahead, jumpMs: HOUR } });
         const env = cliEnv(data, { EINVOICE_TOKEN: sb.devToken, EINVOICE_DEBUG: '1', ...jumps });
         const from = sendemails();
-        const a = spawnCli(flushArgs(), env, tmp.dir);
-        const b = spawnCli(flushArgs(), env, tmp.dir);
-        await Promise.all([armed(a.child), armed(b.child)]);
-        await requestsAfter(from, 2);
-        await sleep(Math.floor(random() * 300));
-        a.child.kill('SIGUSR2');
-        b.child.kill('SIGUSR2');
         // Meanwhile another start on the same machine (this process, its clock jumped too) recovers
         // what it finds: the claims armed before the jump look an hour old, and their owners live.
-        const until = Date.now() + 50 + Math.floor(random() * 400);
-        while (Date.now() < until) {
-          takenFromLive += jumpedStart.recover();
-          await sleep(10);
-        }
-        const victim = random() < 0.7 ? (random() < 0.5 ? a : b) : null;
-        victim?.child.kill('SIGKILL');
-        const runs = await Promise.all([a.done, b.done]);
-        for (const r of runs) {
-          if (killedBy(r)) kills++;
-          if (r.stderr.includes('clock-jump: +')) jumped++;
+        const round = await clockJumpRound({
+          spawn: () => spawnCli(flushArgs(), env, tmp.dir),
+          started: () => requestsAfter(from, 2),
+          random,
+          onJump: () => (ahead += HOUR),
+          recoverElsewhere: () => jumpedStart.recover(),
+        });
+        takenFromLive += round.takenFromLive;
+        jumped += round.jumped;
+        kills += round.runs.filter(killedBy).length;
+        for (const r of round.runs) {
           // A process that lost a batch it was sending says so; with ownership by process this never happens.
           expect(r.stderr, 'a live process lost its claim').not.toMatch(/changed under this batch/);
         }
@@ -164,13 +146,8 @@ describe('crash windows of the email queue, in real processes', () => {
         if (n > 0) midRequest++;
         check(outbox, mine);
       }
-      // The rest goes out on the jumped clock (a batch put back by a 503 is due by that clock).
-      const rest = await runCli(
-        flushArgs(),
-        cliEnv(data, { EINVOICE_TOKEN: sb.devToken, ...crashPreloads({ clockJump: { offsetMs: HOUR, now: true } }) }),
-        tmp.dir,
-        120_000,
-      );
+      // The rest goes out on the machine's clock after the jumps (a batch put back by a 503 is due by it).
+      const rest = await runCli(flushArgs(), cliEnv(data, { EINVOICE_TOKEN: sb.devToken, ...crashPreloads({ clock: { aheadMs: ahead } }) }), tmp.dir, 120_000);
       expect([0, 1], rest.stderr).toContain(rest.code);
       const { all, doubleSends } = check(outbox, mine);
       expect(doubleSends).toBe(0);
@@ -178,9 +155,9 @@ describe('crash windows of the email queue, in real processes', () => {
       expect(jumped).toBeGreaterThanOrEqual(SEEDS); // the clock jumped inside running processes
       expect(kills).toBeGreaterThan(0);
       const counts = { unknown: all.filter((e) => e.state === 'unknown').length, queued: all.filter((e) => e.state === 'queued').length };
-      recordHardening('crash-emails-windows', {
+      recordHardening('crash-emails-clock-jump', {
+        ...crashFigures(SEEDS, kills),
         clockJumpSeeds: SEEDS,
-        clockJumpKills: kills,
         clockJumpTakenFromLive: takenFromLive,
         clockJumpDoubleSends: doubleSends,
       });
@@ -242,7 +219,12 @@ describe('crash windows of the email queue, in real processes', () => {
       expect(refused).toBeGreaterThanOrEqual(Math.ceil(SEEDS / 3));
       expect(leftArmed).toBeGreaterThan(0);
       const unknown = all.filter((e) => e.state === 'unknown').length;
-      recordHardening('crash-emails-windows', { unknownWriteSeeds: SEEDS, unknownWritesRefused: refused, unknownWriteDoubleSends: doubleSends });
+      recordHardening('crash-emails-unknown-write', {
+        ...crashFigures(SEEDS, kills),
+        unknownWriteSeeds: SEEDS,
+        unknownWritesRefused: refused,
+        unknownWriteDoubleSends: doubleSends,
+      });
       console.log(
         `unknown write refused: ${SEEDS} seeds, ${refused} runs hit the refused write (${leftArmed} ended with the batch armed), ${kills} kills, ` +
           `${recovered} recovered as unknown, ${unknown} unknown at the end, ${doubleSends} double sends`,
@@ -304,7 +286,7 @@ describe('crash windows of the email queue, in real processes', () => {
       expect(kills).toBeGreaterThanOrEqual(Math.ceil(SEEDS * 0.8));
       expect(recovered).toBeGreaterThan(0); // some cuts landed while a request was in flight
       const states = all.reduce<Record<string, number>>((m, e) => ({ ...m, [e.state]: (m[e.state] ?? 0) + 1 }), {});
-      recordHardening('crash-emails-windows', { powerCutSeeds: SEEDS, powerCutKills: kills, powerCutDoubleSends: doubleSends, crashLosses: 0 });
+      recordHardening('crash-emails-power-cut', { ...crashFigures(SEEDS, kills), powerCutSeeds: SEEDS, powerCutDoubleSends: doubleSends });
       console.log(
         `power cut: ${SEEDS} seeds, ${kills} cuts (${midRequest} with a request in flight, ${rolledBack} where dropping the un-synced writes changed a state), ` +
           `${recovered} recovered as unknown, final ${JSON.stringify(states)}, ${doubleSends} double sends`,
