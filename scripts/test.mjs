@@ -120,7 +120,16 @@ if (wanted('e2e')) {
   }
 }
 
-/** Figures the hardening tests recorded (test/support/hardening-report.ts), added up. */
+/** The figures of the last landed run (test/hardening-baseline.json), printed beside the new ones. */
+const baseline = readJson(path.join(root, 'test', 'hardening-baseline.json'))?.figures ?? {};
+
+/** "230 (before: 200)", "7 (new)", or just the figure when it is not a count. */
+function beside(now, before) {
+  if (typeof now !== 'number') return String(now);
+  return before === undefined ? `${now} (new)` : `${now} (before: ${before})`;
+}
+
+/** Figures the hardening tests recorded (test/support/hardening-report.ts), added up, each beside the last landed run's. */
 function hardeningSummary() {
   const dir = path.join(results, 'hardening');
   if (!fs.existsSync(dir)) return [];
@@ -134,7 +143,14 @@ function hardeningSummary() {
       } else sum[key] = value;
     }
   }
-  return Object.entries(sum).map(([key, value]) => `${key}: ${typeof value === 'object' ? JSON.stringify(value) : value}`);
+  return Object.entries(sum).map(([key, value]) => {
+    const before = baseline[key];
+    if (value && typeof value === 'object') {
+      const parts = Object.entries(value).map(([k, v]) => `${k} ${beside(v, before?.[k])}`);
+      return `${key}: ${parts.join(', ')}`;
+    }
+    return `${key}: ${beside(value, before)}`;
+  });
 }
 
 console.log('\n=== summary');

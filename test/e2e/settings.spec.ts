@@ -33,7 +33,9 @@ test.describe('signing in and the connection state', () => {
     await sandbox?.close();
   });
 
-  test('signing in with a token, going offline and online again are all visible', async ({ app }) => {
+  test('signing in with a token, a token that follows its origin (Settings warns before a move to another server, which signs out), going offline and online again are all visible', async ({
+    app,
+  }) => {
     await app.getByRole('button', { name: 'Cài đặt' }).click();
     // A loopback service is allowed over http://.
     await app.getByLabel('Tên cấu hình').fill('Quầy 1');

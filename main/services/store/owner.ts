@@ -10,7 +10,10 @@ import { readFileSync } from 'node:fs';
 
 /**
  * Who a process is, beyond its pid: the boot and the process's start time (Linux /proc), so a pid
- * reused after a reboot or by a later process is not taken for the owner. '' where unknown.
+ * reused after a reboot or by a later process is not taken for the owner. '' where unknown: on
+ * Windows and macOS the start time is only reachable by running another program per check
+ * (PowerShell, ps), too slow for a recovery that asks per claim, so there a reused pid keeps a
+ * claim until that process ends — rows wait longer, never go out twice.
  */
 export function processIdentity(pid: number): string {
   try {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DatabaseSync } from 'node:sqlite';
 import { makeTempDir } from '../../support/temp-dir';
+import { recordHardening } from '../../support/hardening-report';
 import { listFiles, runCli as runCliAt, BUILT_CLI, sandboxForBuiltCli, writeIdsFile } from './helpers';
 
 const JOB_SIZE = 600;
@@ -111,6 +112,7 @@ describe('one owner per job', () => {
       // The taker asked only for what was not saved when the owner died.
       const callsAfter = sandbox.requests({ op: 'download' }).length - callsAtKill;
       expect(callsAfter).toBeLessThanOrEqual(Math.ceil((JOB_SIZE - savedAtKill.size) / 50) + 1);
+      recordHardening('downloads-two-processes', { twoProcessDownloadRounds: 1, downloadFilesWrittenTwice: twice.length });
       console.log(
         `one owner: second process refused (exit ${second.code}); ${savedAtKill.size} saved at the kill; ${callsAtKill} + ${callsAfter} Download calls; 0 items recorded twice`,
       );
