@@ -149,7 +149,8 @@ export function isPdf(bytes: Uint8Array): boolean {
  * Pages a list until done (Skip ≥ TotalCount), de-duplicating by TransactionID: the list can grow
  * while it is paged (an invoice issued meanwhile shifts the pages). When the pages end with fewer
  * distinct invoices than the last TotalCount, it reads again from the top until every one is seen
- * (at most two more passes); each page goes to `onPage` with only the invoices not seen before.
+ * (at most two more passes, and never more than three passes' worth of requests); each page goes
+ * to `onPage` with only the invoices not seen before.
  */
 export async function pageAll(
   fetchPage: (skip: number, take: number) => Promise<PagingPage>,
@@ -161,16 +162,19 @@ export async function pageAll(
   let passes = 0;
   let requests = 0;
   let total: number;
+  let budget = Infinity;
   for (;;) {
     const page = await fetchPage(skip, take);
     requests++;
     total = page.totalCount;
+    // A list growing as fast as it is read would never end: three passes' worth of requests at most.
+    if (requests === 1) budget = 3 * (Math.ceil(total / take) + 1) + 2;
     const fresh = page.items.filter((i) => !seen.has(i.transactionId));
     for (const i of fresh) seen.add(i.transactionId);
     await onPage(fresh, { seen: seen.size, total });
     skip += page.items.length;
     const ended = page.items.length === 0 || skip >= total;
-    if (seen.size >= total && (ended || passes > 0)) break;
+    if ((seen.size >= total && (ended || passes > 0)) || requests >= budget) break;
     if (ended) {
       if (++passes > 2) break;
       skip = 0;
