@@ -21,6 +21,7 @@ import { previewCalls, previewEvents } from './calls/preview';
 import { downloadsCalls, downloadsEvents } from './calls/downloads';
 import { sandboxCalls } from './calls/sandbox';
 import { issuingCalls, issuingEvents } from './calls/issuing';
+import { registerCalls, registerEvents } from './calls/register';
 
 export { ConnectionKindSchema, type ConnectionKind } from './calls/app';
 
@@ -38,6 +39,7 @@ export const calls = {
   ...previewCalls,
   ...downloadsCalls,
   ...issuingCalls,
+  ...registerCalls,
   ...sandboxCalls,
 } as const;
 
@@ -54,6 +56,7 @@ export const events = {
   ...previewEvents,
   ...downloadsEvents,
   ...issuingEvents,
+  ...registerEvents,
 } as const;
 
 export type Calls = typeof calls;

@@ -45,6 +45,7 @@ export function resetSandbox(ctx: SandboxContext): void {
   ctx.emails.length = 0;
   ctx.emailCounts.clear();
   ctx.log = [];
+  ctx.served = { pagingRequests: 0, pagingItems: 0 };
   ctx.links.clear();
 }
 

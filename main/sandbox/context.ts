@@ -60,6 +60,8 @@ export interface SandboxContext {
   /** How often each TransactionID was emailed (seeds a fresh RefDetailID per send). */
   readonly emailCounts: Map<string, number>;
   log: SandboxRequestLog[];
+  /** What paging answered since the last reset: requests and invoices served. */
+  served: { pagingRequests: number; pagingItems: number };
   /** `http://127.0.0.1:<port>` once listening, '' before. */
   origin: string;
 }

@@ -1,7 +1,20 @@
 import { createRng, type Rng } from './prng';
 
 /** Operations a fault can target; `all` applies to every one (op-specific keys win). */
-export const FAULT_OPS = ['token', 'preview', 'download', 'sendemail', 'templates', 'link', 'issue', 'status', 'certificates'] as const;
+export const FAULT_OPS = [
+  'token',
+  'preview',
+  'download',
+  'sendemail',
+  'templates',
+  'link',
+  'issue',
+  'status',
+  'certificates',
+  'paging',
+  'publishview',
+  'voucherpaper',
+] as const;
 export type FaultOp = (typeof FAULT_OPS)[number];
 
 /**
@@ -125,7 +138,7 @@ export function normaliseFaults(raw: unknown): FaultConfig {
  *   spec  := rule ( "," rule )*
  *   rule  := op ":" kv ( ":" kv )*
  *   op    := token | preview | download | sendemail | templates | link | issue | status
- *          | certificates | all
+ *          | certificates | paging | publishview | voucherpaper | all
  *   kv    := name "=" number
  *   name  := latency | jitter (ms) | 429 | retry-after (s) | 500 | 503 | error | reset | hang
  *          | malformed | truncated | wrongtypes | empty | late500 (rates 0..1) | limit (count)

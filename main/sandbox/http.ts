@@ -7,6 +7,7 @@ import type { SeriesHold } from './ledger';
 import { opCertificates } from './operations/certificates';
 import { opDownload } from './operations/download';
 import { opIssue } from './operations/issue';
+import { opPaging, opPublishView, opVoucherPaper } from './operations/issued';
 import { opPreview } from './operations/preview';
 import { opSendEmail } from './operations/sendemail';
 import { opStatus } from './operations/status';
@@ -41,7 +42,14 @@ const METHODS: Record<FaultOp, string> = {
   issue: 'POST',
   status: 'POST',
   certificates: 'GET',
+  paging: 'POST',
+  publishview: 'POST',
+  voucherpaper: 'POST',
 };
+
+function header(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
 
 /** Which operation a request addresses (paths are case-insensitive, like ASP.NET). */
 function opFor(method: string, lower: string): FaultOp | undefined {
@@ -55,6 +63,9 @@ function opFor(method: string, lower: string): FaultOp | undefined {
     if (name === 'templates') return 'templates';
     if (name === 'status') return 'status';
     if (name === 'get-certificates') return 'certificates';
+    if (name === 'paging') return 'paging';
+    if (name === 'publishview') return 'publishview';
+    if (name === 'voucher-paper') return 'voucherpaper';
   }
   if (method === 'GET' && /^\/(preview|viewer)\//.test(lower)) return 'link';
   return undefined;
@@ -234,6 +245,9 @@ async function handle(ctx: SandboxContext, server: ServerState, req: http.Incomi
   else if (op === 'issue') reply = await opIssue(ctx, body, hold);
   else if (op === 'status') reply = opStatus(ctx, url.searchParams, body);
   else if (op === 'certificates') reply = opCertificates(ctx);
+  else if (op === 'paging') reply = opPaging(ctx, url.searchParams, body);
+  else if (op === 'publishview') reply = await opPublishView(ctx, body, header(req.headers.companytaxcode));
+  else if (op === 'voucherpaper') reply = await opVoucherPaper(ctx, url.searchParams, body);
   else reply = await opPreview(ctx, body);
 
   await delay();

@@ -78,6 +78,8 @@ export interface Sandbox {
   setFaults(f: FaultConfig | string): void;
   sentEmails(): SandboxEmail[];
   requests(filter?: { op?: FaultOp }): SandboxRequestLog[];
+  /** What paging answered since the last reset: requests that got a page, and invoices in them. */
+  pagingServed(): { requests: number; items: number };
   /** Every invoice issued through the API, in issue order (they are in the catalogue too). */
   issued(): SandboxIssued[];
   /** Per RefID: issue requests that carried it (since the last reset) and times it was recorded (0 or 1). */
@@ -138,6 +140,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     emails: [],
     emailCounts: new Map(),
     log: [],
+    served: { pagingRequests: 0, pagingItems: 0 },
     origin: '',
   };
   const { renderer, issuing } = ctx;
@@ -184,6 +187,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     setFaults: (f) => ctx.injector.set(normaliseFaults(f)),
     sentEmails: () => ctx.emails.map((e) => ({ ...e })),
     requests: (filter) => (filter?.op ? ctx.log.filter((r) => r.op === filter.op) : [...ctx.log]),
+    pagingServed: () => ({ requests: ctx.served.pagingRequests, items: ctx.served.pagingItems }),
     issued: () => issuing.issued(),
     issueAttempts: (refId) => issuing.attempts(refId),
     overlaps: () => issuing.overlaps,

@@ -58,6 +58,8 @@ export class IssueLedger {
   private readonly held = new Map<string, number>();
   private overlapCount = 0;
   private codeCounter = 0;
+  /** `series|number` of originals corrected through the API → the correction's ReferenceType (1 replaced, 2 adjusted). */
+  private readonly corrected = new Map<string, number>();
 
   constructor(
     private readonly seed: number,
@@ -150,6 +152,16 @@ export class IssueLedger {
     this.records.push(rec);
     this.byId.set(rec.TransactionID, rec);
     this.recordedRefs.set(rec.RefID, (this.recordedRefs.get(rec.RefID) ?? 0) + 1);
+  }
+
+  /** A replacement (1) or adjustment (2) was issued for the invoice `series` (7 characters) number `invNo`. */
+  markCorrected(series: string, invNo: string, referenceType: number): void {
+    this.corrected.set(`${series.toUpperCase()}|${invNo.padStart(8, '0')}`, referenceType);
+  }
+
+  /** How the invoice was corrected since (1 replaced, 2 adjusted), if it was. */
+  correctedAs(series: string, invNo: string | undefined): number | undefined {
+    return invNo ? this.corrected.get(`${series.toUpperCase()}|${invNo.padStart(8, '0')}`) : undefined;
   }
 
   recordOf(transactionId: string): IssueRecord | undefined {

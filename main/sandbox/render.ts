@@ -265,8 +265,8 @@ function embedMaster(doc: PDFDocument, f: LoadedFont, m: MasterFont): PDFFont {
 }
 
 /** True when every character of the invoice's text is in the master subset. */
-function coveredBy(m: MasterFont, inv: SandboxInvoice): boolean {
-  for (const ch of JSON.stringify(inv).normalize('NFC')) if (!m.chars.has(ch.codePointAt(0) ?? 0)) return false;
+function coveredBy(m: MasterFont, inv: SandboxInvoice, extra = ''): boolean {
+  for (const ch of (JSON.stringify(inv) + extra).normalize('NFC')) if (!m.chars.has(ch.codePointAt(0) ?? 0)) return false;
   return true;
 }
 
@@ -408,6 +408,9 @@ ${rows}
 // ---------------------------------------------------------------------------------------------
 // PDF
 
+/** The heading of a paper copy converted from an e-invoice. */
+export const PAPER_TITLE = 'HÓA ĐƠN CHUYỂN ĐỔI TỪ HÓA ĐƠN ĐIỆN TỬ';
+
 interface PdfOptions {
   preview?: boolean;
   /** Grow the file to about this many KB with an incompressible padding object (0 = none). */
@@ -416,6 +419,8 @@ interface PdfOptions {
   padSeed?: string;
   /** false = always embed a per-document subset (default: the shared Vietnamese subset when it covers the text). */
   fastFont?: boolean;
+  /** The paper copy converted from the e-invoice (voucher-paper): its title, converter and date. */
+  paper?: { converter: string; date: string };
 }
 
 const A4: [number, number] = [595.28, 841.89];
@@ -573,7 +578,8 @@ export function loadFonts(fontDir?: string): LoadedFonts {
 export async function renderPdf(inv: SandboxInvoice, fonts: LoadedFonts, opts: PdfOptions = {}): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
   const [mRegular, mBold] = await Promise.all([masterFor(fonts.regular), masterFor(fonts.bold)]);
-  const useMaster = opts.fastFont !== false && coveredBy(mRegular, inv) && coveredBy(mBold, inv);
+  const extra = opts.paper ? `${PAPER_TITLE} Người chuyển đổi ${opts.paper.converter} Ngày chuyển đổi` : '';
+  const useMaster = opts.fastFont !== false && coveredBy(mRegular, inv, extra) && coveredBy(mBold, inv, extra);
   const embed = (f: LoadedFont, m: MasterFont): PDFFont => (useMaster ? embedMaster(doc, f, m) : embedSubset(doc, f));
   const regular = embed(fonts.regular, mRegular);
   const bold = fonts.bold === fonts.regular ? regular : embed(fonts.bold, mBold);
@@ -600,6 +606,10 @@ export async function renderPdf(inv: SandboxInvoice, fonts: LoadedFonts, opts: P
   w.line(18);
   if (opts.preview) {
     w.text('BẢN XEM TRƯỚC – CHƯA PHÁT HÀNH', A4[0] / 2, { bold: true, size: 10, align: 'center' });
+    w.line(14);
+  }
+  if (opts.paper) {
+    w.text(PAPER_TITLE, A4[0] / 2, { bold: true, size: 11, align: 'center' });
     w.line(14);
   }
   const { d, m, y } = dateParts(str(inv.InvDate));
@@ -691,6 +701,15 @@ export async function renderPdf(inv: SandboxInvoice, fonts: LoadedFonts, opts: P
   w.line(12);
   w.text('(Ký, ghi rõ họ tên)', 130, { size: 8, align: 'center' });
   w.text(opts.preview ? '(Chưa ký)' : 'Ký bởi: ' + SANDBOX_SELLER.name, 430, { size: 8, align: 'center', width: 250 });
+  if (opts.paper) {
+    const c = dateParts(opts.paper.date);
+    w.line(40);
+    w.text('Người chuyển đổi', 430, { bold: true, align: 'center' });
+    w.line(12);
+    w.text(opts.paper.converter, 430, { align: 'center', width: 250 });
+    w.line(12);
+    w.text(`Ngày chuyển đổi: ${c.d}/${c.m}/${c.y}`, 430, { size: 8, align: 'center' });
+  }
   w.finish();
   const bytes = await doc.save({ useObjectStreams: false });
   const target = (opts.padKb ?? 0) * 1024;
@@ -841,6 +860,10 @@ export class InvoiceRenderer {
   }
   renderPreview(inv: SandboxInvoice): Promise<Uint8Array> {
     return renderPdf(inv, this.fonts, { preview: true });
+  }
+  /** The paper copy converted from an issued invoice (not cached: converter and date vary). */
+  renderPaper(inv: SandboxInvoice, paper: { converter: string; date: string }): Promise<Uint8Array> {
+    return renderPdf(inv, this.fonts, { paper });
   }
 }
 

@@ -19,6 +19,7 @@ import { EmailService } from './emails';
 import { IssuingService } from './issuing';
 import { issuingFollowUps } from './issuing/ports';
 import { LogFile, type Log } from './logging/log-file';
+import { RegisterService } from './register';
 import { ProfileService } from './profiles';
 import { endpointResolver } from './profiles/endpoints';
 import { profileHandlers } from './profiles/handlers';
@@ -56,6 +57,8 @@ export interface Services {
   /** Bulk download jobs of issued invoices. */
   readonly downloads: DownloadsService;
   readonly issuing: IssuingService;
+  /** The register of issued invoices (list, sync by date, view, paper copy, corrections). */
+  readonly register: RegisterService;
   /** Builds every service client (timeouts and retries by purpose). */
   readonly clients: ClientFactory;
   /** Whose work and which sign-in (the active profile in the app; the CLI may choose another). */
@@ -190,6 +193,18 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
   });
   closers.push(() => issuing.stop());
 
+  const register = new RegisterService({
+    store,
+    bus,
+    drafts: drafting.drafts,
+    activeProfileId: session.profileId,
+    gate: session.gate,
+    clients,
+    dataDir: config.dataDir,
+    ...(config.now ? { now: config.now } : {}),
+    log,
+  });
+
   const handlers: ContractHandlers = {
     ...diagnosticsHandlers({
       log: logFile,
@@ -206,6 +221,7 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
     ...emails.handlers(),
     ...downloads.handlers(),
     ...issuing.handlers(),
+    ...register.handlers(),
   };
 
   const dispatch = createDispatch(handlers, (name, error) =>
@@ -236,6 +252,7 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
     emails,
     downloads,
     issuing,
+    register,
     clients,
     session,
     sandbox,

@@ -135,11 +135,22 @@ export const sampleRequests: { [N in CallName]: CallRequest<N> } = {
   'issuing.reopen': { id: 999999 },
   'issuing.flush': {},
   'issuing.certificates': {},
+  // register of issued invoices
+  'issued.list': { from: '2026-01-01', to: '2026-01-31', series: ['1C26TAA'], text: 'hồ tây', offset: 0, limit: 50 },
+  'issued.get': { transactionId: 'NOSUCHID01' },
+  'issued.sync': { from: '2026-01-01', to: '2026-01-01', kinds: ['withCode'] },
+  'issued.view': { transactionId: 'NOSUCHID01' },
+  'issued.paperCopy': { transactionIds: ['NOSUCHID01'], converter: 'Nguyễn Văn An', folder: 'paper-copies' },
+  'issued.draftCorrection': { transactionId: 'NOSUCHID01', correction: 'adjust', reason: 'Giảm giá' },
 };
 
 /** Calls whose sample may legitimately answer with an AppError in a fresh data folder. */
 export const mayFailWithAppError: ReadonlySet<CallName> = new Set<CallName>([
   'issuing.queue',
+  'issued.get',
+  'issued.sync',
+  'issued.view',
+  'issued.draftCorrection',
   'issuing.retry',
   'issuing.reopen',
   'profiles.remove',

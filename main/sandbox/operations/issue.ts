@@ -122,6 +122,10 @@ function issueOne(ctx: SandboxContext, raw: unknown, signType: number, certOk: b
     isSendMail: getCI(raw, 'IsSendEmail') === true,
     referenceType: referenceType === 1 || referenceType === 2 ? referenceType : 0,
   });
+  if (referenceType === 1 || referenceType === 2) {
+    const orgNo = getCI(raw, 'OrgInvNo');
+    issuing.markCorrected(`${text(getCI(raw, 'OrgInvTemplateNo'))}${text(getCI(raw, 'OrgInvSeries'))}`, String(orgNo ?? ''), referenceType);
+  }
   if (ASYNC_SIGN_TYPES.includes(signType)) return { ...base, InvSeries: series, InvDate: issued.InvDate };
   const code = kind === 'cashRegister' || (kind === 'withCode' && ctx.quirks.invoiceCodeDelayMs === 0) ? taxAuthorityCode(issued) : null;
   return { ...base, TransactionID: issued.TransactionID, InvNo: issued.InvNo, InvSeries: series, InvDate: issued.InvDate, InvoiceCode: code };

@@ -7,7 +7,7 @@ import { kindFromFlags } from '../../../common/model/kind';
 const MAX_IDS = 50;
 
 /** One status entry. Generated invoices were issued long ago: code and acceptance are there. */
-function statusEntry(ctx: SandboxContext, inv: SandboxInvoice, rec: IssueRecord | undefined, nowMs: number): Record<string, unknown> {
+export function statusEntry(ctx: SandboxContext, inv: SandboxInvoice, rec: IssueRecord | undefined, nowMs: number): Record<string, unknown> {
   const id = inv.TransactionID ?? '';
   const codeReady = !rec || nowMs - rec.issuedMs >= ctx.quirks.invoiceCodeDelayMs;
   const coded = inv.kind !== 'withoutCode';
@@ -21,7 +21,7 @@ function statusEntry(ctx: SandboxContext, inv: SandboxInvoice, rec: IssueRecord 
     InvTempl: inv.InvSeries.slice(0, 1),
     InvNo: inv.InvNo ?? null,
     PublishStatus: 1,
-    EInvoiceStatus: referenceType === 1 ? 3 : referenceType === 2 ? 5 : 1,
+    EInvoiceStatus: eInvoiceStatus(ctx, inv, referenceType),
     ReferenceType: referenceType,
     InvoiceCode: code,
     SendTaxStatus: coded ? (codeReady ? 2 : 1) : 0,
@@ -34,6 +34,19 @@ function statusEntry(ctx: SandboxContext, inv: SandboxInvoice, rec: IssueRecord 
     BuyerFullName: inv.BuyerFullName,
     SourceType: rec ? 2 : 1,
   };
+}
+
+/** 3 replacement, 5 adjustment, else 7 once replaced, 8 once adjusted, 1 an untouched original. */
+function eInvoiceStatus(ctx: SandboxContext, inv: SandboxInvoice, referenceType: number): number {
+  if (referenceType === 1) return 3;
+  if (referenceType === 2) return 5;
+  const corrected = ctx.issuing.correctedAs(inv.InvSeries, inv.InvNo);
+  return corrected === 1 ? 7 : corrected === 2 ? 8 : 1;
+}
+
+/** Whether an invoice issued through the API is still hidden from status and paging (statusDelayMs). */
+export function notVisibleYet(ctx: SandboxContext, rec: IssueRecord | undefined, nowMs: number): boolean {
+  return rec !== undefined && nowMs - rec.issuedMs < ctx.quirks.statusDelayMs;
 }
 
 /**
@@ -59,7 +72,7 @@ export function opStatus(ctx: SandboxContext, query: URLSearchParams, body: unkn
     if (id === undefined || seen.has(id) || cat.kindOf(id) !== kind) continue;
     const inv = cat.get(id);
     const rec = issuing.recordOf(id);
-    if (!inv || inv.deleted || (rec && nowMs - rec.issuedMs < ctx.quirks.statusDelayMs)) continue;
+    if (!inv || inv.deleted || notVisibleYet(ctx, rec, nowMs)) continue;
     seen.add(id);
     out.push(statusEntry(ctx, inv, rec, nowMs));
   }

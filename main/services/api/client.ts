@@ -1,10 +1,11 @@
 import { firstErrorCode, isAuthCode, readEnvelopeText, type EnvelopeResult } from '../../../common/envelope';
-import { DEFAULT_INVOICE_KIND, downloadFlags, type InvoiceData, type InvoiceTemplate, type SendEmailParameter } from '../../../common/model';
+import { DEFAULT_INVOICE_KIND, downloadFlags, type InvoiceData, type InvoiceKind, type InvoiceTemplate, type SendEmailParameter } from '../../../common/model';
 import { CERTIFICATE_SIGN_TYPES, SIGN_TYPES, type IssuingInvoiceData } from '../../../common/model/issuing';
 import { defaultTokenUrl, parseServiceUrl } from './base-url';
 import { MAX_DOWNLOAD_BATCH } from './batching';
 import { isEmptyAnswer, pickLink, toWireEmailParameter } from './wire';
 import { normaliseCertificates, normalisePublishItems, normaliseStatus, type Certificate, type IssueOutcome, type StatusItem } from './issuing';
+import { MAX_PAGING_TAKE, normalisePaging, normaliseVoucherPaper, type PagingPage, type PagingQuery, type PaperCopyItem } from './issued';
 import { isUnreachableKind } from '../../../common/rules/network';
 import { ApiError, apiErrors } from './errors';
 import {
@@ -238,6 +239,63 @@ export class ApiClient {
       const env = await this.call({ operation: 'certificates', method: 'GET', url: this.opUrl('/get-certificates'), auth: true }, opts);
       if (env.kind === 'error') throw this.envelopeError('certificates', env);
       return this.normalised('certificates', () => normaliseCertificates(env.data));
+    });
+  }
+
+  /** POST /paging: one page (Take ≤ 100) of the issued invoices of one kind in a date range; page with `pageAll`. */
+  async paging(q: PagingQuery, opts: CallOptions = {}): Promise<PagingPage> {
+    if (!Number.isInteger(q.take) || q.take < 1 || q.take > MAX_PAGING_TAKE || !Number.isInteger(q.skip) || q.skip < 0) {
+      throw apiErrors.config({ en: `Take must be 1–${MAX_PAGING_TAKE} and Skip ≥ 0.`, vi: `Số hóa đơn mỗi trang phải từ 1 đến ${MAX_PAGING_TAKE}.` });
+    }
+    const flags = downloadFlags(q.kind);
+    const day = (d: string): string => d.replaceAll('-', '');
+    const body = JSON.stringify({ FromDate: day(q.from), ToDate: day(q.to), Skip: q.skip, Take: q.take, ListInvTemplate: q.series ?? [] });
+    const url = this.opUrl('/paging', `invoiceWithCode=${flags.invoiceWithCode}&invoiceCalcu=${flags.invoiceCalcu}`);
+    return this.transport.withRetry('paging', opts, true, async () => {
+      const env = await this.call({ operation: 'paging', method: 'POST', url, body, auth: true }, opts);
+      if (env.kind === 'error') throw this.envelopeError('paging', env);
+      return this.normalised('paging', () => normalisePaging(env.data, q.kind));
+    });
+  }
+
+  /** POST /publishview: a link (alive for minutes) to the issued invoices as the service shows them, fetched at once. */
+  async publishView(ids: readonly string[], opts: CallOptions & { companyTaxCode?: string | null } = {}): Promise<FetchedBytes & { link: string }> {
+    if (ids.length === 0 || ids.length > MAX_DOWNLOAD_BATCH)
+      throw apiErrors.config({ en: `View 1–${MAX_DOWNLOAD_BATCH} invoices at a time.`, vi: `Mỗi lần xem từ 1 đến ${MAX_DOWNLOAD_BATCH} hóa đơn.` });
+    const tax = opts.companyTaxCode ?? this.options.companyTaxCode;
+    const headers: Record<string, string> = tax ? { CompanyTaxCode: tax } : {};
+    const link = await this.transport.withRetry('publishview', opts, true, async () => {
+      const env = await this.call(
+        { operation: 'publishview', method: 'POST', url: this.opUrl('/publishview'), body: JSON.stringify(ids), auth: true, headers },
+        opts,
+      );
+      if (env.kind === 'error') throw this.envelopeError('publishview', env);
+      const found = pickLink(env.data);
+      if (!found) throw apiErrors.malformed('the view answer holds no link', { operation: 'publishview' });
+      return found;
+    });
+    return { link, ...(await this.fetchBytes(link, opts)) };
+  }
+
+  /** POST /voucher-paper: the paper copies converted from issued invoices of one kind (at most 50), as PDF bytes. */
+  async voucherPaper(ids: readonly string[], q: { converter: string; date: string; kind: InvoiceKind }, opts: CallOptions = {}): Promise<PaperCopyItem[]> {
+    if (ids.length === 0) return [];
+    if (ids.length > MAX_DOWNLOAD_BATCH)
+      throw apiErrors.rejected('InvoiceQuantityTooLarge', `${ids.length} > ${MAX_DOWNLOAD_BATCH}`, { operation: 'voucherpaper' });
+    const flags = downloadFlags(q.kind);
+    const query = new URLSearchParams({
+      invoiceWithCode: String(flags.invoiceWithCode),
+      invoiceCalcu: String(flags.invoiceCalcu),
+      Converter: q.converter,
+      ConvertDate: q.date,
+    });
+    return this.transport.withRetry('voucherpaper', opts, true, async () => {
+      const env = await this.call(
+        { operation: 'voucherpaper', method: 'POST', url: this.opUrl('/voucher-paper', query.toString()), body: JSON.stringify(ids), auth: true },
+        opts,
+      );
+      if (env.kind === 'error') throw this.envelopeError('voucherpaper', env);
+      return this.normalised('voucherpaper', () => normaliseVoucherPaper(env.data, ids));
     });
   }
 

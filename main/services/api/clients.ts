@@ -6,7 +6,7 @@ import type { ApiLogger } from './redact';
  * What a client is for; decides its per-request timeout and its retries (of the operations
  * that are safe to repeat — sendemail is never repeated, whatever the purpose).
  */
-export type ClientPurpose = 'probe' | 'token' | 'check' | 'templates' | 'preview' | 'download' | 'email' | 'issue' | 'command';
+export type ClientPurpose = 'probe' | 'token' | 'check' | 'templates' | 'preview' | 'download' | 'email' | 'issue' | 'register' | 'view' | 'paper' | 'command';
 
 export interface PurposeRule {
   timeoutMs: number;
@@ -31,6 +31,12 @@ export const CLIENT_PURPOSES: Readonly<Record<ClientPurpose, PurposeRule>> = {
   email: { timeoutMs: 30_000, retry: { retries: 3, maxTotalMs: 60_000 } },
   /** Issuing and its status lookups: issue is never retried (after the timeout its outcome is unknown); status and certificates are. */
   issue: { timeoutMs: 60_000, retry: { retries: 3, maxTotalMs: 60_000 } },
+  /** Syncing the register of issued invoices: many pages (paging) and status refreshes, nobody waiting on one. */
+  register: { timeoutMs: 30_000, retry: { retries: 3, maxTotalMs: 60_000 } },
+  /** Opening one issued invoice (publishview, then its short-lived link at once) while someone waits. */
+  view: { timeoutMs: 20_000, retry: { retries: 1, maxTotalMs: 20_000, baseDelayMs: 200 } },
+  /** Paper copies converted from issued invoices: up to 50 PDFs per answer. */
+  paper: { timeoutMs: 60_000, retry: { retries: 3, maxTotalMs: 60_000 } },
   /** One command-line call (`einvoice templates`). */
   command: { timeoutMs: 30_000, retry: { retries: 3, maxTotalMs: 60_000 } },
 };

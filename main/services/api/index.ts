@@ -33,3 +33,4 @@ export {
 } from './clients';
 export { toWireEmailParameter } from './wire';
 export type { Certificate, IssueOutcome, PublishItem, StatusItem } from './issuing';
+export { pageAll, MAX_PAGING_TAKE, type PagingQuery, type PagingPage, type IssuedListItem, type OriginalReference, type PaperCopyItem } from './issued';

@@ -52,23 +52,23 @@ export interface StatusItem {
   raw: Record<string, unknown>;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
+export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function text(v: unknown): string | null {
+export function text(v: unknown): string | null {
   if (v === null || v === undefined) return null;
   if (typeof v === 'string') return v.trim() === '' ? null : v.trim();
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   return null;
 }
 
-function int(v: unknown): number | null {
+export function int(v: unknown): number | null {
   const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
   return Number.isInteger(n) ? n : null;
 }
 
-function listOf(value: unknown, what: string): Record<string, unknown>[] {
+export function listOf(value: unknown, what: string): Record<string, unknown>[] {
   const data = unwrapData(value);
   if (data === null || data === undefined || data === '') return [];
   const list = Array.isArray(data) ? data : isObject(data) ? [data] : null;

@@ -32,7 +32,20 @@ export interface CallOptions {
   retry?: Partial<RetryPolicy> | false;
 }
 
-export type Operation = 'preview' | 'download' | 'sendemail' | 'templates' | 'token' | 'fetch' | 'probe' | 'issue' | 'status' | 'certificates';
+export type Operation =
+  | 'preview'
+  | 'download'
+  | 'sendemail'
+  | 'templates'
+  | 'token'
+  | 'fetch'
+  | 'probe'
+  | 'issue'
+  | 'status'
+  | 'certificates'
+  | 'paging'
+  | 'publishview'
+  | 'voucherpaper';
 
 export interface HttpRequest {
   operation: Operation;
@@ -62,6 +75,9 @@ export const ANSWER_LIMITS: Readonly<Record<Operation, number>> = {
   issue: 16 * 1024 * 1024,
   status: 16 * 1024 * 1024,
   certificates: 1024 * 1024,
+  paging: 16 * 1024 * 1024,
+  publishview: 1024 * 1024,
+  voucherpaper: 128 * 1024 * 1024,
   token: 1024 * 1024,
   probe: 1024 * 1024,
 };

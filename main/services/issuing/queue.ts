@@ -5,6 +5,7 @@ import { AppError } from '../../../common/errors';
 import { newOwnerToken, ownerAlive } from '../store/owner';
 import { CRASHED_WHILE_ISSUING, json, type Row } from './rows';
 import { IssueQueueReads } from './reads';
+import { recordIssuedFromQueue } from '../register/from-queue';
 import type { Store } from '../store';
 
 /** One invoice to queue: the frozen issuing form and what the list shows of it. */
@@ -207,6 +208,11 @@ export class IssueQueue extends IssueQueueReads {
                    FROM json_each(?)) AS v
            WHERE issue_queue.id = v.id AND issue_queue.claim_token = ? AND issue_queue.state = 'issuing'`,
         ).run(at, at, JSON.stringify(issued), claim.token);
+        recordIssuedFromQueue(
+          this.store.db,
+          issued.map((i) => i.id),
+          at,
+        );
       }
       this.freeSeries(claim.profileId, claim.series, gapMs);
       this.keepExchange(claim);
@@ -249,6 +255,7 @@ export class IssueQueue extends IssueQueueReads {
         `UPDATE issue_queue SET state = 'issued', transaction_id = ?, inv_no = ?, invoice_code = ?, inv_date = coalesce(?, inv_date), issued_at = ?,
            error_code = NULL, last_error = NULL, retryable = 0, unknown_since = NULL, ${clear} WHERE id = ? AND ${held}`,
       ).run(v.transactionId, v.invNo, v.invoiceCode, v.invDate, at, at, id, ...args);
+      recordIssuedFromQueue(this.store.db, [id], at);
     } else if (v.state === 'failed') {
       this.stmt(
         `UPDATE issue_queue SET state = 'failed', error_code = ?, last_error = ?, retryable = ?, unknown_since = NULL, ${clear} WHERE id = ? AND ${held}`,

@@ -1,3 +1,4 @@
+import { createRegisterTables } from '../register/schema';
 import { createIssuingTables } from '../issuing/schema';
 import type { DatabaseSync } from 'node:sqlite';
 import { addDownloadCounters, addDownloadOwner, createDownloadsTables } from '../downloads/schema';
@@ -93,4 +94,5 @@ export const migrations: Migration[] = [
   { version: 10, name: 'download job owner, heartbeat and service address', up: (db) => addDownloadOwner(db) },
   { version: 11, name: 'issue queue, series spacing, issuing exchanges; drafts locked while issued', up: (db) => createIssuingTables(db) },
   { version: 12, name: 'email outbox and history times as ISO-8601 text', up: (db) => emailTimesAsText(db) },
+  { version: 13, name: 'register of issued invoices and the days synced', up: (db) => createRegisterTables(db) },
 ];

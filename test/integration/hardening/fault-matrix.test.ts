@@ -20,7 +20,19 @@ type Outcome = 'ok' | 'timeout' | 'rate_limited' | 'unavailable' | 'network' | '
 type Op = Exclude<FaultOp, 'issue'>;
 
 const FAULTS = FAULT_KINDS;
-const OPS: readonly Op[] = ['templates', 'preview', 'download', 'sendemail', 'token', 'link', 'status', 'certificates'];
+const OPS: readonly Op[] = [
+  'templates',
+  'preview',
+  'download',
+  'sendemail',
+  'token',
+  'link',
+  'status',
+  'certificates',
+  'paging',
+  'publishview',
+  'voucherpaper',
+];
 
 // prettier-ignore
 const ALWAYS: Record<Op, Record<FaultKind, Outcome>> = {
@@ -36,6 +48,10 @@ const ALWAYS: Record<Op, Record<FaultKind, Outcome>> = {
   // here, so the preview service checks the PDF itself (starts with %PDF, ends with %%EOF).
   status:    { hang: 'timeout', status429: 'rate_limited', status500: 'unavailable', status503: 'unavailable', error: 'unavailable', reset: 'network', malformed: 'malformed', truncated: 'network', wrongTypes: 'malformed', emptyData: 'ok', late500: 'unavailable' },
   certificates: { hang: 'timeout', status429: 'rate_limited', status500: 'unavailable', status503: 'unavailable', error: 'unavailable', reset: 'network', malformed: 'malformed', truncated: 'network', wrongTypes: 'malformed', emptyData: 'ok', late500: 'unavailable' },
+  // The issued-invoice list, view and paper copy: a page, a link or PDFs must be there; an empty answer is not "nothing issued".
+  paging:    { hang: 'timeout', status429: 'rate_limited', status500: 'unavailable', status503: 'unavailable', error: 'unavailable', reset: 'network', malformed: 'malformed', truncated: 'network', wrongTypes: 'malformed', emptyData: 'malformed', late500: 'unavailable' },
+  publishview: { hang: 'timeout', status429: 'rate_limited', status500: 'unavailable', status503: 'unavailable', error: 'unavailable', reset: 'network', malformed: 'malformed', truncated: 'network', wrongTypes: 'malformed', emptyData: 'malformed', late500: 'unavailable' },
+  voucherpaper: { hang: 'timeout', status429: 'rate_limited', status500: 'unavailable', status503: 'unavailable', error: 'unavailable', reset: 'network', malformed: 'malformed', truncated: 'network', wrongTypes: 'malformed', emptyData: 'malformed', late500: 'unavailable' },
   link:      { hang: 'timeout', status429: 'rate_limited', status500: 'unavailable', status503: 'unavailable', error: 'unavailable', reset: 'network', malformed: 'ok', truncated: 'network', wrongTypes: 'ok', emptyData: 'ok', late500: 'unavailable' },
 };
 
@@ -83,6 +99,12 @@ async function run(op: Op): Promise<unknown> {
       return client.status(withCodeIds, { by: 'transactionId', kind: 'withCode' });
     case 'certificates':
       return client.certificates();
+    case 'paging':
+      return client.paging({ from: '2000-01-01', to: '2099-12-31', kind: 'withCode', skip: 0, take: 10 });
+    case 'publishview':
+      return client.publishView(withCodeIds.slice(0, 1));
+    case 'voucherpaper':
+      return client.voucherPaper(withCodeIds.slice(0, 1), { converter: 'Nguyễn Văn An', date: '2026-10-05', kind: 'withCode' });
   }
 }
 
