@@ -143,6 +143,7 @@ export function emailTimesAsText(db: DatabaseSync): void {
  */
 export function emailSortIndexes(db: DatabaseSync): void {
   db.exec(`
+    CREATE INDEX email_outbox_by_id ON email_outbox(profile_id, id);
     CREATE INDEX email_outbox_by_name ON email_outbox(profile_id, receiver_name);
     CREATE INDEX email_outbox_by_email ON email_outbox(profile_id, receiver_email);
     CREATE INDEX email_outbox_by_state ON email_outbox(profile_id, state);
