@@ -9,6 +9,9 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'out');
 const quiet = process.argv.includes('--quiet');
+// A build started from a test run inherits NODE_ENV=test, with which Vite's React plugin emits the
+// development JSX runtime (jsxDEV) even in production mode: what out/ holds is always the product.
+process.env.NODE_ENV = 'production';
 // Builds overwrite in place so a test reading out/ is never left without files; `--clean`
 // (used by `npm run dist`) starts from an empty out/.
 const clean = process.argv.includes('--clean');

@@ -122,9 +122,13 @@ export const EmailListRequestSchema = z
     sort: z.enum(EMAIL_SORT_KEYS).default('id'),
     dir: z.enum(['asc', 'desc']).default('desc'),
     offset: z.number().int().min(0).default(0),
-    limit: z.number().int().min(1).max(100_000).default(100_000),
+    /** One page: the screen asks for the rows it shows, never the whole queue. */
+    limit: z.number().int().min(1).max(1000).default(200),
   })
   .strict();
+
+/** The same query for a selection: up to the whole queue, entry numbers and states only. */
+export const EmailKeysRequestSchema = EmailListRequestSchema.extend({ limit: z.number().int().min(1).max(100_000).default(100_000) });
 
 const idsRequest = z.object({ ids: z.array(z.number().int()).min(1).max(100_000) }).strict();
 /** Why an entry was left as it was by retry / resend. */
@@ -155,6 +159,8 @@ export type EmailAttempt = z.infer<typeof EmailAttemptSchema>;
 
 export const emailsCalls = {
   'emails.list': call(EmailListRequestSchema, z.object({ items: z.array(EmailEntrySchema), total: z.number().int(), counts: EmailCountsSchema })),
+  /** Entry numbers and states of a query's rows (select all, a Shift+click range), in the list's order. */
+  'emails.keys': call(EmailKeysRequestSchema, z.object({ ids: z.array(z.number().int()), states: z.array(EmailStateSchema) })),
   'emails.status': call(noInput, EmailQueueStatusSchema),
   'emails.add': call(z.object({ entries: z.array(EmailInputSchema).min(1).max(10_000) }).strict(), EmailAddResultSchema),
   /** CSV text (columns TransactionID, ReceiverName, ReceiverEmail, CCEmail, BCCEmail, ReplyEmail; `,` or `;`). */

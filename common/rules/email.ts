@@ -33,6 +33,8 @@ export function splitEmails(input: string | null | undefined): EmailList {
     seen.add(a.toLowerCase());
     addresses.push(a);
   }
-  const invalid = addresses.filter((a) => !isEmail(a));
-  return { addresses, invalid, normalised: addresses.filter(isEmail).join(';') };
+  const valid: string[] = [];
+  const invalid: string[] = [];
+  for (const a of addresses) (isEmail(a) ? valid : invalid).push(a);
+  return { addresses, invalid, normalised: valid.join(';') };
 }

@@ -75,6 +75,8 @@ export interface CommandResult {
   json: unknown;
   /** What a person sees without `--json` (stdout). */
   text: string;
+  /** The command wrote its output to stdout as it went (`json`/`text` are not printed again). */
+  streamed?: boolean;
   /** Runs after the result is printed (e.g. `sandbox` stays up until a signal); its number is the exit code. */
   afterPrint?: () => Promise<number>;
 }

@@ -1,10 +1,11 @@
 /**
- * Drafting screen keystroke cost: time from a keystroke's input event to the next
- * painted frame with the new totals, in Chromium (browser host, built renderer), for a 200-line
- * draft versus a 5-line draft, in one run. In the page, the input event's timestamp is taken and
- * a requestAnimationFrame callback + a task after it mark the paint; the totals text is read there
- * to prove it changed. Prints medians, p95 and the ratio; acceptance: 200-line median < 16 ms and
- * 200 / 5 < 3.
+ * Drafting screen keystroke cost: time from a keystroke's input event to the next painted frame
+ * with the new totals, in Chromium (browser host, built renderer), for drafts of 5, 200 and 1 000
+ * lines in one run (alternated, so machine noise hits all alike). In the page, the input event's
+ * timestamp is taken and a requestAnimationFrame callback + a task after it mark the paint; the
+ * totals text is read there to prove it changed. Prints medians, p95 and the ratios; acceptance:
+ * 1 000-line p95 ≤ 16.7 ms (the next frame at 60 Hz) and 1 000 / 5 (medians) < 3.
+ * `KEYSTROKE_SIZES=5,1000` measures other sizes (the first is the small one, the last is held to the limits).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -125,28 +126,28 @@ afterAll(async () => {
   if (host) fs.rmSync(host.dataDir, { recursive: true, force: true });
 });
 
-it('keystroke → painted totals: 200-line draft vs 5-line draft', async () => {
-  const small = await makeDraft(5);
-  const big = await makeDraft(200);
+const SIZES = (process.env.KEYSTROKE_SIZES ?? '5,200,1000').split(',').map(Number);
+
+it('keystroke → painted totals: 5, 200 and 1 000-line drafts', async () => {
+  const drafts = [];
+  for (const n of SIZES) drafts.push({ n, id: await makeDraft(n), samples: [] as number[] });
   const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-  // Alternate the two drafts so machine noise hits both alike.
-  const s5: number[] = [];
-  const s200: number[] = [];
   for (let round = 0; round < 2; round++) {
-    s5.push(...(await measure(page, small, 5)));
-    s200.push(...(await measure(page, big, 200)));
+    for (const d of drafts) d.samples.push(...(await measure(page, d.id, d.n)));
   }
-  const m5 = median(s5);
-  const m200 = median(s200);
-  const ratio = m200 / m5;
+  const small = drafts[0]!;
+  const big = drafts[drafts.length - 1]!;
+  const ratio = median(big.samples) / median(small.samples);
   console.log(
     [
-      `keystroke → painted totals (Chromium, ${s5.length} keystrokes each)`,
-      `  5 lines:   median ${m5.toFixed(2)} ms, p95 ${p95(s5).toFixed(2)} ms`,
-      `  200 lines: median ${m200.toFixed(2)} ms, p95 ${p95(s200).toFixed(2)} ms`,
-      `  ratio 200/5 (medians): ${ratio.toFixed(2)}  (limit 3; 200-line median limit 16 ms)`,
+      `keystroke → painted totals (Chromium, ${small.samples.length} keystrokes each)`,
+      ...drafts.map(
+        (d) =>
+          `  ${String(d.n).padStart(4)} lines: median ${median(d.samples).toFixed(2)} ms, p95 ${p95(d.samples).toFixed(2)} ms, max ${Math.max(...d.samples).toFixed(2)} ms`,
+      ),
+      `  ratio ${big.n}/${small.n} (medians): ${ratio.toFixed(2)}  (limits: ${big.n}-line p95 ≤ 16.7 ms, ratio < 3)`,
     ].join('\n'),
   );
-  expect(m200).toBeLessThan(16);
+  expect(p95(big.samples)).toBeLessThanOrEqual(16.7);
   expect(ratio).toBeLessThan(3);
 });

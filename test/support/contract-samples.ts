@@ -54,6 +54,7 @@ export const sampleRequests: { [N in CallName]: CallRequest<N> } = {
   'updates.setEnabled': { enabled: true },
   'updates.declareWork': { key: 'sample', busy: false },
   'emails.list': { states: ['queued'], search: 'x' },
+  'emails.keys': { states: ['failed'], sort: 'state', dir: 'asc' },
   'emails.status': {},
   'emails.add': { entries: [{ transactionId: 'SAMPLE-TX-1', receiverEmail: 'a@example.com', kind: 'withCode' }] },
   'emails.importCsv': { text: 'TransactionID,ReceiverName,ReceiverEmail\nSAMPLE-TX-2,An,b@example.com\n', kind: 'withoutCode' },

@@ -1,5 +1,7 @@
+import { EventEmitter, once } from 'node:events';
 import { EMAIL_STATES, type EmailEntry, type EmailState } from '../../../common/calls/emails';
-import { UsageError, type CliCommand } from '../registry';
+import type { EmailService } from '../../services/emails';
+import { UsageError, type CliCommand, type CommandContext } from '../registry';
 import { exitFor, flushAndWait, itemJson, itemsText, openQueue, parseBatch, parseWait, SEND_OPTIONS } from './email';
 
 function parseStates(raw: unknown): EmailState[] | undefined {
@@ -27,6 +29,36 @@ function parseIds(raw: unknown): number[] | undefined {
   if (ids.some((n) => !Number.isInteger(n) || n < 1))
     throw new UsageError({ en: `--ids takes entry numbers like 1,2,3 (got ${raw}).`, vi: `--ids nhận số thứ tự như 1,2,3 (đang là ${raw}).` }, 'queue');
   return ids;
+}
+
+/** Entries read and written per page by `queue list`. */
+const LIST_PAGE = 1000;
+
+/** Writes one chunk, waiting while a pipe's buffer is full (so a long list never piles up in memory). */
+async function write(out: CommandContext['io']['stdout'], text: string): Promise<void> {
+  if (out.write(text) === false && out instanceof EventEmitter) await once(out, 'drain');
+}
+
+/**
+ * `queue list`: the queue in entry order, read and written page by page; with `--json` still one
+ * document (`{"items":[…],"counts":{…}}`), its items written as the pages are read.
+ */
+async function listInPages(ctx: CommandContext, emails: EmailService, profileId: string, states: EmailState[] | undefined): Promise<void> {
+  const json = ctx.globals.json;
+  const out = ctx.io.stdout;
+  if (json) await write(out, '{"items":[');
+  let written = 0;
+  for (let offset = 0; ; offset += LIST_PAGE) {
+    const { items } = emails.outbox.list(profileId, { ...(states ? { states } : {}), sort: 'id', dir: 'asc', offset, limit: LIST_PAGE });
+    if (items.length > 0) {
+      const rows = items.map(itemJson);
+      await write(out, json ? `${written > 0 ? ',' : ''}${rows.map((r) => JSON.stringify(r)).join(',')}` : `${itemsText(rows)}\n`);
+      written += rows.length;
+    }
+    if (items.length < LIST_PAGE) break;
+  }
+  if (json) await write(out, `],"counts":${JSON.stringify(emails.status().counts)}}\n`);
+  else if (written === 0) await write(out, `${itemsText([])}\n`);
 }
 
 /** `einvoice queue list|flush|retry [--json]`: the app's email queue from the command line. */
@@ -57,10 +89,8 @@ export const queueCommand: CliCommand = {
     const q = await openQueue(ctx, batch);
     const { emails } = q;
     if (action === 'list') {
-      const states = parseStates(values.state);
-      const { items } = emails.list({ ...(states ? { states } : {}), sort: 'id', dir: 'asc' });
-      const out = items.map(itemJson);
-      return { json: { items: out, counts: emails.status().counts }, text: itemsText(out) };
+      await listInPages(ctx, q.emails, q.profileId, parseStates(values.state));
+      return { streamed: true, json: null, text: '' };
     }
     let ids: number[];
     if (action === 'retry') {

@@ -51,8 +51,21 @@ const HEADER_INDEX = new Map<string, Column>(CSV_COLUMNS.map((c) => [c.toLowerCa
  * bad rows never stop the good ones. Address lists are split on `;`/`,` and joined with `;`.
  */
 export function parseEmailCsv(text: string, kind: InvoiceKind): ParsedCsv {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const good: ParsedCsv['good'] = [];
+  const { bad, rows } = readEmailCsv(text, kind, (chunk) => void good.push(...chunk));
+  return { good, bad, rows };
+}
+
+/** Good rows per `onRows` call of readEmailCsv: what one import transaction takes. */
+export const CSV_CHUNK = 20_000;
+
+/**
+ * Reads an email CSV as parseEmailCsv does, handing the good rows on in chunks of `chunk` as the
+ * parser reaches them (in file order), so no more than one chunk of rows is held at a time.
+ */
+export function readEmailCsv(text: string, kind: InvoiceKind, onRows: (good: ParsedCsv['good']) => void, chunk = CSV_CHUNK): Omit<ParsedCsv, 'good'> {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  let good: ParsedCsv['good'] = [];
   const bad: EmailReject[] = [];
   const firstLineEnd = body.search(/\r?\n/);
   const firstLine = firstLineEnd === -1 ? body : body.slice(0, firstLineEnd);
@@ -127,11 +140,17 @@ export function parseEmailCsv(text: string, kind: InvoiceKind): ParsedCsv {
         return;
       }
       const checked = checkInput({ ...record, kind });
-      if (checked.ok) good.push({ line, input: checked.value });
-      else bad.push({ line, index: null, transactionId: record.transactionId?.trim() || null, reason: checked.problem });
+      if (checked.ok) {
+        good.push({ line, input: checked.value });
+        if (good.length >= chunk) {
+          onRows(good);
+          good = [];
+        }
+      } else bad.push({ line, index: null, transactionId: record.transactionId?.trim() || null, reason: checked.problem });
     },
   });
-  return { good, bad, rows };
+  if (good.length > 0) onRows(good);
+  return { bad, rows };
 }
 
 const EXPORT_COLUMNS = [...CSV_COLUMNS, 'Kind', 'State', 'SendEmailStatus', 'ErrorCode', 'Attempts', 'LastError', 'CreatedAt', 'UpdatedAt'];

@@ -95,7 +95,8 @@ export class Outbox {
         `UPDATE email_outbox SET receiver_name = ?, receiver_email = ?, cc_email = ?, bcc_email = ?, reply_email = ?, kind = ?, ${REQUEUE_SET}, updated_at = ?
          WHERE id = ?`,
       );
-      for (const { input, line = null, index = null } of inputs) {
+      const rest = this.insertNew(profileId, inputs, at, added);
+      for (const { input, line = null, index = null } of rest) {
         const row = latest.get(profileId, input.transactionId) as Row | undefined;
         if (!row) {
           const r = insert.run(
@@ -123,6 +124,40 @@ export class Outbox {
     return { added, rejected: [], skipped };
   }
 
+  /**
+   * The bulk of an import: inserts, in one statement, the inputs whose invoice has no entry yet
+   * (the first row of each), adding their entry numbers to `added`; returns the others, in order,
+   * for the row-by-row path (an invoice seen before, a repeat within the inputs).
+   */
+  private insertNew<T extends { input: CleanInput }>(profileId: string, inputs: readonly T[], at: string, added: number[]): T[] {
+    if (inputs.length < 2) return [...inputs];
+    const known = this.stmt(
+      'SELECT DISTINCT transaction_id AS tx FROM email_outbox WHERE profile_id = ? AND transaction_id IN (SELECT value FROM json_each(?))',
+    ).all(profileId, JSON.stringify(inputs.map((i) => i.input.transactionId))) as Array<{ tx: string }>;
+    const seen = new Set(known.map((k) => k.tx));
+    const fresh: CleanInput[] = [];
+    const rest: T[] = [];
+    for (const item of inputs) {
+      if (seen.has(item.input.transactionId)) rest.push(item);
+      else fresh.push(item.input);
+      seen.add(item.input.transactionId);
+    }
+    if (fresh.length === 0) return rest;
+    const rows = this.stmt(
+      `INSERT INTO email_outbox (profile_id, transaction_id, receiver_name, receiver_email, cc_email, bcc_email, reply_email, kind,
+         state, next_attempt_at, created_at, updated_at)
+       SELECT ?1, r.value ->> 0, r.value ->> 1, r.value ->> 2, r.value ->> 3, r.value ->> 4, r.value ->> 5, r.value ->> 6, 'queued', '', ?2, ?2
+         FROM json_each(?3) AS r ORDER BY r.key
+       RETURNING id`,
+    ).all(
+      profileId,
+      at,
+      JSON.stringify(fresh.map((i) => [i.transactionId, i.receiverName, i.receiverEmail, i.ccEmail, i.bccEmail, i.replyEmail, i.kind])),
+    ) as Array<{ id: number }>;
+    for (const r of rows) added.push(r.id);
+    return rest;
+  }
+
   private cancelledAfterMaybeSent(row: Row): boolean {
     if (row.state !== 'cancelled') return false;
     const last = this.stmt(HISTORY_SQL.latest).get(row.id) as { state: EmailState } | undefined;
@@ -144,15 +179,30 @@ export class Outbox {
     return row ? toEntry(row) : null;
   }
 
+  /** One page of the queue (a query's rows in its order, `limit` from `offset`) and how many rows the query has. */
   list(profileId: string, q: ListQuery = {}): { items: EmailEntry[]; total: number } {
+    const { sql, params } = whereOf(profileId, q);
+    const total = (this.stmt(`SELECT count(*) AS n FROM email_outbox WHERE ${sql}`).get(...params) as { n: number }).n;
+    return { items: this.page<Row>('*', profileId, q).map(toEntry), total };
+  }
+
+  /** The entry numbers and states of a page (what a selection needs), without the rest of each row. */
+  keys(profileId: string, q: ListQuery = {}): { ids: number[]; states: EmailState[] } {
+    const rows = this.page<{ id: number; state: EmailState }>('id, state', profileId, q);
+    return { ids: rows.map((r) => r.id), states: rows.map((r) => r.state) };
+  }
+
+  /** Rows of a query in its order; every sort key has an index ending in the rowid, so a page costs an index walk, not a sort. */
+  private page<T>(columns: string, profileId: string, q: ListQuery): T[] {
     const { sql, params } = whereOf(profileId, q);
     const column = SORT_COLUMNS[q.sort ?? 'id'];
     const dir = q.dir === 'asc' ? 'ASC' : 'DESC';
-    const total = (this.store.db.prepare(`SELECT count(*) AS n FROM email_outbox WHERE ${sql}`).get(...params) as { n: number }).n;
-    const rows = this.store.db
-      .prepare(`SELECT * FROM email_outbox WHERE ${sql} ORDER BY ${column} ${dir}, id ${dir} LIMIT ? OFFSET ?`)
-      .all(...params, q.limit ?? 100_000, q.offset ?? 0) as unknown as Row[];
-    return { items: rows.map(toEntry), total };
+    const order = column === 'id' ? `id ${dir}` : `${column} ${dir}, id ${dir}`;
+    return this.stmt(`SELECT ${columns} FROM email_outbox WHERE ${sql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(
+      ...params,
+      q.limit ?? -1,
+      q.offset ?? 0,
+    ) as unknown as T[];
   }
 
   counts(profileId: string): EmailCounts {

@@ -135,3 +135,20 @@ export function emailTimesAsText(db: DatabaseSync): void {
     CREATE INDEX email_attempts_entry ON email_attempts(entry_id, id);
   `);
 }
+
+/**
+ * The queue screen and `queue list` read one page at a time, ordered by any sort key with the
+ * entry number as tie-break: one index per sort key (an index ends with the rowid, so
+ * `ORDER BY key, id` walks it in order, either way). transaction_id has email_outbox_tx already.
+ */
+export function emailSortIndexes(db: DatabaseSync): void {
+  db.exec(`
+    CREATE INDEX email_outbox_by_id ON email_outbox(profile_id, id);
+    CREATE INDEX email_outbox_by_name ON email_outbox(profile_id, receiver_name);
+    CREATE INDEX email_outbox_by_email ON email_outbox(profile_id, receiver_email);
+    CREATE INDEX email_outbox_by_state ON email_outbox(profile_id, state);
+    CREATE INDEX email_outbox_by_updated ON email_outbox(profile_id, updated_at);
+    CREATE INDEX email_outbox_by_attempts ON email_outbox(profile_id, attempts);
+    CREATE INDEX email_outbox_by_kind ON email_outbox(profile_id, kind);
+  `);
+}

@@ -10,7 +10,7 @@ import type { SignedInSession } from '../auth';
 import { workerPorts, type WorkGate } from '../scheduling/retimer';
 import type { Store } from '../store';
 import type { WorkInProgress } from '../updates/work-in-progress';
-import { exportEmailCsv, parseEmailCsv } from './csv';
+import { exportEmailCsv, readEmailCsv } from './csv';
 import type { ClaimAlive } from './claims';
 import type { ListQuery } from './entries';
 import { checkInput, type CleanInput } from './input';
@@ -158,17 +158,25 @@ export class EmailService {
     return result;
   }
 
-  /** Imports a CSV: good rows are queued, bad rows listed by line with the reason, invoices already sent or waiting skipped by line. */
+  /**
+   * Imports a CSV: good rows are queued (one transaction per chunk of rows, as the parser reaches
+   * them), bad rows listed by line with the reason, invoices already sent or waiting skipped by line.
+   */
   importCsv(text: string, kind: InvoiceKind, options: { resend?: boolean } = {}): EmailAddResult & { rows: number } {
-    const parsed = parseEmailCsv(text, kind);
-    const result = this.outbox.add(
-      this.deps.activeProfileId(),
-      parsed.good.map((g) => ({ input: g.input, line: g.line })),
-      options,
-    );
-    const rejected = [...parsed.bad, ...result.rejected].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
-    if (result.added.length > 0) this.afterEnqueue();
-    return { added: result.added, rejected, skipped: result.skipped, rows: parsed.rows };
+    const profileId = this.deps.activeProfileId();
+    const added: number[] = [];
+    const skipped: EmailAddResult['skipped'] = [];
+    const rejected: EmailReject[] = [];
+    const parsed = readEmailCsv(text, kind, (good) => {
+      const result = this.outbox.add(profileId, good, options);
+      for (const id of result.added) added.push(id);
+      skipped.push(...result.skipped);
+      rejected.push(...result.rejected);
+    });
+    rejected.push(...parsed.bad);
+    rejected.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+    if (added.length > 0) this.afterEnqueue();
+    return { added, rejected, skipped, rows: parsed.rows };
   }
 
   exportCsv(query: Pick<ListQuery, 'states' | 'search'>): { csv: string; fileName: string; count: number } {
@@ -180,6 +188,10 @@ export class EmailService {
   list(query: ListQuery) {
     const profileId = this.deps.activeProfileId();
     return { ...this.outbox.list(profileId, query), counts: this.outbox.counts(profileId) };
+  }
+
+  keys(query: ListQuery) {
+    return this.outbox.keys(this.deps.activeProfileId(), query);
   }
 
   /** Failed and cancelled entries back to the queue; with `unknown` (the CLI's `--unknown`) also those whose outcome is unknown. */
@@ -240,6 +252,7 @@ export class EmailService {
   handlers(): Pick<
     ContractHandlers,
     | 'emails.list'
+    | 'emails.keys'
     | 'emails.status'
     | 'emails.add'
     | 'emails.importCsv'
@@ -254,6 +267,7 @@ export class EmailService {
   > {
     return {
       'emails.list': (req) => this.list(req),
+      'emails.keys': (req) => this.keys(req),
       'emails.status': () => this.status(),
       'emails.add': (req) => this.add(req.entries),
       'emails.importCsv': (req) => this.importCsv(req.text, req.kind),

@@ -3,7 +3,7 @@ import { createIssuingTables } from '../issuing/schema';
 import type { DatabaseSync } from 'node:sqlite';
 import { addDownloadCounters, addDownloadOwner, createDownloadsTables } from '../downloads/schema';
 import { createDraftsTables } from '../drafts/schema';
-import { createEmailAttempts, createEmailsTables, emailTimesAsText } from '../emails/schema';
+import { createEmailAttempts, createEmailsTables, emailSortIndexes, emailTimesAsText } from '../emails/schema';
 import { createTemplatesTables } from '../templates/schema';
 
 /**
@@ -95,4 +95,5 @@ export const migrations: Migration[] = [
   { version: 11, name: 'issue queue, series spacing, issuing exchanges; drafts locked while issued', up: (db) => createIssuingTables(db) },
   { version: 12, name: 'email outbox and history times as ISO-8601 text', up: (db) => emailTimesAsText(db) },
   { version: 13, name: 'register of issued invoices and the days synced', up: (db) => createRegisterTables(db) },
+  { version: 14, name: 'email outbox indexes for each sort key of the queue list', up: (db) => emailSortIndexes(db) },
 ];

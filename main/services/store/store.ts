@@ -125,6 +125,9 @@ export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {})
     // FULL: a commit (a claimed and armed batch, a download job's progress) survives a power cut.
     db.exec('PRAGMA synchronous = FULL');
     db.exec('PRAGMA foreign_keys = ON');
+    // A page cache of up to 32 MB (the default is 2 MB): the indexes of a 100 000-row email queue
+    // stay in memory while an import adds to them, instead of being read again page by page.
+    db.exec('PRAGMA cache_size = -32768');
   } catch (error) {
     db.close();
     throw unreadable(file, error);

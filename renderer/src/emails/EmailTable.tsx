@@ -1,19 +1,25 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EmailEntry } from '../../../common/calls/emails';
 import { formatCount, formatDateTime } from '../../../common/format';
 import type { Lang } from '../app/error-text';
 import { emailResult } from './result';
-import type { SortDir, SortKey } from './useEmailQueue';
+import type { Selection, SortDir, SortKey } from './useEmailQueue';
 
 const ROW_HEIGHT = 40;
 const SORTABLE_COLUMNS = ['transactionId', 'receiverName', 'receiverEmail', 'kind', 'state'] as const;
 
 interface TableProps {
-  items: EmailEntry[];
+  /** Rows of the query (the rows themselves are read page by page: `rowAt`). */
+  count: number;
+  /** Entries in the whole queue. */
   total: number;
-  selected: ReadonlySet<number>;
+  rowAt: (index: number) => EmailEntry | undefined;
+  /** Changes with the query: the table goes back to the top. */
+  queryKey: string;
+  onRows: (from: number, to: number) => void;
+  selected: Selection;
   lang: Lang;
   sort: SortKey;
   dir: SortDir;
@@ -23,9 +29,9 @@ interface TableProps {
 }
 
 /** The queue as an ARIA table: sortable headers, a select-all box, and the virtualised rows. */
-export function EmailTable({ items, total, selected, lang, sort, dir, onSort, onToggle, onSelectAll }: TableProps) {
+export function EmailTable({ count, total, rowAt, queryKey, onRows, selected, lang, sort, dir, onSort, onToggle, onSelectAll }: TableProps) {
   const { t } = useTranslation();
-  const allSelected = items.length > 0 && selected.size === items.length;
+  const allSelected = count > 0 && selected.size >= count;
   const ariaSort = (key: SortKey) => (sort === key ? (dir === 'asc' ? 'ascending' : 'descending') : 'none');
   const arrow = (key: SortKey) => (sort === key ? (dir === 'asc' ? ' ▲' : ' ▼') : '');
   const header = (key: SortKey, withArrow = true) => (
@@ -37,7 +43,7 @@ export function EmailTable({ items, total, selected, lang, sort, dir, onSort, on
     </span>
   );
   return (
-    <div className="emails-table" role="table" aria-label={t('emails.table')} aria-rowcount={items.length + 1}>
+    <div className="emails-table" role="table" aria-label={t('emails.table')} aria-rowcount={count + 1}>
       <div role="rowgroup">
         <div role="row" className="emails-row emails-head" aria-rowindex={1}>
           <span role="columnheader">
@@ -49,27 +55,38 @@ export function EmailTable({ items, total, selected, lang, sort, dir, onSort, on
           {header('updatedAt')}
         </div>
       </div>
-      <VirtualRows items={items} selected={selected} lang={lang} onToggle={onToggle} />
-      <p className="emails-total">{t('emails.total', { shown: formatCount(items.length, lang), total: formatCount(total, lang) })}</p>
+      <VirtualRows count={count} rowAt={rowAt} queryKey={queryKey} onRows={onRows} selected={selected} lang={lang} onToggle={onToggle} />
+      <p className="emails-total">{t('emails.total', { shown: formatCount(count, lang), total: formatCount(total, lang) })}</p>
     </div>
   );
 }
 
 interface VirtualRowsProps {
-  items: EmailEntry[];
-  selected: ReadonlySet<number>;
+  count: number;
+  rowAt: (index: number) => EmailEntry | undefined;
+  queryKey: string;
+  onRows: (from: number, to: number) => void;
+  selected: Selection;
   lang: Lang;
   onToggle: (id: number, index: number, range: boolean) => void;
 }
 
 /** The scrolling body of the table: virtualised (only the visible rows exist), arrow keys move between rows. */
-const VirtualRows = memo(function VirtualRows({ items, selected, lang, onToggle }: VirtualRowsProps) {
+const VirtualRows = memo(function VirtualRows({ count, rowAt, queryKey, onRows, selected, lang, onToggle }: VirtualRowsProps) {
   const { t } = useTranslation();
   const [active, setActive] = useState(0);
   const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: items.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const virtualizer = useVirtualizer({ count, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const shown = virtualizer.getVirtualItems();
+  const from = shown[0]?.index ?? 0;
+  const to = shown[shown.length - 1]?.index ?? 0;
+  useEffect(() => onRows(from, to), [from, to, onRows]);
+  useEffect(() => {
+    if (scrollRef.current) scrollRef.current.scrollTop = 0;
+    setActive(0);
+  }, [queryKey]);
   const focusRow = (index: number) => {
-    const i = Math.max(0, Math.min(items.length - 1, index));
+    const i = Math.max(0, Math.min(count - 1, index));
     setActive(i);
     virtualizer.scrollToIndex(i, { align: 'auto' });
     requestAnimationFrame(() => scrollRef.current?.querySelector<HTMLInputElement>(`[data-index="${i}"] input[type=checkbox]`)?.focus());
@@ -82,22 +99,33 @@ const VirtualRows = memo(function VirtualRows({ items, selected, lang, onToggle 
       PageDown: active + page,
       PageUp: active - page,
       Home: 0,
-      End: items.length - 1,
+      End: count - 1,
     };
     const target = moves[e.key];
-    if (target !== undefined && items.length > 0) {
+    if (target !== undefined && count > 0) {
       e.preventDefault();
       focusRow(target);
     }
   };
   return (
     <div ref={scrollRef} className="emails-scroll" role="rowgroup" onKeyDown={onGridKey} data-testid="email-scroll">
-      {items.length === 0 ? (
+      {count === 0 ? (
         <p className="emails-empty">{t('emails.empty')}</p>
       ) : (
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualizer.getVirtualItems().map((v) => {
-            const e = items[v.index]!;
+          {shown.map((v) => {
+            const e = rowAt(v.index);
+            // A row whose page is still being read: an empty placeholder of the same height.
+            if (!e)
+              return (
+                <div
+                  key={`at-${v.index}`}
+                  role="row"
+                  aria-busy="true"
+                  className="emails-row is-loading"
+                  style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}
+                />
+              );
             return (
               <Row
                 key={e.id}

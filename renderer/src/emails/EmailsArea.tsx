@@ -31,7 +31,7 @@ export function EmailsArea() {
   const [dialog, setDialog] = useState<'add' | 'import' | null>(null);
   const [editing, setEditing] = useState<EmailEntry | null>(null);
   const queue = useEmailQueue({ filter, search, sort, dir }, fail);
-  const { items, selected, setSelected, status } = queue;
+  const { selected, setSelected, status } = queue;
 
   const run = async (fn: () => Promise<string | null>) => {
     try {
@@ -43,22 +43,29 @@ export function EmailsArea() {
     }
   };
 
-  const selectedIds = useMemo(() => [...selected], [selected]);
-  const selectedEntries = useMemo(() => items.filter((e) => selected.has(e.id)), [items, selected]);
+  const selectedIds = useMemo(() => [...selected.keys()], [selected]);
+  const selectedStates = useMemo(() => [...selected.values()].map((state) => ({ state })), [selected]);
+  const onlyOne = selectedStates.length === 1 ? selectedStates[0]! : null;
+  const edit = () =>
+    run(async () => {
+      const id = selectedIds[0]!;
+      setEditing((await bridge.call('emails.history', { id })).entry);
+      return null;
+    });
 
   const bulk = (call: 'emails.retry' | 'emails.cancel' | 'emails.remove') =>
     run(async () => {
       if (call === 'emails.remove' && !window.confirm(t('emails.confirmRemove', { count: selectedIds.length }))) return null;
       if (call === 'emails.retry') {
         // Entries the buyer may already have received go again only on the person's explicit choice.
-        const maybeSent = resendNeedsConfirmation(selectedEntries);
+        const maybeSent = resendNeedsConfirmation(selectedStates);
         if (maybeSent > 0 && !window.confirm(t('emails.confirmResend', { count: maybeSent }))) return null;
         const r = await bridge.call(maybeSent > 0 ? 'emails.resend' : 'emails.retry', { ids: selectedIds });
-        setSelected(new Set());
+        setSelected(new Map());
         return [t('emails.requeued', { count: r.changed }), ...r.left.map((l) => pick(l.reason, lang))].join('\n');
       }
       const r = await bridge.call(call, { ids: selectedIds });
-      setSelected(new Set());
+      setSelected(new Map());
       return t('emails.changed', { changed: r.changed, skipped: r.skipped });
     });
 
@@ -152,11 +159,7 @@ export function EmailsArea() {
         <button type="button" disabled={selected.size === 0} onClick={() => void bulk('emails.remove')}>
           {t('emails.remove')}
         </button>
-        <button
-          type="button"
-          disabled={selectedEntries.length !== 1 || !isEditableEmail(selectedEntries[0]!)}
-          onClick={() => setEditing(selectedEntries[0] ?? null)}
-        >
+        <button type="button" disabled={!onlyOne || !isEditableEmail(onlyOne)} onClick={() => void edit()}>
           {t('emails.edit')}
         </button>
       </div>
@@ -164,15 +167,18 @@ export function EmailsArea() {
       <Notice notice={notice} floating onDismiss={clear} dismissLabel={t('app.dismiss')} />
 
       <EmailTable
-        items={items}
-        total={queue.total}
+        count={queue.total}
+        total={queue.queueTotal}
+        rowAt={queue.rowAt}
+        queryKey={queue.queryKey}
+        onRows={queue.showRows}
         selected={selected}
         lang={lang}
         sort={sort}
         dir={dir}
         onSort={sortBy}
         onToggle={queue.toggle}
-        onSelectAll={(all) => setSelected(all ? new Set(items.map((e) => e.id)) : new Set())}
+        onSelectAll={(all) => queue.selectAll(all, queue.total)}
       />
 
       {dialog === 'add' && (
