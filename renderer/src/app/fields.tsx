@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 
 /** `<thead>` with one column header per label. */
 export function ColumnHeaders({ columns }: { columns: ReadonlyArray<ReactNode | { label: ReactNode; className: string }> }) {
@@ -74,5 +74,30 @@ export function FilePicker({ label, accept, noFile, onFile }: { label: string; a
       </label>
       <span className="file-name">{name ?? noFile}</span>
     </div>
+  );
+}
+
+/** A button that opens the file chooser (a hidden input) and hands over the file chosen. */
+export function FileButton({ label, accept, onFile }: { label: string; accept: string; onFile: (file: File) => Promise<unknown> }) {
+  const ref = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <button type="button" onClick={() => ref.current?.click()}>
+        {label}
+      </button>
+      <input
+        ref={ref}
+        type="file"
+        accept={accept}
+        hidden
+        aria-hidden="true"
+        tabIndex={-1}
+        onChange={(e) => {
+          const input = e.currentTarget;
+          const file = input.files?.[0];
+          if (file) void onFile(file).then(() => (input.value = ''));
+        }}
+      />
+    </>
   );
 }
