@@ -255,21 +255,21 @@ function DraftList({ onOpen, error }: { onOpen(id: string): Promise<void>; error
         <table className="drafts-table">
           <ColumnHeaders
             columns={[
-              t('drafts.list.col.buyer'),
+              { label: t('drafts.list.col.buyer'), className: 'buyer' },
               t('drafts.list.col.taxCode'),
               t('drafts.list.col.date'),
               t('drafts.list.col.series'),
               { label: t('drafts.list.col.total'), className: 'num' },
               t('drafts.list.col.updated'),
               t('drafts.list.col.previewed'),
-              t('issuing.drafts.col'),
-              t('drafts.list.col.actions'),
+              { label: t('issuing.drafts.col'), className: 'issue' },
+              { label: t('drafts.list.col.actions'), className: 'row-actions' },
             ]}
           />
           <tbody>
             {items.map((d) => (
               <tr key={d.id}>
-                <td>
+                <td className="buyer">
                   <button type="button" className="link" onClick={() => void onOpen(d.id)}>
                     {d.buyerName || t('drafts.list.noBuyer')}
                   </button>
@@ -282,7 +282,7 @@ function DraftList({ onOpen, error }: { onOpen(id: string): Promise<void>; error
                 </td>
                 <td>{formatDateTime(d.updatedAt, lang)}</td>
                 <td>{d.lastPreviewedAt ? formatDateTime(d.lastPreviewedAt, lang) : '—'}</td>
-                <td data-testid="draft-issue" data-state={d.issue?.state ?? 'draft'}>
+                <td className="issue" data-testid="draft-issue" data-state={d.issue?.state ?? 'draft'}>
                   <IssueStateBadge issue={d.issue} />
                 </td>
                 <td>
