@@ -101,3 +101,35 @@ export function FileButton({ label, accept, onFile }: { label: string; accept: s
     </>
   );
 }
+
+/** A fieldset of radio buttons, one per choice; `children` come after them (a hint, say). */
+export function RadioFieldset<V extends string | number>({
+  legend,
+  name,
+  value,
+  choices,
+  label,
+  onChange,
+  children,
+}: {
+  legend: string;
+  name: string;
+  value: V;
+  choices: readonly V[];
+  label: (choice: V) => string;
+  onChange: (choice: V) => void;
+  children?: ReactNode;
+}) {
+  return (
+    <fieldset>
+      <legend>{legend}</legend>
+      {choices.map((choice) => (
+        <label key={choice} className="check">
+          <input type="radio" name={name} value={choice} checked={value === choice} onChange={() => onChange(choice)} />
+          {label(choice)}
+        </label>
+      ))}
+      {children}
+    </fieldset>
+  );
+}
