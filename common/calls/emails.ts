@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_INVOICE_KIND, InvoiceKindSchema } from '../model/kind';
 import { BilingualSchema } from '../model/text';
-import { call, noInput } from './define';
+import { attemptFields, call, noInput } from './define';
 
 /**
  * The email send queue (outbox). One entry per invoice to email. States:
@@ -27,15 +27,8 @@ export const EmailEntrySchema = z.object({
   state: EmailStateSchema,
   /** The service's SendEmailStatus for this invoice (0…4), null before an answer. */
   sendEmailStatus: z.number().int().nullable(),
-  /** The service's ErrorCode for this invoice (or the call's), null when none. */
-  errorCode: z.string().nullable(),
-  /** For failed entries: whether sending again can help without changing anything. */
-  retryable: z.boolean(),
-  attempts: z.number().int(),
-  nextAttemptAt: z.string().nullable(),
-  lastError: BilingualSchema.nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  /** errorCode: the service's ErrorCode for this invoice (or the call's), null when none. */
+  ...attemptFields,
   /** When the service acknowledged it (sent / requested / sending at service). */
   doneAt: z.string().nullable(),
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { InvoiceKindSchema } from '../model/kind';
 import { SignTypeSchema } from '../model/issuing';
 import { BilingualSchema } from '../model/text';
-import { call, noInput } from './define';
+import { attemptFields, call, noInput } from './define';
 
 /**
  * The issue queue. Pressing Issue freezes the draft's issuing form and queues it; states:
@@ -37,16 +37,9 @@ export const IssueEntrySchema = z.object({
   /** The tax authority's code (with-code invoices); may come after the invoice is issued. */
   invoiceCode: z.string().nullable(),
   issuedAt: z.string().nullable(),
-  errorCode: z.string().nullable(),
-  lastError: BilingualSchema.nullable(),
-  /** Failed only: sending the same invoice again may succeed without changing it. */
-  retryable: z.boolean(),
+  ...attemptFields,
   /** Failed, and its draft was reopened for editing (it goes out again as a new invoice): kept as history. */
   reopened: z.boolean(),
-  attempts: z.number().int(),
-  nextAttemptAt: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
   download: FollowUpStateSchema,
   email: FollowUpStateSchema,
   /** The email queue entry of this invoice, when one was queued. */

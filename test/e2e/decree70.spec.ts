@@ -1,22 +1,10 @@
 import { emptyLine, serialiseDraft, type InvoiceDraft } from '../../common/money';
-import { SECRET_HEADER } from '../../common/ipc/channels';
-import { expect, test, type HostProcess } from './fixtures';
-
-async function call<T>(host: HostProcess, name: string, body: unknown): Promise<T> {
-  const response = await fetch(`${host.origin}/api/call/${name}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', [SECRET_HEADER]: host.secret },
-    body: JSON.stringify(body),
-  });
-  const result = (await response.json()) as { ok: boolean; value: T; error?: unknown };
-  if (!result.ok) throw new Error(`${name}: ${JSON.stringify(result.error)}`);
-  return result.value;
-}
+import { expect, hostCall, test } from './fixtures';
 
 test('Decree 70 fields: folded away for a retail buyer, checked when used, kept and sent with the draft', async ({ page, host }, testInfo) => {
   await page.setViewportSize({ width: 1366, height: 768 });
-  const record = await call<{ id: string; draft: InvoiceDraft }>(host, 'drafts.create', {});
-  await call(host, 'drafts.save', {
+  const record = await hostCall<{ id: string; draft: InvoiceDraft }>(host, 'drafts.create', {});
+  await hostCall(host, 'drafts.save', {
     id: record.id,
     draft: {
       ...record.draft,
@@ -53,7 +41,7 @@ test('Decree 70 fields: folded away for a retail buyer, checked when used, kept 
   await expect(page.getByTestId('save-state')).toHaveText('Đã lưu');
 
   // Saved with the draft, and what preview and issuing send carries them.
-  const saved = await call<{ draft: InvoiceDraft }>(host, 'drafts.get', { id: record.id });
+  const saved = await hostCall<{ draft: InvoiceDraft }>(host, 'drafts.get', { id: record.id });
   expect(saved.draft).toMatchObject({ BuyerIDNumber: '001 099 012 345', SellerShopCode: 'CH02', SellerShopName: 'Cửa hàng Cầu Giấy' });
   expect(serialiseDraft(saved.draft)).toMatchObject({ BuyerIDNumber: '001099012345', SellerShopCode: 'CH02', SellerShopName: 'Cửa hàng Cầu Giấy' });
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
+import { SECRET_HEADER } from '../../common/ipc/channels';
 import { startHostProcess, type HostProcess as RunningHost } from '../integration/browser-host/host-process';
 
 export interface HostProcess extends Omit<RunningHost, 'child'> {
@@ -17,6 +18,18 @@ export async function launchHost(options: { dataDir?: string; env?: Record<strin
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'einvoice-e2e-'));
   const { child, ...host } = await startHostProcess({ dataDir, ...(options.env ? { env: options.env } : {}) });
   return { ...host, process: child };
+}
+
+/** One contract call to the host, as the renderer makes it; throws with the error when it fails. */
+export async function hostCall<T>(host: HostProcess, name: string, body: unknown): Promise<T> {
+  const response = await fetch(`${host.origin}/api/call/${name}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [SECRET_HEADER]: host.secret },
+    body: JSON.stringify(body),
+  });
+  const result = (await response.json()) as { ok: boolean; value: T; error?: unknown };
+  if (!result.ok) throw new Error(`${name}: ${JSON.stringify(result.error)}`);
+  return result.value;
 }
 
 export const test = base.extend<{ host: HostProcess; app: Page }>({

@@ -1,24 +1,12 @@
 import { emptyLine, type DraftLine } from '../../common/money';
-import { SECRET_HEADER } from '../../common/ipc/channels';
-import { expect, test, type HostProcess } from './fixtures';
-
-async function call<T>(host: HostProcess, name: string, body: unknown): Promise<T> {
-  const response = await fetch(`${host.origin}/api/call/${name}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', [SECRET_HEADER]: host.secret },
-    body: JSON.stringify(body),
-  });
-  const result = (await response.json()) as { ok: boolean; value: T; error?: unknown };
-  if (!result.ok) throw new Error(`${name}: ${JSON.stringify(result.error)}`);
-  return result.value;
-}
+import { expect, hostCall, test } from './fixtures';
 
 const line = (o: Partial<DraftLine>): DraftLine => ({ ...emptyLine(1), UnitName: 'kg', Quantity: '2', UnitPrice: '150000', ...o });
 
 test('after the 8 % window the grid warns with the date it ended, offers 10 % and no longer lists 8 %', async ({ page, host }, testInfo) => {
   await page.setViewportSize({ width: 1366, height: 768 });
-  const record = await call<{ id: string; draft: Record<string, unknown> }>(host, 'drafts.create', {});
-  await call(host, 'drafts.save', {
+  const record = await hostCall<{ id: string; draft: Record<string, unknown> }>(host, 'drafts.create', {});
+  await hostCall(host, 'drafts.save', {
     id: record.id,
     draft: {
       ...record.draft,
@@ -58,6 +46,6 @@ test('after the 8 % window the grid warns with the date it ended, offers 10 % an
   await expect(vat).toHaveValue('10%');
   await expect(warning).toHaveCount(0);
   await expect(page.getByTestId('save-state')).toHaveText('Đã lưu');
-  const saved = await call<{ draft: { lines: DraftLine[] } }>(host, 'drafts.get', { id: record.id });
+  const saved = await hostCall<{ draft: { lines: DraftLine[] } }>(host, 'drafts.get', { id: record.id });
   expect(saved.draft.lines.map((l) => l.VATRateName)).toEqual(['10%', '10%']);
 });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EmailAddResult, EmailEntry, EmailReject, EmailSkip, EmailState } from '../../../common/calls/emails';
-import { flag, invoiceKindOf, KIND_OPTIONS, text } from '../options';
+import { flag, invoiceKindOf, KIND_OPTIONS, listText, parseWait, text } from '../options';
 import type { EmailService } from '../../services/emails';
 import { queueBuyerEmails } from './by-date';
 import { kindFilter, rangeOf, seriesOf } from './issued';
@@ -136,19 +136,14 @@ const STATE_VI: Record<ItemJson['state'], string> = {
 };
 
 export function itemsText(items: readonly ItemJson[]): string {
-  if (items.length === 0) return 'Không có email nào / No emails.';
-  return items
-    .map((i) => {
-      const where = i.line ? `line ${i.line}: ` : i.id !== null ? `#${i.id} ` : '';
-      const status = i.sendEmailStatus !== null ? ` (SendEmailStatus ${i.sendEmailStatus})` : '';
-      const err = i.errorCode ? ` [${i.errorCode}]` : '';
-      const msg =
-        i.message && (i.state === 'failed' || i.state === 'unknown' || i.state === 'rejected' || i.state === 'skipped')
-          ? ` — ${i.messageVi} / ${i.message}`
-          : '';
-      return `${where}${i.transactionId ?? '?'}: ${STATE_VI[i.state]} / ${i.state}${status}${err}${msg}`;
-    })
-    .join('\n');
+  return listText(items, 'Không có email nào / No emails.', (i) => {
+    const where = i.line ? `line ${i.line}: ` : i.id !== null ? `#${i.id} ` : '';
+    const status = i.sendEmailStatus !== null ? ` (SendEmailStatus ${i.sendEmailStatus})` : '';
+    const err = i.errorCode ? ` [${i.errorCode}]` : '';
+    const msg =
+      i.message && (i.state === 'failed' || i.state === 'unknown' || i.state === 'rejected' || i.state === 'skipped') ? ` — ${i.messageVi} / ${i.message}` : '';
+    return `${where}${i.transactionId ?? '?'}: ${STATE_VI[i.state]} / ${i.state}${status}${err}${msg}`;
+  });
 }
 
 /** Exit code: 1 when any entry failed (or was refused), 3 when sign-in is needed, 4 when still waiting for the service, else 0 (skipped rows included). */
@@ -171,15 +166,6 @@ export function parseBatch(values: ParsedArgs['values'], command: string): numbe
     );
   }
   return n;
-}
-
-export function parseWait(values: ParsedArgs['values'], command: string): number {
-  const raw = values.wait;
-  if (typeof raw !== 'string') return 120_000;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0)
-    throw new UsageError({ en: `--wait must be a number of seconds (got ${raw}).`, vi: `--wait phải là số giây (đang là ${raw}).` }, command);
-  return Math.round(n * 1000);
 }
 
 export const SEND_OPTIONS: Record<string, CliOption> = {

@@ -1,26 +1,7 @@
 import { ISSUE_STATES, type IssueEntry, type IssueState } from '../../../common/calls/issuing';
-import { ExitCode, UsageError, type CliCommand } from '../registry';
-import { parseWait } from './email';
+import { ExitCode, type CliCommand } from '../registry';
+import { parseAction, parseStates, parseWait } from '../options';
 import { exitFor, itemJson, itemsText, openIssuing, runQueue } from './issue-run';
-
-function parseStates(raw: unknown): IssueState[] | undefined {
-  if (typeof raw !== 'string') return undefined;
-  const states = raw
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const bad = states.filter((s) => !(ISSUE_STATES as readonly string[]).includes(s));
-  if (bad.length > 0) {
-    throw new UsageError(
-      {
-        en: `Unknown state ${bad.join(', ')}; use ${ISSUE_STATES.join(', ')}.`,
-        vi: `Không có trạng thái ${bad.join(', ')}; dùng ${ISSUE_STATES.join(', ')}.`,
-      },
-      'issue-queue',
-    );
-  }
-  return states as IssueState[];
-}
 
 /**
  * `einvoice issue-queue list [--state S,…] | flush [--wait S] | check`: the app's issue queue from
@@ -39,14 +20,8 @@ export const issueQueueCommand: CliCommand = {
     wait: { type: 'string', arg: 'SECONDS', help: 'flush: how long to keep retrying and looking up unknown outcomes (default 120)' },
   },
   async run(ctx, { values, positionals }) {
-    const action = positionals[0];
-    if (action !== 'list' && action !== 'flush' && action !== 'check') {
-      throw new UsageError(
-        { en: `Unknown action "${action}": use list, flush or check.`, vi: `Không có thao tác "${action}": dùng list, flush hoặc check.` },
-        'issue-queue',
-      );
-    }
-    const states = parseStates(values.state);
+    const action = parseAction(positionals, ['list', 'flush', 'check'] as const, 'issue-queue');
+    const states = parseStates(values.state, ISSUE_STATES, 'issue-queue');
     const waitMs = parseWait(values, 'issue-queue');
     const cli = await openIssuing(ctx, action !== 'list');
     const { queue } = cli.services.issuing;

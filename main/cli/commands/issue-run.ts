@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { IssueEntry, IssueRunnerStatus, IssueState } from '../../../common/calls/issuing';
 import type { IssuingServiceDeps } from '../../services/issuing';
+import { listText } from '../options';
 import { ExitCode, UsageError, type CommandContext } from '../registry';
 import type { CliServices } from '../services';
 
@@ -156,17 +157,14 @@ const STATE_VI: Record<IssueItem['state'], string> = {
 
 /** One line per invoice: where it came from, its numbers or why not. */
 export function itemsText(items: readonly IssueItem[]): string {
-  if (items.length === 0) return 'Không có hóa đơn nào / No invoices.';
-  return items
-    .map((i) => {
-      const who = [i.id !== null ? `#${i.id}` : null, i.input, i.refId].filter(Boolean).join(' ');
-      const numbers = i.state === 'issued' ? ` ${i.invSeries ?? ''} ${i.invNo ?? '(số chưa có / no number yet)'} ${i.transactionId ?? ''}` : '';
-      const code = i.errorCode ? ` [${i.errorCode}]` : '';
-      const field = i.field ? ` ${i.field}:` : '';
-      const msg = i.message && i.state !== 'issued' ? `${field} ${i.messageVi} / ${i.message}` : '';
-      return `${who}: ${STATE_VI[i.state]} / ${i.state}${numbers}${code}${msg ? ` —${msg}` : ''}`;
-    })
-    .join('\n');
+  return listText(items, 'Không có hóa đơn nào / No invoices.', (i) => {
+    const who = [i.id !== null ? `#${i.id}` : null, i.input, i.refId].filter(Boolean).join(' ');
+    const numbers = i.state === 'issued' ? ` ${i.invSeries ?? ''} ${i.invNo ?? '(số chưa có / no number yet)'} ${i.transactionId ?? ''}` : '';
+    const code = i.errorCode ? ` [${i.errorCode}]` : '';
+    const field = i.field ? ` ${i.field}:` : '';
+    const msg = i.message && i.state !== 'issued' ? `${field} ${i.messageVi} / ${i.message}` : '';
+    return `${who}: ${STATE_VI[i.state]} / ${i.state}${numbers}${code}${msg ? ` —${msg}` : ''}`;
+  });
 }
 
 /**

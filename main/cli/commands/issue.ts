@@ -5,10 +5,9 @@ import { AppError, issuesFromZod } from '../../../common/errors';
 import { InvoiceDataSchema, type InvoiceData } from '../../../common/model';
 import { SIGN_TYPES, type SignType } from '../../../common/model/issuing';
 import { parseSeries } from '../../../common/rules/series';
-import { flag, text } from '../options';
+import { flag, parseWait, text } from '../options';
 import { ExitCode, UsageError, type CliCommand, type CommandContext } from '../registry';
 import type { CliServices } from '../services';
-import { parseWait } from './email';
 import { exitFor, itemJson, itemsText, openIssuing, runQueue, type IssueItem } from './issue-run';
 
 /** One thing to issue: an InvoiceData from a file, or a draft of the data folder. */

@@ -2,6 +2,7 @@ import type { CallName, CallResponse } from '../../../common/contract';
 import { AppError } from '../../../common/errors';
 import type { Services } from '../../services';
 import type { Profile } from '../../services/profiles';
+import { parseAction } from '../options';
 import { findProfile } from '../services';
 import { UsageError, type Bilingual, type CliCommand, type CommandContext } from '../registry';
 
@@ -71,13 +72,7 @@ export const profileCommand: CliCommand = {
   },
   positionals: { min: 1, max: 2 },
   async run(ctx, { values, positionals }) {
-    const action = positionals[0] as Action;
-    if (!ACTIONS.includes(action)) {
-      throw new UsageError(
-        { en: `Unknown action "${action}": use ${ACTIONS.join(', ')}.`, vi: `Không có thao tác "${action}": dùng ${ACTIONS.join(', ')}.` },
-        'profile',
-      );
-    }
+    const action = parseAction(positionals, ACTIONS, 'profile');
     if (action !== 'add' && ctx.globals.baseUrl !== undefined) {
       throw new UsageError({ en: '--base-url goes with profile add only.', vi: '--base-url chỉ dùng với profile add.' }, 'profile');
     }

@@ -2,23 +2,8 @@ import { EventEmitter, once } from 'node:events';
 import { EMAIL_STATES, type EmailEntry, type EmailState } from '../../../common/calls/emails';
 import type { EmailService } from '../../services/emails';
 import { UsageError, type CliCommand, type CommandContext } from '../registry';
-import { exitFor, flushAndWait, itemJson, itemsText, openQueue, parseBatch, parseWait, SEND_OPTIONS } from './email';
-
-function parseStates(raw: unknown): EmailState[] | undefined {
-  if (typeof raw !== 'string') return undefined;
-  const states = raw
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const bad = states.filter((s) => !(EMAIL_STATES as readonly string[]).includes(s));
-  if (bad.length > 0) {
-    throw new UsageError(
-      { en: `Unknown state ${bad.join(', ')}; use ${EMAIL_STATES.join(', ')}.`, vi: `Không có trạng thái ${bad.join(', ')}; dùng ${EMAIL_STATES.join(', ')}.` },
-      'queue',
-    );
-  }
-  return states as EmailState[];
-}
+import { parseAction, parseStates, parseWait } from '../options';
+import { exitFor, flushAndWait, itemJson, itemsText, openQueue, parseBatch, SEND_OPTIONS } from './email';
 
 function parseIds(raw: unknown): number[] | undefined {
   if (typeof raw !== 'string') return undefined;
@@ -77,19 +62,13 @@ export const queueCommand: CliCommand = {
     ...SEND_OPTIONS,
   },
   async run(ctx, { values, positionals }) {
-    const action = positionals[0];
-    if (action !== 'list' && action !== 'flush' && action !== 'retry') {
-      throw new UsageError(
-        { en: `Unknown action "${action}": use list, flush or retry.`, vi: `Không có thao tác "${action}": dùng list, flush hoặc retry.` },
-        'queue',
-      );
-    }
+    const action = parseAction(positionals, ['list', 'flush', 'retry'] as const, 'queue');
     const batch = parseBatch(values, 'queue');
     const waitMs = parseWait(values, 'queue');
     const q = await openQueue(ctx, batch);
     const { emails } = q;
     if (action === 'list') {
-      await listInPages(ctx, q.emails, q.profileId, parseStates(values.state));
+      await listInPages(ctx, q.emails, q.profileId, parseStates(values.state, EMAIL_STATES, 'queue'));
       return { streamed: true, json: null, text: '' };
     }
     let ids: number[];

@@ -1,4 +1,4 @@
-import { flag, text } from '../options';
+import { flag, listText, text } from '../options';
 import { UsageError, type CliCommand } from '../registry';
 
 /** `einvoice templates [--with-code] [--ticket] [--year N]` → `{"templates":[…as received…]}`. */
@@ -23,11 +23,10 @@ export const templatesCommand: CliCommand = {
     }
     const client = await ctx.client();
     const templates = await client.templates({ withCode: values['with-code'] === true, ticket: values.ticket === true, year }, { signal: ctx.signal });
-    const lines = templates.map((t) => {
+    const text = listText(templates, 'Không có mẫu nào / No templates.', (t) => {
       const flags = [t.Inactive ? 'inactive/ngừng dùng' : null, t.IsMoreVATRate ? 'multi-VAT' : null].filter(Boolean).join(', ');
       return `${String(t.InvSeries).padEnd(10)} ${t.TemplateName ?? ''}${flags ? `  (${flags})` : ''}`;
     });
-    const text = templates.length === 0 ? 'Không có mẫu nào / No templates.' : lines.join('\n');
     return { json: { templates }, text };
   },
 };

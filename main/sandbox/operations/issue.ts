@@ -24,7 +24,8 @@ const IDENTITY_ERRORS = new Set([
   'InvalidInvDate',
 ]);
 
-interface ResultItem {
+/** One invoice's result in PublishInvoiceResult (PascalCase, as documented). */
+export type ResultItem = {
   RefID: string;
   TransactionID: string | null;
   InvNo: string | null;
@@ -33,7 +34,7 @@ interface ResultItem {
   InvoiceCode: string | null;
   ErrorCode: string;
   DescriptionErrorCode: string | null;
-}
+};
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
 

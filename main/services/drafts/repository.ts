@@ -48,6 +48,7 @@ interface Row {
   issue_inv_no: string | null;
 }
 
+const DERIVED_COLUMNS = ['buyer_name', 'buyer_tax_code', 'inv_series', 'inv_date', 'currency', 'total', 'total_num', 'line_count'] as const;
 const SUMMARY_COLUMNS = `id, buyer_name, buyer_tax_code, inv_series, inv_date, currency, total, line_count, revision, created_at, updated_at, last_previewed_at,
   deleted_at, issue_id, (SELECT state FROM issue_queue q WHERE q.id = drafts.issue_id) AS issue_state,
   (SELECT inv_no FROM issue_queue q WHERE q.id = drafts.issue_id) AS issue_inv_no`;
@@ -117,7 +118,8 @@ export class DraftsRepository {
     return this.now().toISOString();
   }
 
-  private derived(draft: InvoiceDraft) {
+  /** The columns the list shows, searches and sorts by, derived from the draft on every write. */
+  private derived(draft: InvoiceDraft): Record<(typeof DERIVED_COLUMNS)[number], string | number> {
     const computed = computeInvoice(draft, this.options.computeOptions?.() ?? {});
     return {
       buyer_name: (draft.BuyerLegalName.trim() || draft.BuyerFullName.trim()).slice(0, 500),
@@ -166,23 +168,9 @@ export class DraftsRepository {
     const d = this.derived(draft);
     this.store.transaction((db) => {
       db.prepare(
-        `INSERT INTO drafts (id, body, meta, buyer_name, buyer_tax_code, inv_series, inv_date, currency, total, total_num, line_count, revision, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
-      ).run(
-        id,
-        JSON.stringify(draft),
-        JSON.stringify(meta),
-        d.buyer_name,
-        d.buyer_tax_code,
-        d.inv_series,
-        d.inv_date,
-        d.currency,
-        d.total,
-        d.total_num,
-        d.line_count,
-        stamp,
-        stamp,
-      );
+        `INSERT INTO drafts (id, body, meta, ${DERIVED_COLUMNS.join(', ')}, revision, created_at, updated_at)
+         VALUES (:id, :body, :meta, ${DERIVED_COLUMNS.map((c) => `:${c}`).join(', ')}, 1, :stamp, :stamp)`,
+      ).run({ id, body: JSON.stringify(draft), meta: JSON.stringify(meta), ...d, stamp });
     });
     return this.get(id);
   }
@@ -194,24 +182,11 @@ export class DraftsRepository {
     this.store.transaction((db) => {
       const result = db
         .prepare(
-          `UPDATE drafts SET body = ?, meta = COALESCE(?, meta), buyer_name = ?, buyer_tax_code = ?, inv_series = ?, inv_date = ?, currency = ?,
-             total = ?, total_num = ?, line_count = ?, revision = revision + 1, updated_at = ?
-           WHERE id = ? AND deleted_at IS NULL AND issue_id IS NULL`,
+          `UPDATE drafts SET body = :body, meta = COALESCE(:meta, meta), ${DERIVED_COLUMNS.map((c) => `${c} = :${c}`).join(', ')},
+             revision = revision + 1, updated_at = :stamp
+           WHERE id = :id AND deleted_at IS NULL AND issue_id IS NULL`,
         )
-        .run(
-          JSON.stringify(draft),
-          meta ? JSON.stringify(meta) : null,
-          d.buyer_name,
-          d.buyer_tax_code,
-          d.inv_series,
-          d.inv_date,
-          d.currency,
-          d.total,
-          d.total_num,
-          d.line_count,
-          stamp,
-          id,
-        );
+        .run({ body: JSON.stringify(draft), meta: meta ? JSON.stringify(meta) : null, ...d, stamp, id });
       if (Number(result.changes) === 0) throw this.locked(id) ? draftLocked() : draftNotFound(id);
       if (learn) this.options.learn?.(draft);
     });

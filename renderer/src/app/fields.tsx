@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 
 /** `<thead>` with one column header per label. */
 export function ColumnHeaders({ columns }: { columns: ReadonlyArray<ReactNode | { label: ReactNode; className: string }> }) {
@@ -74,5 +74,62 @@ export function FilePicker({ label, accept, noFile, onFile }: { label: string; a
       </label>
       <span className="file-name">{name ?? noFile}</span>
     </div>
+  );
+}
+
+/** A button that opens the file chooser (a hidden input) and hands over the file chosen. */
+export function FileButton({ label, accept, onFile }: { label: string; accept: string; onFile: (file: File) => Promise<unknown> }) {
+  const ref = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <button type="button" onClick={() => ref.current?.click()}>
+        {label}
+      </button>
+      <input
+        ref={ref}
+        type="file"
+        accept={accept}
+        hidden
+        aria-hidden="true"
+        tabIndex={-1}
+        onChange={(e) => {
+          const input = e.currentTarget;
+          const file = input.files?.[0];
+          if (file) void onFile(file).then(() => (input.value = ''));
+        }}
+      />
+    </>
+  );
+}
+
+/** A fieldset of radio buttons, one per choice; `children` come after them (a hint, say). */
+export function RadioFieldset<V extends string | number>({
+  legend,
+  name,
+  value,
+  choices,
+  label,
+  onChange,
+  children,
+}: {
+  legend: string;
+  name: string;
+  value: V;
+  choices: readonly V[];
+  label: (choice: V) => string;
+  onChange: (choice: V) => void;
+  children?: ReactNode;
+}) {
+  return (
+    <fieldset>
+      <legend>{legend}</legend>
+      {choices.map((choice) => (
+        <label key={choice} className="check">
+          <input type="radio" name={name} value={choice} checked={value === choice} onChange={() => onChange(choice)} />
+          {label(choice)}
+        </label>
+      ))}
+      {children}
+    </fieldset>
   );
 }

@@ -36,6 +36,12 @@ export function JobView({ job, onNotice, onRemoved }: { job: DownloadJob; onNoti
       if (!res.opened) onNotice('ok', t('downloads.folderIs', { folder: res.folder }));
     });
 
+  const remove = () =>
+    act(async () => {
+      await bridge.call('downloads.remove', { jobId: job.id });
+      onRemoved();
+    });
+
   const percent = job.total === 0 ? 100 : Math.round((job.done / job.total) * 100);
   const running = job.status === 'running';
   const allowed = jobActions(job);
@@ -82,15 +88,7 @@ export function JobView({ job, onNotice, onRemoved }: { job: DownloadJob; onNoti
         <button type="button" onClick={() => void openFolder()}>
           {t('downloads.openFolder')}
         </button>
-        <button
-          type="button"
-          onClick={() =>
-            void act(async () => {
-              await bridge.call('downloads.remove', { jobId: job.id });
-              onRemoved();
-            })
-          }
-        >
+        <button type="button" onClick={() => void remove()}>
           {t('downloads.remove')}
         </button>
       </div>

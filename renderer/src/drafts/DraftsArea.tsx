@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DraftMetaSchema, InvoiceDraftSchema, type DraftSummary } from '../../../common/calls/drafts';
 import { pick } from '../../../common/model';
@@ -12,8 +12,9 @@ import { DraftEditor } from './editor/DraftEditor';
 import { newLineAfter, type InvoiceDraft } from './editor/money';
 import { useEditor } from './editor/store';
 import './drafts.css';
+import './editor/editor.css';
 import { errorText, useLang } from '../app/error-text';
-import { ColumnHeaders } from '../app/fields';
+import { ColumnHeaders, FileButton } from '../app/fields';
 import { Notice } from '../app/Notice';
 import { IssueStateBadge } from '../issuing/IssueStateBadge';
 
@@ -128,9 +129,6 @@ function DraftList({ onOpen, error }: { onOpen(id: string): Promise<void>; error
   const [debounced, setDebounced] = useState(query);
   const [message, setMessage] = useState<string | null>(error);
   const [undo, setUndo] = useState<DraftSummary | null>(null);
-  const importRef = useRef<HTMLInputElement>(null);
-  const itemsCsvRef = useRef<HTMLInputElement>(null);
-  const buyersCsvRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     const timer = setTimeout(() => setDebounced(query), 150);
@@ -167,6 +165,12 @@ function DraftList({ onOpen, error }: { onOpen(id: string): Promise<void>; error
       await bridge.call('drafts.delete', { id: d.id });
       setUndo(d);
       setMessage(null);
+    });
+
+  const exportDraft = (d: DraftSummary) =>
+    act(async () => {
+      const r = await bridge.call('drafts.export', { id: d.id });
+      saveTextFile(r.fileName, JSON.stringify(r.invoice, null, 2), 'application/json');
     });
 
   const restore = () =>
@@ -233,42 +237,9 @@ function DraftList({ onOpen, error }: { onOpen(id: string): Promise<void>; error
         <button type="button" onClick={() => setDirection((d) => (d === 'asc' ? 'desc' : 'asc'))} aria-label={t(`drafts.list.direction.${direction}`)}>
           {direction === 'asc' ? '↑' : '↓'}
         </button>
-        <button type="button" onClick={() => importRef.current?.click()}>
-          {t('drafts.list.import')}
-        </button>
-        <button type="button" onClick={() => itemsCsvRef.current?.click()}>
-          {t('drafts.list.importItems')}
-        </button>
-        <button type="button" onClick={() => buyersCsvRef.current?.click()}>
-          {t('drafts.list.importBuyers')}
-        </button>
-        <input
-          ref={importRef}
-          type="file"
-          accept=".json,application/json"
-          hidden
-          aria-hidden="true"
-          tabIndex={-1}
-          onChange={(e) => e.target.files?.[0] && void importFile(e.target.files[0]).then(() => (e.target.value = ''))}
-        />
-        <input
-          ref={itemsCsvRef}
-          type="file"
-          accept=".csv,text/csv"
-          hidden
-          aria-hidden="true"
-          tabIndex={-1}
-          onChange={(e) => e.target.files?.[0] && void importCsv('items', e.target.files[0]).then(() => (e.target.value = ''))}
-        />
-        <input
-          ref={buyersCsvRef}
-          type="file"
-          accept=".csv,text/csv"
-          hidden
-          aria-hidden="true"
-          tabIndex={-1}
-          onChange={(e) => e.target.files?.[0] && void importCsv('buyers', e.target.files[0]).then(() => (e.target.value = ''))}
-        />
+        <FileButton label={t('drafts.list.import')} accept=".json,application/json" onFile={importFile} />
+        <FileButton label={t('drafts.list.importItems')} accept=".csv,text/csv" onFile={(file) => importCsv('items', file)} />
+        <FileButton label={t('drafts.list.importBuyers')} accept=".csv,text/csv" onFile={(file) => importCsv('buyers', file)} />
       </div>
       <div aria-live="polite">
         <Notice notice={message ? { kind: 'info', text: message } : null} />
@@ -285,21 +256,21 @@ function DraftList({ onOpen, error }: { onOpen(id: string): Promise<void>; error
         <table className="drafts-table">
           <ColumnHeaders
             columns={[
-              t('drafts.list.col.buyer'),
+              { label: t('drafts.list.col.buyer'), className: 'buyer' },
               t('drafts.list.col.taxCode'),
               t('drafts.list.col.date'),
               t('drafts.list.col.series'),
               { label: t('drafts.list.col.total'), className: 'num' },
               t('drafts.list.col.updated'),
               t('drafts.list.col.previewed'),
-              t('issuing.drafts.col'),
-              t('drafts.list.col.actions'),
+              { label: t('issuing.drafts.col'), className: 'issue' },
+              { label: t('drafts.list.col.actions'), className: 'row-actions' },
             ]}
           />
           <tbody>
             {items.map((d) => (
               <tr key={d.id}>
-                <td>
+                <td className="buyer">
                   <button type="button" className="link" onClick={() => void onOpen(d.id)}>
                     {d.buyerName || t('drafts.list.noBuyer')}
                   </button>
@@ -312,7 +283,7 @@ function DraftList({ onOpen, error }: { onOpen(id: string): Promise<void>; error
                 </td>
                 <td>{formatDateTime(d.updatedAt, lang)}</td>
                 <td>{d.lastPreviewedAt ? formatDateTime(d.lastPreviewedAt, lang) : '—'}</td>
-                <td data-testid="draft-issue" data-state={d.issue?.state ?? 'draft'}>
+                <td className="issue" data-testid="draft-issue" data-state={d.issue?.state ?? 'draft'}>
                   <IssueStateBadge issue={d.issue} />
                 </td>
                 <td>
@@ -324,16 +295,7 @@ function DraftList({ onOpen, error }: { onOpen(id: string): Promise<void>; error
                     >
                       {t('drafts.list.duplicate')}
                     </button>
-                    <button
-                      type="button"
-                      onClick={() =>
-                        void act(async () => {
-                          const r = await bridge.call('drafts.export', { id: d.id });
-                          saveTextFile(r.fileName, JSON.stringify(r.invoice, null, 2), 'application/json');
-                        })
-                      }
-                      aria-label={t('drafts.list.exportOf', { buyer: d.buyerName || d.id })}
-                    >
+                    <button type="button" onClick={() => void exportDraft(d)} aria-label={t('drafts.list.exportOf', { buyer: d.buyerName || d.id })}>
                       {t('drafts.list.export')}
                     </button>
                     <button

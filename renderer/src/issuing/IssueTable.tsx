@@ -4,6 +4,7 @@ import type { IssueEntry } from '../../../common/calls/issuing';
 import { formatDateTime } from '../../../common/format';
 import { useLang } from '../app/error-text';
 import { ColumnHeaders } from '../app/fields';
+import { issueEntryActions } from '../../../common/rules/issue-actions';
 import { formatTotal, resultText, supersededIds } from './words';
 
 export interface IssueActions {
@@ -63,7 +64,7 @@ const Row = memo(function Row({ entry: e, disabled, offline, superseded, actions
   const { t } = useTranslation();
   const lang = useLang();
   const result = resultText(e, lang, t, { offline, superseded });
-  const open = e.state === 'failed' && !superseded;
+  const allowed = issueEntryActions(e);
   const buyer = e.buyerName || t('issuing.dialog.walkIn');
   return (
     <tr data-state={e.state} data-ref={e.refId} data-testid="issue-row">
@@ -83,22 +84,22 @@ const Row = memo(function Row({ entry: e, disabled, offline, superseded, actions
       <td className="when">{formatDateTime(e.updatedAt, lang)}</td>
       <td>
         <div className="issue-row-actions">
-          {open && e.retryable && (
+          {allowed.retry && (
             <button type="button" disabled={disabled} onClick={() => actions.retry(e)} aria-label={t('issuing.area.retryOf', { buyer })}>
               {t('issuing.area.retry')}
             </button>
           )}
-          {open && e.draftId && (
+          {allowed.reopen && (
             <button type="button" disabled={disabled} onClick={() => actions.reopen(e)} aria-label={t('issuing.area.reopenOf', { buyer })}>
               {t('issuing.area.reopen')}
             </button>
           )}
-          {e.state === 'unknown' && (
+          {allowed.check && (
             <button type="button" disabled={disabled} onClick={() => actions.check(e)} aria-label={t('issuing.area.checkOf', { buyer })}>
               {t('issuing.area.check')}
             </button>
           )}
-          {e.emailId !== null && e.transactionId && (
+          {allowed.openEmail && (
             <button type="button" onClick={() => actions.openEmail(e)} aria-label={t('issuing.area.openEmailOf', { invNo: e.invNo ?? e.transactionId })}>
               {t('issuing.area.openEmail')}
             </button>

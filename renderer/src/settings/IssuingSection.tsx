@@ -4,9 +4,11 @@ import type { IssuingSettings } from '../../../common/calls/settings';
 import { formatDate } from '../../../common/format';
 import { SIGN_TYPES } from '../../../common/model/issuing';
 import { useErrorText, useLang } from '../app/error-text';
-import { Notice, type NoticeMessage } from '../app/Notice';
+import type { NoticeMessage } from '../app/Notice';
+import { RadioFieldset } from '../app/fields';
 import { useLive } from '../app/useLive';
 import { bridge } from '../bridge';
+import { SaveRow } from './SaveRow';
 import { formFromSettings, settingsFromForm, type Certificate, type IssuingForm } from '../issuing/settings-form';
 
 const EMAIL_CHOICES = ['queue', 'service', 'off'] as const;
@@ -92,16 +94,16 @@ export function IssuingSection() {
     <section aria-labelledby={ids.heading} className="settings-section" data-testid="settings-issuing">
       <h2 id={ids.heading}>{t('issuing.settings.title')}</h2>
       <form onSubmit={(e) => void save(e)} aria-labelledby={ids.heading} noValidate>
-        <fieldset>
-          <legend>{t('issuing.settings.signType')}</legend>
-          {SIGN_TYPES.map((n) => (
-            <label key={n} className="check">
-              <input type="radio" name="signType" value={n} checked={form.signType === n} onChange={() => patch({ signType: n })} />
-              {t(`issuing.settings.signTypeOption.${n}`)}
-            </label>
-          ))}
+        <RadioFieldset
+          legend={t('issuing.settings.signType')}
+          name="signType"
+          value={form.signType}
+          choices={SIGN_TYPES}
+          label={(n) => t(`issuing.settings.signTypeOption.${n}`)}
+          onChange={(signType) => patch({ signType })}
+        >
           <p className="hint">{t('issuing.settings.signTypeHint')}</p>
-        </fieldset>
+        </RadioFieldset>
 
         <label htmlFor={ids.cert}>{t('issuing.settings.certificate')}</label>
         <div className="inline">
@@ -172,15 +174,14 @@ export function IssuingSection() {
           </p>
         </fieldset>
 
-        <fieldset>
-          <legend>{t('issuing.settings.email')}</legend>
-          {EMAIL_CHOICES.map((choice) => (
-            <label key={choice} className="check">
-              <input type="radio" name="issueEmail" value={choice} checked={form.email === choice} onChange={() => patch({ email: choice })} />
-              {t(`issuing.settings.emailOption.${choice}`)}
-            </label>
-          ))}
-        </fieldset>
+        <RadioFieldset
+          legend={t('issuing.settings.email')}
+          name="issueEmail"
+          value={form.email}
+          choices={EMAIL_CHOICES}
+          label={(choice) => t(`issuing.settings.emailOption.${choice}`)}
+          onChange={(email) => patch({ email })}
+        />
 
         <label htmlFor={ids.series}>{t('issuing.settings.series')}</label>
         <input
@@ -200,10 +201,7 @@ export function IssuingSection() {
           {t('issuing.settings.seriesHint')}
         </p>
 
-        <div className="form-actions">
-          <button type="submit">{t('issuing.settings.save')}</button>
-        </div>
-        <Notice notice={message} />
+        <SaveRow label={t('issuing.settings.save')} notice={message} />
       </form>
     </section>
   );

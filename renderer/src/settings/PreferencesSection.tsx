@@ -2,9 +2,10 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Settings } from '../../../common/calls/settings';
 import { useErrorText } from '../app/error-text';
-import { Notice, type NoticeMessage } from '../app/Notice';
+import type { NoticeMessage } from '../app/Notice';
 import { useLive } from '../app/useLive';
 import { bridge } from '../bridge';
+import { SaveRow } from './SaveRow';
 import { DigitsFieldset } from './DigitsFieldset';
 import { setLanguage } from '../i18n';
 
@@ -107,10 +108,7 @@ export function PreferencesSection() {
           />
         ))}
         <DigitsFieldset value={settings.decimalDigits} onChange={(decimalDigits) => patch({ decimalDigits })} />
-        <div className="form-actions">
-          <button type="submit">{t('settings.prefs.save')}</button>
-        </div>
-        <Notice notice={message} />
+        <SaveRow label={t('settings.prefs.save')} notice={message} />
       </form>
     </section>
   );

@@ -17,15 +17,11 @@ beforeEach(() => {
 const WITH_CODE = 'invoiceWithCode=true&inputType=1';
 
 describe('issuing quirks', () => {
-  it('defaults', () => {
-    expect(DEFAULT_QUIRKS).toMatchObject({
-      statusDelayMs: 0,
-      invoiceCodeDelayMs: 0,
-      issueProcessingMs: 0,
-      licenceInvoices: null,
-      publishResultEncoding: 'string',
-      publishItemCasing: 'pascal',
-    });
+  it('defaults: answers at once, no licence limit, the documented result (a JSON string of PascalCase items)', () => {
+    const { statusDelayMs, invoiceCodeDelayMs, issueProcessingMs, licenceInvoices, publishResultEncoding, publishItemCasing } = DEFAULT_QUIRKS;
+    expect([statusDelayMs, invoiceCodeDelayMs, issueProcessingMs]).toEqual([0, 0, 0]);
+    expect(licenceInvoices).toBeNull();
+    expect([publishResultEncoding, publishItemCasing]).toEqual(['string', 'pascal']);
   });
 
   it('statusDelayMs: an issued invoice is absent from status (by ID and by RefID) until the delay has passed', async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { emptyDraft, emptyLine, issuingForm, type DraftLine, type InvoiceDraft } from '../../../common/money';
 import type { IssuingInvoiceData } from '../../../common/model/issuing';
 import type { Sandbox } from '../../../main/sandbox';
+import type { ResultItem } from '../../../main/sandbox/operations/issue';
 import { headers, unwrap, type Env } from './helpers';
 
 /** "Today" on the sandbox clock the issuing tests use (Vietnam date of NOW). */
@@ -43,17 +44,6 @@ export function issueBody(sb: Sandbox, invoices: unknown[], opts: IssueOptions =
   const cert = opts.cert === undefined ? (signType === 2 || signType === 3 ? sb.certificate().CertificateSN : null) : opts.cert;
   return { SignType: signType, ...(cert === null ? {} : { CertificateSN: cert }), InvoiceData: invoices, PublishInvoiceData: null };
 }
-
-export type ResultItem = {
-  RefID: string;
-  TransactionID: string | null;
-  InvNo: string | null;
-  InvSeries: string;
-  InvDate: string;
-  InvoiceCode: string | null;
-  ErrorCode: string;
-  DescriptionErrorCode: string | null;
-};
 
 /** POST to the bare base path (the issue operation). */
 export async function postIssue(sb: Sandbox, body: unknown, token: string | null = sb.devToken): Promise<{ status: number; env: Env; text: string }> {

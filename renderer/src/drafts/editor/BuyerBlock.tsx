@@ -3,8 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { CatalogueBuyer } from '../../../../common/calls/catalogues';
 import { Autocomplete } from './Autocomplete';
 import { BuyerIds } from './BuyerIds';
-import { Field, FieldError } from './Fields';
-import type { OnField } from './HeaderBlock';
+import { Field, FieldError, fieldOf, type BlockProps } from './Fields';
 import type { InvoiceDraft } from './money';
 import { searchBuyers } from './search';
 
@@ -14,21 +13,10 @@ export type BuyerSlice = Pick<
 >;
 
 /** The buyer; tax code and company name suggest buyers the catalogue knows. */
-export const BuyerBlock = memo(function BuyerBlock({
-  draft,
-  byPath,
-  codes,
-  onField,
-  pickBuyer,
-}: {
-  draft: BuyerSlice;
-  byPath: Map<string, string>;
-  codes: Map<string, string>;
-  onField: OnField;
-  pickBuyer(b: CatalogueBuyer): void;
-}) {
+export const BuyerBlock = memo(function BuyerBlock(props: BlockProps & { draft: BuyerSlice; pickBuyer(b: CatalogueBuyer): void }) {
+  const { draft, byPath, codes, onField, pickBuyer } = props;
   const { t } = useTranslation();
-  const f = (path: keyof BuyerSlice) => ({ path, value: String(draft[path] ?? ''), problem: byPath.get(path), code: codes.get(path), onChange: onField });
+  const f = fieldOf(draft, props);
   const suggested = (path: 'BuyerTaxCode' | 'BuyerLegalName', label: string, className: string, numeric = false) => (
     <div className={className}>
       <label htmlFor={`f-${path}`}>{label}</label>

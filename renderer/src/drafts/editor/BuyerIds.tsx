@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Field } from './Fields';
-import type { OnField } from './HeaderBlock';
+import { Field, type BlockProps } from './Fields';
 import { DECREE70_FIELDS } from '../../../../common/money';
 import { useEditor } from './store';
 
@@ -11,7 +10,7 @@ type IdField = (typeof DECREE70_FIELDS)[number];
  * The Decree 70 buyer identity and the shop's outlet: rarely needed at a counter, so folded
  * away until one of them holds a value or a problem (then it stays open, so nothing is hidden).
  */
-export function BuyerIds({ byPath, codes, onField }: { byPath: Map<string, string>; codes: Map<string, string>; onField: OnField }) {
+export function BuyerIds({ byPath, codes, onField }: BlockProps) {
   const { t } = useTranslation();
   // One JSON string per render: the selector's result compares by value.
   const values = JSON.parse(useEditor((s) => JSON.stringify(DECREE70_FIELDS.map((k) => s.draft?.[k] ?? '')))) as string[];

@@ -1,5 +1,19 @@
 import { memo, type ReactNode } from 'react';
 
+export type OnField = (path: string, value: string) => void;
+
+/** What a block of the editor gets: problems and the service's codes by field path, and where edits go. */
+export interface BlockProps {
+  byPath: Map<string, string>;
+  codes: Map<string, string>;
+  onField: OnField;
+}
+
+/** The props of the Field for `path` (its value, problem and code) in a block of `draft`'s fields. */
+export function fieldOf<S>(draft: S, { byPath, codes, onField }: BlockProps) {
+  return (path: keyof S & string) => ({ path, value: String(draft[path] ?? ''), problem: byPath.get(path), code: codes.get(path), onChange: onField });
+}
+
 interface FieldProps {
   path: string;
   label: string;

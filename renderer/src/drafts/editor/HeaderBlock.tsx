@@ -2,37 +2,26 @@ import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CachedTemplate } from '../../../../common/calls/templates';
 import { templateAllowed } from '../../../../common/rules';
-import { Field, FieldError } from './Fields';
+import { Field, FieldError, fieldOf, type BlockProps } from './Fields';
 import type { InvoiceDraft } from './money';
 import { NumberInput } from './NumberInput';
 
 export type HeaderSlice = Pick<InvoiceDraft, 'IsTicket' | 'InvSeries' | 'InvDate' | 'CurrencyCode' | 'ExchangeRate' | 'PaymentMethodName'>;
-export type OnField = (path: string, value: string) => void;
 
 /** The invoice's own fields; re-renders only when they or their problems change, not on a grid keystroke. */
-export const HeaderBlock = memo(function HeaderBlock({
-  draft,
-  byPath,
-  codes,
-  onField,
-  setTicket,
-  activeTemplates,
-  chosen,
-  multiRate,
-  templateCount,
-}: {
-  draft: HeaderSlice;
-  byPath: Map<string, string>;
-  codes: Map<string, string>;
-  onField: OnField;
-  setTicket(isTicket: boolean): void;
-  activeTemplates: CachedTemplate[];
-  chosen: CachedTemplate | undefined;
-  multiRate: boolean;
-  templateCount: number;
-}) {
+export const HeaderBlock = memo(function HeaderBlock(
+  props: BlockProps & {
+    draft: HeaderSlice;
+    setTicket(isTicket: boolean): void;
+    activeTemplates: CachedTemplate[];
+    chosen: CachedTemplate | undefined;
+    multiRate: boolean;
+    templateCount: number;
+  },
+) {
+  const { draft, byPath, codes, onField, setTicket, activeTemplates, chosen, multiRate, templateCount } = props;
   const { t } = useTranslation();
-  const f = (path: keyof HeaderSlice) => ({ path, value: String(draft[path] ?? ''), problem: byPath.get(path), code: codes.get(path), onChange: onField });
+  const f = fieldOf(draft, props);
   const rateProblem = byPath.get('ExchangeRate');
   return (
     <section className="block" aria-labelledby="h-header">

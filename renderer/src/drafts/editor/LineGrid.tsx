@@ -139,13 +139,7 @@ export function LineGrid({
           </tr>
         </thead>
         {/* Each line is its own <tbody> (the line and, under it, its problems), measured as one. */}
-        {padTop > 0 && (
-          <tbody aria-hidden="true">
-            <tr className="spacer" style={{ height: padTop }}>
-              <td colSpan={10} />
-            </tr>
-          </tbody>
-        )}
+        <Spacer height={padTop} />
         {items.map(({ index: i }) => (
           <LineRow
             key={i}
@@ -159,13 +153,7 @@ export function LineGrid({
             measure={virtualizer.measureElement}
           />
         ))}
-        {padBottom > 0 && (
-          <tbody aria-hidden="true">
-            <tr className="spacer" style={{ height: padBottom }}>
-              <td colSpan={10} />
-            </tr>
-          </tbody>
-        )}
+        <Spacer height={padBottom} />
       </table>
       <datalist id="vat-choices">
         {vatChoices.map((v) => (
@@ -174,5 +162,17 @@ export function LineGrid({
       </datalist>
       <p className="hint">{t('drafts.grid.keys')}</p>
     </div>
+  );
+}
+
+/** The room of the lines the virtual grid does not render, above or below the ones it does. */
+function Spacer({ height }: { height: number }) {
+  if (height <= 0) return null;
+  return (
+    <tbody aria-hidden="true">
+      <tr className="spacer" style={{ height }}>
+        <td colSpan={10} />
+      </tr>
+    </tbody>
   );
 }

@@ -66,6 +66,20 @@ function isBlankLine(line: DraftLine): boolean {
 
 const NO_META: DraftMeta = { wordsEdited: false, words: '' };
 
+/** The editor with no draft open (a loaded draft starts from this too: nothing unsaved, no service findings). */
+const NO_DRAFT = {
+  id: null,
+  draft: null,
+  meta: NO_META,
+  issue: null,
+  version: 0,
+  savedVersion: 0,
+  saveState: 'saved',
+  serviceIssues: {},
+  freshLine: null,
+  lastRemoved: null,
+} satisfies Partial<EditorState>;
+
 export const useEditor = create<EditorState>((set, get) => {
   const edit = (fn: (draft: InvoiceDraft) => InvoiceDraft) => {
     const { draft, version } = get();
@@ -73,53 +87,27 @@ export const useEditor = create<EditorState>((set, get) => {
     set({ draft: fn(draft), version: version + 1, saveState: 'dirty' });
   };
   return {
-    id: null,
-    draft: null,
-    meta: NO_META,
-    issue: null,
-    version: 0,
-    savedVersion: 0,
-    saveState: 'saved',
+    ...NO_DRAFT,
     saveError: null,
     lastSavedAt: null,
     focusPath: null,
-    serviceIssues: {},
-    freshLine: null,
-    lastRemoved: null,
     editingPath: null,
     setEditing: (path) => set({ editingPath: path }),
     load: (record) =>
       set({
+        ...NO_DRAFT,
         id: record.id,
         draft: record.draft as InvoiceDraft,
         meta: record.meta,
         issue: record.issue ?? null,
-        version: 0,
-        savedVersion: 0,
-        saveState: 'saved',
         saveError: null,
         lastSavedAt: record.updatedAt,
         focusPath: null,
-        serviceIssues: {},
         // A new draft's one blank line is as new as an added one.
         freshLine: record.draft.lines.length === 1 && isBlankLine(record.draft.lines[0] as DraftLine) ? 0 : null,
-        lastRemoved: null,
       }),
     restoreUnsaved: (draft, meta) => set((s) => ({ draft, meta, version: s.version + 1, saveState: 'dirty' })),
-    close: () =>
-      set({
-        id: null,
-        draft: null,
-        meta: NO_META,
-        issue: null,
-        version: 0,
-        savedVersion: 0,
-        saveState: 'saved',
-        serviceIssues: {},
-        freshLine: null,
-        lastRemoved: null,
-        editingPath: null,
-      }),
+    close: () => set({ ...NO_DRAFT, editingPath: null }),
     setField: (field, value) => edit((d) => ({ ...d, [field]: value })),
     setTicket: (isTicket) => edit((d) => ({ ...d, IsTicket: isTicket })),
     setLine: (index, patch) =>
