@@ -1,4 +1,4 @@
-import { firstErrorCode, isAuthCode, readEnvelopeText, type EnvelopeResult } from '../../../common/envelope';
+import { isAuthCode, readEnvelopeText, type EnvelopeResult } from '../../../common/envelope';
 import { DEFAULT_INVOICE_KIND, downloadFlags, type InvoiceData, type InvoiceKind, type InvoiceTemplate, type SendEmailParameter } from '../../../common/model';
 import { CERTIFICATE_SIGN_TYPES, SIGN_TYPES, type IssuingInvoiceData } from '../../../common/model/issuing';
 import { defaultTokenUrl, parseServiceUrl } from './base-url';
@@ -8,10 +8,10 @@ import { normaliseCertificates, normalisePublishItems, normaliseStatus, type Cer
 import { MAX_PAGING_TAKE, normalisePaging, normaliseVoucherPaper, type PagingPage, type PagingQuery, type PaperCopyItem } from './issued';
 import { isUnreachableKind } from '../../../common/rules/network';
 import { ApiError, apiErrors } from './errors';
+import { checkStatus, envelopeError, normalised } from './verdicts';
 import {
   acceptedWithoutItems,
   jwtExpiry,
-  NormaliseError,
   normaliseDownload,
   normaliseSendEmailItems,
   normaliseTemplates,
@@ -19,17 +19,7 @@ import {
   type DownloadResult,
   type SendEmailOutcome,
 } from './normalise';
-import {
-  header,
-  HttpTransport,
-  looksHtml,
-  messageOf,
-  parseRetryAfter,
-  type CallOptions,
-  type HttpRequest,
-  type HttpResponse,
-  type Operation,
-} from './transport';
+import { header, HttpTransport, messageOf, type CallOptions, type HttpRequest } from './transport';
 
 export { DEFAULT_RETRY, parseRetryAfter, type CallOptions, type RetryPolicy, type TokenSource } from './transport';
 export type * from './options';
@@ -98,7 +88,7 @@ export class ApiClient {
     const body = JSON.stringify(invoice);
     return this.transport.withRetry('preview', opts, true, async () => {
       const env = await this.call({ operation: 'preview', method: 'POST', url: this.opUrl('/unpublishview'), body, auth: true }, opts);
-      if (env.kind === 'error') throw this.envelopeError('preview', env);
+      if (env.kind === 'error') throw envelopeError('preview', env);
       const link = pickLink(env.data);
       if (!link) throw apiErrors.malformed('the preview answer holds no link', { operation: 'preview' });
       return { link };
@@ -121,9 +111,9 @@ export class ApiClient {
     return this.transport.withRetry('download', opts, true, async () => {
       const env = await this.call({ operation: 'download', method: 'POST', url: this.opUrl('/Download', query), body, auth: true }, opts);
       if (env.kind === 'error' && (isAuthCode(env.code) || !Array.isArray(env.data) || env.data.length === 0)) {
-        throw this.envelopeError('download', env);
+        throw envelopeError('download', env);
       }
-      return this.normalised('download', () => normaliseDownload(env.data, type, env.success, ids));
+      return normalised('download', () => normaliseDownload(env.data, type, env.success, ids));
     });
   }
 
@@ -143,13 +133,13 @@ export class ApiClient {
     try {
       items = normaliseSendEmailItems(env.data, requested);
     } catch (error) {
-      if (env.kind === 'error') throw this.envelopeError('sendemail', env);
+      if (env.kind === 'error') throw envelopeError('sendemail', env);
       throw apiErrors.unknownOutcome(`unreadable answer: ${messageOf(error)}`, { operation: 'sendemail' });
     }
     if (items.length === 0 && env.kind === 'success' && env.success === true && isEmptyAnswer(env.envelope.rawData)) {
       items = acceptedWithoutItems(requested);
     }
-    if (env.kind === 'error' && (isAuthCode(env.code) || items.length === 0)) throw this.envelopeError('sendemail', env);
+    if (env.kind === 'error' && (isAuthCode(env.code) || items.length === 0)) throw envelopeError('sendemail', env);
     if (items.length === 0 && parameter.SendEmailDatas.length > 0) {
       throw apiErrors.unknownOutcome('the service answered without per-invoice results', { operation: 'sendemail' });
     }
@@ -203,10 +193,10 @@ export class ApiClient {
         invoices.map((i) => i.RefID),
       );
     } catch (error) {
-      if (env.kind === 'error') throw this.envelopeError('issue', env);
+      if (env.kind === 'error') throw envelopeError('issue', env);
       throw apiErrors.unknownOutcome(`unreadable answer: ${messageOf(error)}`, { operation: 'issue' });
     }
-    if (env.kind === 'error' && (isAuthCode(env.code) || items.length === 0)) throw this.envelopeError('issue', env);
+    if (env.kind === 'error' && (isAuthCode(env.code) || items.length === 0)) throw envelopeError('issue', env);
     if (items.length === 0) throw apiErrors.unknownOutcome('the service answered without per-invoice results', { operation: 'issue' });
     return {
       items,
@@ -228,8 +218,8 @@ export class ApiClient {
     const body = JSON.stringify(ids);
     return this.transport.withRetry('status', opts, true, async () => {
       const env = await this.call({ operation: 'status', method: 'POST', url: this.opUrl('/status', query), body, auth: true }, opts);
-      if (env.kind === 'error') throw this.envelopeError('status', env);
-      return this.normalised('status', () => normaliseStatus(env.data));
+      if (env.kind === 'error') throw envelopeError('status', env);
+      return normalised('status', () => normaliseStatus(env.data));
     });
   }
 
@@ -237,8 +227,8 @@ export class ApiClient {
   async certificates(opts: CallOptions = {}): Promise<Certificate[]> {
     return this.transport.withRetry('certificates', opts, true, async () => {
       const env = await this.call({ operation: 'certificates', method: 'GET', url: this.opUrl('/get-certificates'), auth: true }, opts);
-      if (env.kind === 'error') throw this.envelopeError('certificates', env);
-      return this.normalised('certificates', () => normaliseCertificates(env.data));
+      if (env.kind === 'error') throw envelopeError('certificates', env);
+      return normalised('certificates', () => normaliseCertificates(env.data));
     });
   }
 
@@ -253,8 +243,8 @@ export class ApiClient {
     const url = this.opUrl('/paging', `invoiceWithCode=${flags.invoiceWithCode}&invoiceCalcu=${flags.invoiceCalcu}`);
     return this.transport.withRetry('paging', opts, true, async () => {
       const env = await this.call({ operation: 'paging', method: 'POST', url, body, auth: true }, opts);
-      if (env.kind === 'error') throw this.envelopeError('paging', env);
-      return this.normalised('paging', () => normalisePaging(env.data, q.kind));
+      if (env.kind === 'error') throw envelopeError('paging', env);
+      return normalised('paging', () => normalisePaging(env.data, q.kind));
     });
   }
 
@@ -269,7 +259,7 @@ export class ApiClient {
         { operation: 'publishview', method: 'POST', url: this.opUrl('/publishview'), body: JSON.stringify(ids), auth: true, headers },
         opts,
       );
-      if (env.kind === 'error') throw this.envelopeError('publishview', env);
+      if (env.kind === 'error') throw envelopeError('publishview', env);
       const found = pickLink(env.data);
       if (!found) throw apiErrors.malformed('the view answer holds no link', { operation: 'publishview' });
       return found;
@@ -294,8 +284,8 @@ export class ApiClient {
         { operation: 'voucherpaper', method: 'POST', url: this.opUrl('/voucher-paper', query.toString()), body: JSON.stringify(ids), auth: true },
         opts,
       );
-      if (env.kind === 'error') throw this.envelopeError('voucherpaper', env);
-      return this.normalised('voucherpaper', () => normaliseVoucherPaper(env.data, ids));
+      if (env.kind === 'error') throw envelopeError('voucherpaper', env);
+      return normalised('voucherpaper', () => normaliseVoucherPaper(env.data, ids));
     });
   }
 
@@ -310,8 +300,8 @@ export class ApiClient {
     }
     return this.transport.withRetry('templates', opts, true, async () => {
       const env = await this.call({ operation: 'templates', method: 'GET', url: this.opUrl('/templates', q), auth: true }, opts);
-      if (env.kind === 'error') throw this.envelopeError('templates', env);
-      return this.normalised('templates', () => normaliseTemplates(env.data));
+      if (env.kind === 'error') throw envelopeError('templates', env);
+      return normalised('templates', () => normaliseTemplates(env.data));
     });
   }
 
@@ -325,8 +315,8 @@ export class ApiClient {
         credentials.password,
         credentials.appid,
       ]);
-      if (env.kind === 'error') throw this.envelopeError('token', env, true);
-      const token = this.normalised('token', () => normaliseToken(env.data));
+      if (env.kind === 'error') throw envelopeError('token', env, true);
+      const token = normalised('token', () => normaliseToken(env.data));
       return { token, expiresAt: jwtExpiry(token) };
     });
   }
@@ -350,11 +340,11 @@ export class ApiClient {
           { operation: 'fetch', httpStatus: res.status, serviceCode: 'LinkExpired' },
         );
       }
-      this.checkStatus('fetch', res);
+      checkStatus('fetch', res);
       const contentType = header(res.headers, 'content-type') ?? null;
       if (contentType && /json/i.test(contentType)) {
         const env = readEnvelopeText(res.text);
-        if (env.kind === 'error') throw this.envelopeError('fetch', env);
+        if (env.kind === 'error') throw envelopeError('fetch', env);
       }
       return { bytes: res.bytes ?? new Uint8Array(), contentType };
     });
@@ -392,48 +382,7 @@ export class ApiClient {
   /** Same, but a malformed answer is returned (sendemail turns it into `unknown_outcome`). */
   private async callRaw(req: HttpRequest, opts: CallOptions, secrets: string[] = []): Promise<EnvelopeResult> {
     const res = await this.transport.http(req, opts, secrets);
-    this.checkStatus(req.operation, res, req.unsafe);
+    checkStatus(req.operation, res, req.unsafe);
     return readEnvelopeText(res.text);
-  }
-
-  /** Throws the right ApiError for a non-2xx status; returns for 2xx. */
-  private checkStatus(operation: Operation, res: HttpResponse, unsafe = false): void {
-    const status = res.status;
-    if (status >= 200 && status < 300) return;
-    const env = res.bytes ? null : readEnvelopeText(res.text);
-    const code = env && env.kind !== 'malformed' ? (env.envelope.errorCode ?? firstErrorCode(env.envelope.errors)) : null;
-    const description = env && env.kind !== 'malformed' ? env.envelope.description : null;
-    const details = { operation, httpStatus: status };
-    if (status === 401 || status === 403 || isAuthCode(code)) throw apiErrors.auth({ ...details, serviceCode: code });
-    if (status === 429) throw apiErrors.rateLimited(parseRetryAfter(res.headers['retry-after']), details);
-    if (status >= 500) {
-      // After an unsafe request left, only the service's own 503 envelope proves it did not act;
-      // a bare 5xx or a gateway's page may come after the service sent the email.
-      // An issue is stricter still: any 5xx after it left is asked about, never assumed not done.
-      if (unsafe && (operation === 'issue' || !(status === 503 && env?.kind === 'error'))) throw apiErrors.unknownOutcome(`HTTP ${status}`, details);
-      throw apiErrors.unavailable(status, status === 503 && looksHtml(res), { ...details, retryAfterMs: parseRetryAfter(res.headers['retry-after']) });
-    }
-    if (status === 404 && !code) throw apiErrors.unavailable(404, false, details);
-    throw apiErrors.rejected(code, description ?? (code ? null : `HTTP ${status}`), {
-      ...details,
-      serviceErrors: env && env.kind !== 'malformed' ? env.envelope.errors : [],
-    });
-  }
-
-  private normalised<T>(operation: Operation, read: () => T): T {
-    try {
-      return read();
-    } catch (error) {
-      if (error instanceof NormaliseError) throw apiErrors.malformed(error.message, { operation });
-      throw error;
-    }
-  }
-
-  private envelopeError(operation: Operation, env: Extract<EnvelopeResult, { kind: 'error' }>, tokenOp = false): ApiError {
-    const code = env.code ?? firstErrorCode(env.errors);
-    const details = { operation, serviceCode: code, serviceDescription: env.description, serviceErrors: env.errors };
-    if (isAuthCode(code)) return apiErrors.auth(details);
-    if (tokenOp && !code) return apiErrors.auth(details);
-    return apiErrors.rejected(code, env.description, details);
   }
 }

@@ -1,21 +1,12 @@
-import type { StatementSync } from 'node:sqlite';
-import {
-  EMAIL_STATES,
-  type EmailAddResult,
-  type EmailAttempt,
-  type EmailCounts,
-  type EmailEntry,
-  type EmailLeft,
-  type EmailSkip,
-  type EmailState,
-} from '../../../common/calls/emails';
+import { type EmailAddResult, type EmailEntry, type EmailLeft, type EmailSkip, type EmailState } from '../../../common/calls/emails';
 import type { Bilingual, InvoiceKind } from '../../../common/model';
 import { newOwnerToken, ownerAlive } from '../store/owner';
 import { AppError } from '../../../common/errors';
 import type { Store } from '../store';
 import { claimLost, CRASHED_WHILE_SENDING, groupVerdicts, type Claim, type ClaimAlive, type ClaimedEntry, type Settlement } from './claims';
-import { recipientsOf, SORT_COLUMNS, stamp, toEntry, whereOf, type ListQuery, type Row } from './entries';
-import { cancelledAfterMaybeSent, HISTORY_SQL, leftOf, NOT_SENT, reasonFor, RESENDABLE, skipOf, toAttempt } from './history';
+import { recipientsOf, stamp, toEntry, type Row } from './entries';
+import { OutboxReads } from './reads';
+import { cancelledAfterMaybeSent, HISTORY_SQL, leftOf, NOT_SENT, reasonFor, RESENDABLE, skipOf } from './history';
 import { checkInput, type CleanInput, type Recipients } from './input';
 
 /** States the user may cancel / edit. */
@@ -36,34 +27,14 @@ interface OutboxOptions {
  * The outbox repository: every state change is one SQL statement or one immediate transaction,
  * so a crash at any moment leaves each entry in exactly one well-defined state.
  */
-export class Outbox {
-  private readonly clock: () => number;
+export class Outbox extends OutboxReads {
   private readonly claimAlive: ClaimAlive;
-  private readonly stmts = new Map<string, StatementSync>();
   /** The claims this process (this Outbox) holds right now. */
   private readonly ownClaims = new Set<string>();
 
-  constructor(
-    private readonly store: Store,
-    options: OutboxOptions = {},
-  ) {
-    this.clock = options.now ?? Date.now;
+  constructor(store: Store, options: OutboxOptions = {}) {
+    super(store, options.now ?? Date.now);
     this.claimAlive = options.claimAlive ?? ownerAlive;
-  }
-
-  /** Now, as the table stores times (ISO-8601 text, like every table). */
-  private now(): string {
-    return stamp(this.clock());
-  }
-
-  private stmt(sql: string): StatementSync {
-    let s = this.stmts.get(sql);
-    if (!s) this.stmts.set(sql, (s = this.store.db.prepare(sql)));
-    return s;
-  }
-
-  private row(id: number): Row | undefined {
-    return this.stmt('SELECT * FROM email_outbox WHERE id = ?').get(id) as Row | undefined;
   }
 
   // ------------------------------------------------------------------ enqueue
@@ -162,68 +133,6 @@ export class Outbox {
     if (row.state !== 'cancelled') return false;
     const last = this.stmt(HISTORY_SQL.latest).get(row.id) as { state: EmailState } | undefined;
     return cancelledAfterMaybeSent(last?.state);
-  }
-
-  /** The entry with its earlier outcomes, oldest first. */
-  history(id: number): { entry: EmailEntry; attempts: EmailAttempt[] } | null {
-    const row = this.row(id);
-    if (!row) return null;
-    const attempts = this.stmt(HISTORY_SQL.list).all(id) as unknown as Parameters<typeof toAttempt>[0][];
-    return { entry: toEntry(row), attempts: attempts.map(toAttempt) };
-  }
-
-  // ------------------------------------------------------------------ reading
-
-  get(id: number): EmailEntry | null {
-    const row = this.row(id);
-    return row ? toEntry(row) : null;
-  }
-
-  /** One page of the queue (a query's rows in its order, `limit` from `offset`) and how many rows the query has. */
-  list(profileId: string, q: ListQuery = {}): { items: EmailEntry[]; total: number } {
-    const { sql, params } = whereOf(profileId, q);
-    const total = (this.stmt(`SELECT count(*) AS n FROM email_outbox WHERE ${sql}`).get(...params) as { n: number }).n;
-    return { items: this.page<Row>('*', profileId, q).map(toEntry), total };
-  }
-
-  /** The entry numbers and states of a page (what a selection needs), without the rest of each row. */
-  keys(profileId: string, q: ListQuery = {}): { ids: number[]; states: EmailState[] } {
-    const rows = this.page<{ id: number; state: EmailState }>('id, state', profileId, q);
-    return { ids: rows.map((r) => r.id), states: rows.map((r) => r.state) };
-  }
-
-  /** Rows of a query in its order; every sort key has an index ending in the rowid, so a page costs an index walk, not a sort. */
-  private page<T>(columns: string, profileId: string, q: ListQuery): T[] {
-    const { sql, params } = whereOf(profileId, q);
-    const column = SORT_COLUMNS[q.sort ?? 'id'];
-    const dir = q.dir === 'asc' ? 'ASC' : 'DESC';
-    const order = column === 'id' ? `id ${dir}` : `${column} ${dir}, id ${dir}`;
-    return this.stmt(`SELECT ${columns} FROM email_outbox WHERE ${sql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(
-      ...params,
-      q.limit ?? -1,
-      q.offset ?? 0,
-    ) as unknown as T[];
-  }
-
-  counts(profileId: string): EmailCounts {
-    const counts = Object.fromEntries(EMAIL_STATES.map((s) => [s, 0])) as EmailCounts;
-    const rows = this.stmt('SELECT state, count(*) AS n FROM email_outbox WHERE profile_id = ? GROUP BY state').all(profileId) as Array<{
-      state: EmailState;
-      n: number;
-    }>;
-    for (const r of rows) counts[r.state] = r.n;
-    return counts;
-  }
-
-  /** Is a queued entry due now, and when is the earliest later one? (Two index range lookups.) */
-  due(profileId: string): { due: boolean; nextAt: number | null } {
-    const at = this.now();
-    const now = this.stmt("SELECT 1 AS x FROM email_outbox WHERE profile_id = ? AND state = 'queued' AND next_attempt_at <= ? LIMIT 1").get(profileId, at);
-    const later = this.stmt("SELECT min(next_attempt_at) AS next FROM email_outbox WHERE profile_id = ? AND state = 'queued' AND next_attempt_at > ?").get(
-      profileId,
-      at,
-    ) as { next: string | null } | undefined;
-    return { due: now !== undefined, nextAt: later?.next ? Date.parse(later.next) : null };
   }
 
   // ------------------------------------------------------------------ the send cycle
@@ -407,14 +316,6 @@ export class Outbox {
       for (const id of unique) changed += Number(s.run(id).changes);
     });
     return { changed, skipped: unique.length - changed };
-  }
-
-  /** Ids of entries in the given states (for "retry all failed" and the CLI). */
-  idsIn(profileId: string, states: readonly EmailState[]): number[] {
-    const rows = this.store.db
-      .prepare(`SELECT id FROM email_outbox WHERE profile_id = ? AND state IN (${states.map(() => '?').join(', ')}) ORDER BY id`)
-      .all(profileId, ...states) as Array<{ id: number }>;
-    return rows.map((r) => r.id);
   }
 
   /** Changes recipients of an entry not yet sent; addresses are checked and normalised. */
