@@ -73,6 +73,8 @@ export interface CommandResult {
   exitCode?: number;
   /** What `--json` prints: exactly one JSON document. */
   json: unknown;
+  /** The command wrote its `--json` document to stdout itself, as it went (`json` is then not printed). */
+  streamed?: boolean;
   /** What a person sees without `--json` (stdout). */
   text: string;
   /** Runs after the result is printed (e.g. `sandbox` stays up until a signal); its number is the exit code. */

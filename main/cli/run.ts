@@ -305,7 +305,9 @@ export async function runCli(argv: string[], registry: CommandRegistry, options:
 
     const commandValues = Object.fromEntries(Object.entries(parsed.values).filter(([k]) => !(k in GLOBAL_OPTIONS)));
     const result = await command.run(ctx, { values: commandValues, positionals: parsed.positionals });
-    io.stdout.write(globals.json ? `${JSON.stringify(result.json)}\n` : result.text.endsWith('\n') || result.text === '' ? result.text : `${result.text}\n`);
+    if (!(globals.json && result.streamed)) {
+      io.stdout.write(globals.json ? `${JSON.stringify(result.json)}\n` : result.text.endsWith('\n') || result.text === '' ? result.text : `${result.text}\n`);
+    }
     printed = true;
     if (result.afterPrint) return await result.afterPrint();
     return result.exitCode ?? ExitCode.Ok;

@@ -74,6 +74,11 @@ export class DownloadEngine {
   private readonly existing = new Set<string>();
   private meter!: ProgressMeter;
   private running: Promise<EngineOutcome> | undefined;
+  /** Batches to ask again first (split after a refusal, or one by one after a viewer link). */
+  private readonly again: ItemRow[][] = [];
+  /** The last seq read from the store: pending items are read a batch at a time, never all at once. */
+  private after = -1;
+  private drained = false;
 
   constructor(options: EngineOptions) {
     this.opts = {
@@ -127,10 +132,6 @@ export class DownloadEngine {
     for (const name of await fs.promises.readdir(this.folder)) this.existing.add(name.toLowerCase());
     this.meter = new ProgressMeter(repo.recount(this.job.id), this.opts.onProgress, this.opts.progressIntervalMs);
 
-    const queue: ItemRow[][] = [];
-    const pending = repo.itemsWithStatus(this.job.id, 'pending');
-    for (let i = 0; i < pending.length; i += this.opts.batchSize) queue.push(pending.slice(i, i + this.opts.batchSize));
-
     let authError: ApiError | undefined;
     const onError = (batch: ItemRow[], error: unknown) => {
       if (error instanceof AuthStop) {
@@ -154,11 +155,11 @@ export class DownloadEngine {
     const saving = new Set<Promise<void>>();
     const worker = async () => {
       while (!this.signal.aborted && authError === undefined) {
-        const batch = queue.shift();
+        const batch = this.nextBatch();
         if (!batch) return;
         let result: Extract<DownloadResult, { kind: 'items' }> | null;
         try {
-          result = await this.fetchBatch(batch, queue);
+          result = await this.fetchBatch(batch);
         } catch (error) {
           onError(batch, error);
           continue;
@@ -182,6 +183,20 @@ export class DownloadEngine {
     if (authError) return { kind: 'auth', error: authError };
     if (this.signal.aborted) return { kind: 'stopped' };
     return { kind: 'done' };
+  }
+
+  /** The next batch: one to ask again, else the next pending items after the last one read (items in flight stay pending, so never twice). */
+  private nextBatch(): ItemRow[] | undefined {
+    const again = this.again.shift();
+    if (again) return again;
+    if (this.drained) return undefined;
+    const batch = this.opts.repo.pendingAfter(this.job.id, this.after, this.opts.batchSize);
+    if (batch.length === 0) {
+      this.drained = true;
+      return undefined;
+    }
+    this.after = batch[batch.length - 1]!.seq;
+    return batch;
   }
 
   /** After a crash: finish renames that were decided, or send the item back to pending. */
@@ -220,7 +235,7 @@ export class DownloadEngine {
   }
 
   /** Asks the service for one batch; null when the batch was settled or re-queued here. */
-  private async fetchBatch(batch: ItemRow[], queue: ItemRow[][]): Promise<Extract<DownloadResult, { kind: 'items' }> | null> {
+  private async fetchBatch(batch: ItemRow[]): Promise<Extract<DownloadResult, { kind: 'items' }> | null> {
     const ids = batch.map((i) => i.transactionId);
     let result: DownloadResult;
     try {
@@ -242,7 +257,7 @@ export class DownloadEngine {
           (error.serviceCode === 'InvoiceQuantityTooLarge' || error.httpStatus === 400 || !error.serviceCode)
         ) {
           const half = Math.ceil(batch.length / 2);
-          queue.unshift(batch.slice(0, half), batch.slice(half));
+          this.again.unshift(batch.slice(0, half), batch.slice(half));
           return null;
         }
         this.commit(batch.map((item) => apiFailure(item, error)));
@@ -253,7 +268,7 @@ export class DownloadEngine {
     if (result.kind === 'link') {
       // One viewer link for the whole call: only unambiguous for a single ID, so ask one by one.
       if (batch.length > 1) {
-        queue.unshift(...batch.map((item) => [item]));
+        this.again.unshift(...batch.map((item) => [item]));
         return null;
       }
       return { kind: 'items', envelopeSuccess: true, items: [{ transactionId: ids[0]!, content: null, errorCode: null, link: result.url }] };
