@@ -69,8 +69,9 @@ export class DownloadEngine {
     EngineOptions;
   private readonly job: JobRow;
   private readonly folder: string;
-  private readonly used = new Set<string>();
-  /** Names present in the folder (listed at start, plus what this run placed); lower case, since Windows and macOS folders ignore case. */
+  /** Names decided in this run and not yet recorded on their item (the store answers for the others); lower case. */
+  private readonly reserved = new Set<string>();
+  /** Names in the folder when the run started; lower case, since Windows and macOS folders ignore case. */
   private readonly existing = new Set<string>();
   private meter!: ProgressMeter;
   private running: Promise<EngineOutcome> | undefined;
@@ -126,11 +127,10 @@ export class DownloadEngine {
     const { repo } = this.opts;
     await fs.promises.mkdir(this.folder, { recursive: true });
     await this.recoverPlacing();
-    await this.removeTemps();
-    for (const name of repo.usedNames(this.job.id)) this.used.add(name.toLowerCase());
-    // One listing of the folder up front; names this job creates are tracked in `used`.
-    for (const name of await fs.promises.readdir(this.folder)) this.existing.add(name.toLowerCase());
-    this.meter = new ProgressMeter(repo.recount(this.job.id), this.opts.onProgress, this.opts.progressIntervalMs);
+    // One listing of the folder up front; names this job gives are asked of the store.
+    for (const name of await this.removeTemps()) this.existing.add(name.toLowerCase());
+    // The row's counters are kept by triggers in every transaction that changes an item: nothing to recount.
+    this.meter = new ProgressMeter(repo.counts(this.job.id), this.opts.onProgress, this.opts.progressIntervalMs);
 
     let authError: ApiError | undefined;
     const onError = (batch: ItemRow[], error: unknown) => {
@@ -226,7 +226,7 @@ export class DownloadEngine {
   }
 
   /** Deletes every temporary name of this job in the folder (crash leftovers, aborted writes). */
-  private removeTemps(): Promise<void> {
+  private removeTemps(): Promise<string[]> {
     return removeWithPrefix(this.folder, `${TEMP_PREFIX}${this.job.id.slice(0, 8)}-`);
   }
 
@@ -327,11 +327,12 @@ export class DownloadEngine {
 
     // Decide final names (policy for an existing file), record them, then rename.
     const placing: Array<Ready & { final: string; name: string }> = [];
-    const taken = (name: string) => this.used.has(name.toLowerCase()) || this.existing.has(name.toLowerCase());
+    const used = (name: string) => this.reserved.has(name.toLowerCase()) || this.opts.repo.nameTaken(this.job.id, name);
+    const taken = (name: string) => used(name) || this.existing.has(name.toLowerCase());
     for (const r of ready) {
       const base = fileNameFor(r.item.transactionId, this.type, this.unzip);
       let name = base;
-      if (this.used.has(name.toLowerCase())) {
+      if (used(name)) {
         // Another ID of this job already has this name (IDs differing only in letter case).
         for (let n = 2; taken(name); n++) name = numbered(base, n, r.isDir);
       } else if (this.existing.has(name.toLowerCase())) {
@@ -344,16 +345,20 @@ export class DownloadEngine {
           for (let n = 2; taken(name); n++) name = numbered(base, n, r.isDir);
         }
       }
-      this.used.add(name.toLowerCase());
+      this.reserved.add(name.toLowerCase());
       placing.push({ ...r, name, final: resolveInside(this.folder, name) });
     }
     if (placing.length > 0) {
-      this.opts.repo.record(
-        this.job.id,
-        placing.map((p) => ({ seq: p.item.seq, status: 'placing', file: p.name, bytes: p.bytes })),
-      );
+      try {
+        this.opts.repo.record(
+          this.job.id,
+          placing.map((p) => ({ seq: p.item.seq, status: 'placing', file: p.name, bytes: p.bytes })),
+        );
+      } finally {
+        // Recorded (the store answers for them now), or not recorded and never placed.
+        for (const p of placing) this.reserved.delete(p.name.toLowerCase());
+      }
       await Promise.all(placing.map((p) => this.place(p.temp, p.final, p.isDir, p.item.seq)));
-      for (const p of placing) this.existing.add(p.name.toLowerCase());
       if (this.opts.durable) await syncFolder(this.folder);
     }
     this.commit([...outcomes, ...placing.map((p): ItemOutcome => ({ seq: p.item.seq, status: 'saved', file: p.name, bytes: p.bytes, attempt: true }))]);

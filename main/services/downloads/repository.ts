@@ -262,32 +262,6 @@ export class JobsRepository {
     return job ? job.counts : { total: 0, pending: 0, placing: 0, saved: 0, skipped: 0, failed: 0, bytes: 0 };
   }
 
-  /** Counts the job's items and writes the result on its row (when a job is opened or resumed). */
-  recount(id: string): JobCounts {
-    return this.store.transaction(() => {
-      const rows = this.sql('SELECT status, count(*) AS n, coalesce(sum(bytes), 0) AS b FROM download_items WHERE job_id = ? GROUP BY status').all(
-        id,
-      ) as Array<{ status: ItemState; n: number; b: number }>;
-      const c: JobCounts = { total: 0, pending: 0, placing: 0, saved: 0, skipped: 0, failed: 0, bytes: 0 };
-      for (const r of rows) {
-        c[r.status] = Number(r.n);
-        c.total += Number(r.n);
-        c.bytes += Number(r.b);
-      }
-      this.sql('UPDATE download_jobs SET n_total = ?, n_pending = ?, n_placing = ?, n_saved = ?, n_skipped = ?, n_failed = ?, n_bytes = ? WHERE id = ?').run(
-        c.total,
-        c.pending,
-        c.placing,
-        c.saved,
-        c.skipped,
-        c.failed,
-        c.bytes,
-        id,
-      );
-      return c;
-    });
-  }
-
   /** Items in a state, in order (the engine reads the `placing` ones after a crash). */
   itemsWithStatus(id: string, status: ItemState): ItemRow[] {
     const rows = this.sql('SELECT seq, transaction_id, status, file, bytes, attempts FROM download_items WHERE job_id = ? AND status = ? ORDER BY seq').all(
@@ -312,12 +286,15 @@ export class JobsRepository {
     return row?.seq === null || row?.seq === undefined ? null : Number(row.seq);
   }
 
-  /** Every file name already given to an item of this job (so a new one never reuses it). */
-  usedNames(id: string): string[] {
-    const rows = this.sql(`SELECT file FROM download_items WHERE job_id = ? AND file IS NOT NULL AND status IN ('placing', 'saved')`).all(id) as Array<{
-      file: string;
-    }>;
-    return rows.map((r) => r.file);
+  /** True when an item of this job holds this file name (ignoring case) as placing or saved. */
+  nameTaken(id: string, name: string): boolean {
+    // INDEXED BY: with the state condition the planner would otherwise walk the job's items.
+    return (
+      this.sql(
+        `SELECT 1 FROM download_items INDEXED BY download_items_file
+         WHERE job_id = ? AND file COLLATE NOCASE = ? AND file IS NOT NULL AND status IN ('placing', 'saved') LIMIT 1`,
+      ).get(id, name) !== undefined
+    );
   }
 
   /**

@@ -1,6 +1,6 @@
 import { createIssuingTables } from '../issuing/schema';
 import type { DatabaseSync } from 'node:sqlite';
-import { addDownloadCounters, addDownloadOwner, createDownloadsTables } from '../downloads/schema';
+import { addDownloadCounters, addDownloadFileIndex, addDownloadOwner, createDownloadsTables } from '../downloads/schema';
 import { createDraftsTables } from '../drafts/schema';
 import { createEmailAttempts, createEmailsTables, emailTimesAsText } from '../emails/schema';
 import { createTemplatesTables } from '../templates/schema';
@@ -93,4 +93,5 @@ export const migrations: Migration[] = [
   { version: 10, name: 'download job owner, heartbeat and service address', up: (db) => addDownloadOwner(db) },
   { version: 11, name: 'issue queue, series spacing, issuing exchanges; drafts locked while issued', up: (db) => createIssuingTables(db) },
   { version: 12, name: 'email outbox and history times as ISO-8601 text', up: (db) => emailTimesAsText(db) },
+  { version: 13, name: 'download item file names by job, ignoring case', up: (db) => addDownloadFileIndex(db) },
 ];
