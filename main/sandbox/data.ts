@@ -159,7 +159,7 @@ function ascii(text: string): string {
     .replace(/Đ/g, 'D');
 }
 
-function makeInvoice(rng: Rng, kind: InvoiceKind, series: string, date: string, currentYear: number): SandboxInvoice {
+function makeInvoice(rng: Rng, kind: InvoiceKind, series: string, date: string, currentYear: number, brief = false): SandboxInvoice {
   const company = kind !== 'cashRegister' && rng() < 0.6;
   const person = personName(rng);
   const [ward, province] = pick(rng, PLACES);
@@ -170,7 +170,7 @@ function makeInvoice(rng: Rng, kind: InvoiceKind, series: string, date: string, 
   const email = rng() < 0.8 ? `${given[2] ?? 'khach'}.${given[0] ?? 'hang'}${randInt(rng, 1, 99)}@${pick(rng, EMAIL_HOSTS)}` : '';
   const usd = kind === 'withCode' && rng() < 0.03;
   const currency = usd ? 'USD' : 'VND';
-  const lineCount = kind === 'cashRegister' ? randInt(rng, 1, 4) : randInt(rng, 1, 8);
+  const lineCount = brief ? 1 : kind === 'cashRegister' ? randInt(rng, 1, 4) : randInt(rng, 1, 8);
   const lines: SandboxInvoiceLine[] = [];
   for (let i = 0; i < lineCount; i++) {
     const [name, unit, price, vat] = pick(rng, GOODS);
@@ -191,7 +191,7 @@ function makeInvoice(rng: Rng, kind: InvoiceKind, series: string, date: string, 
     });
   }
   const first = lines[0];
-  if (first && rng() < 0.1) {
+  if (first && !brief && rng() < 0.1) {
     lines.push({
       ...first,
       ItemType: 2,
@@ -202,7 +202,7 @@ function makeInvoice(rng: Rng, kind: InvoiceKind, series: string, date: string, 
       DiscountRate: 0,
     });
   }
-  if (first && rng() < 0.06) {
+  if (first && !brief && rng() < 0.06) {
     lines.push({
       ...first,
       ItemType: 3,
@@ -213,7 +213,7 @@ function makeInvoice(rng: Rng, kind: InvoiceKind, series: string, date: string, 
       DiscountRate: 0,
     });
   }
-  if (rng() < 0.08) {
+  if (!brief && rng() < 0.08) {
     lines.push({
       ItemType: 4,
       LineNumber: lines.length + 1,
@@ -272,7 +272,14 @@ export function vietnamDate(at: Date): { year: number; month: number; day: numbe
  * about 1 % of generated invoices are deleted. Dates run from 1 January of the current year
  * (UTC+7) to the first day of the current month, numbers increase with the date per series.
  */
-export function buildCatalogue(seed: number, invoiceCount: number, now: Date): Catalogue {
+/** Generated invoices kept for reuse (the oldest is dropped first). */
+const BUILT_KEPT = 20_000;
+
+/**
+ * `brief`: every invoice has one line (a short XML, generated in a fraction of the time), for
+ * benchmarks that download a hundred thousand of them.
+ */
+export function buildCatalogue(seed: number, invoiceCount: number, now: Date, brief = false): Catalogue {
   const { year, month } = vietnamDate(now);
   const yy = String(year % 100).padStart(2, '0');
   const rng = createRng(`catalogue:${seed}`);
@@ -331,11 +338,13 @@ export function buildCatalogue(seed: number, invoiceCount: number, now: Date): C
     if (inv) return inv;
     const sk = skById.get(id);
     if (!sk) return undefined;
-    inv = makeInvoice(createRng(`invoice:${seed}:${sk.index}`), sk.kind, sk.series, sk.date, year);
+    inv = makeInvoice(createRng(`invoice:${seed}:${sk.index}`), sk.kind, sk.series, sk.date, year, brief);
     inv.RefID = refIdOf(sk.index);
     inv.TransactionID = sk.code;
     inv.InvNo = sk.invNo;
     if (sk.deleted) inv.deleted = true;
+    // Bounded: an invoice is rebuilt the same from its own stream, so a catalogue of any size keeps a few MB.
+    if (built.size >= BUILT_KEPT) built.delete(built.keys().next().value!);
     built.set(id, inv);
     return inv;
   };

@@ -40,6 +40,8 @@ export interface SandboxOptions {
   now?: () => Date;
   /** Grow every issued PDF to about this many KB (default $EINVOICE_SANDBOX_PDF_KB, else 0 = natural size, ~50 KB). */
   pdfPadKb?: number;
+  /** Every catalogue invoice with one line: short, quickly generated documents (benchmarks of 100 000 downloads). */
+  briefInvoices?: boolean;
   /** Bound of the rendered-bytes cache (default 512 MB). */
   cacheMb?: number;
   /** Folder holding DejaVuSans.ttf (default: assets/fonts, found upwards; or $EINVOICE_FONT_DIR). */
@@ -115,7 +117,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const initialQuirks: SandboxQuirks = { ...DEFAULT_QUIRKS, ...checkQuirks(options.quirks ?? {}) };
   const initialFaults = normaliseFaults(options.faults ?? {});
   const startDate = now();
-  const cat = buildCatalogue(seed, options.invoiceCount ?? 5000, startDate);
+  const cat = buildCatalogue(seed, options.invoiceCount ?? 5000, startDate, options.briefInvoices ?? false);
   const templates = buildTemplates(seed, vietnamDate(startDate).year);
   const envPad = Number(process.env.EINVOICE_SANDBOX_PDF_KB ?? '');
   const ctx: SandboxContext = {

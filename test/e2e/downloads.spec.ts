@@ -54,6 +54,11 @@ test('paste IDs, type a folder, watch progress, retry the failed ones', async ({
   const rendered = await table.locator('[role=row][data-status]').count();
   expect(rendered).toBeGreaterThan(5);
   expect(rendered).toBeLessThan(120);
+  // Scrolled to its end, the table fetches the last page (it keeps only the pages near the view).
+  await page.getByTestId('download-items').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  await expect(table.getByRole('cell', { name: ids[299]!, exact: true })).toBeVisible();
+  await expect(table.getByRole('cell', { name: ids[0]!, exact: true })).toHaveCount(0);
+  await page.screenshot({ path: test.info().outputPath('downloads-scrolled-1366.png') });
 
   // A second job while the service is under maintenance: every item fails with a reason.
   env.sandbox.setFaults({});

@@ -8,8 +8,11 @@ import { flag, invoiceKindOf, KIND_OPTIONS, text } from '../options';
 import { issuedInRange } from './by-date';
 import { RANGE_OPTIONS, rangeOf, seriesOf } from './issued';
 import { formatBytes, formatEta } from '../../../common/format';
+import { StreamedReport } from './download-report';
 
 const TYPES: Record<string, DownloadDataType> = { xml: 'Xml', pdf: 'Pdf', html: 'Html', all: 'All' };
+/** Failed items listed by name in the human summary (the rest are counted). */
+const FAILURES_SHOWN = 20;
 const POLICIES = { skip: 'skip', overwrite: 'overwrite', 'keep-both': 'keepBoth' } as const;
 
 export function progressLine(p: EngineProgress, width = 24): string {
@@ -114,66 +117,68 @@ export const downloadCommand: CliCommand = {
     if (resumed) ctx.progress({ en: `Continuing the unfinished job ${job.id.slice(0, 8)}`, vi: `Tiếp tục lượt tải chưa xong ${job.id.slice(0, 8)}` });
 
     const tty = (ctx.io.stderr as { isTTY?: boolean }).isTTY === true && !ctx.globals.json;
+    const report = ctx.globals.json ? new StreamedReport(service.repo, job, ctx.io.stdout) : null;
     let drawn = false;
-    const draw = (p: EngineProgress) => {
+    const onProgress = (p: EngineProgress) => {
+      report?.flush();
       if (!tty) return;
       ctx.io.stderr.write(`\r${progressLine(p)}\u001b[K`);
       drawn = true;
     };
     const onAbort = () => void service.pause(job.id);
     ctx.signal.addEventListener('abort', onAbort, { once: true });
-    service.start(job.id, draw);
+    service.start(job.id, onProgress);
     const final = await service.whenDone(job.id);
     ctx.signal.removeEventListener('abort', onAbort);
     if (drawn) ctx.io.stderr.write('\n');
 
-    if (cli.refused) {
-      // Refused like in the app: the job is paused (run the command again after einvoice login).
-      throw final.lastError ? new ApiError('auth', final.lastError, { operation: 'download' }) : apiErrors.auth({ operation: 'download' });
-    }
+    const refused = cli.refused
+      ? final.lastError
+        ? new ApiError('auth', final.lastError, { operation: 'download' })
+        : apiErrors.auth({ operation: 'download' })
+      : null;
+    // Refused like in the app: the job is paused (run the command again after einvoice login).
+    if (refused && !report?.started) throw refused;
     const interrupted = final.status !== 'done';
-    const page = service.repo.page(job.id, 0, Number.MAX_SAFE_INTEGER);
-    const items = page.items.map((i) => {
-      if (i.state === 'pending' || i.state === 'placing') {
-        return {
-          transactionId: i.transactionId,
-          status: 'failed' as const,
-          file: null,
-          errorCode: 'Interrupted',
-          message: final.lastError?.en ?? 'Not downloaded: the job was interrupted. Run the same command again to continue.',
-        };
-      }
-      return {
-        transactionId: i.transactionId,
-        status: i.state as 'saved' | 'failed' | 'skipped',
-        file: i.file ? path.join(job.folder, i.file) : null,
-        errorCode: i.errorCode,
-        message: i.message?.en ?? null,
-      };
-    });
+    const reason = final.lastError?.en ?? 'Not downloaded: the job was interrupted. Run the same command again to continue.';
+    // The register shows these invoices as downloaded (a page at a time: a job may hold 100 000).
     const at = new Date().toISOString();
-    cli.services.register.repo.setFollowUp(
-      profileId,
-      items.filter((i) => i.status !== 'failed').map((i) => i.transactionId),
-      'download',
-      'done',
-      at,
-    );
-    const saved = items.filter((i) => i.status === 'saved').length;
-    const skipped = items.filter((i) => i.status === 'skipped').length;
-    const failed = items.length - saved - skipped;
-    const failures = items.filter((i) => i.status === 'failed');
+    for (const state of ['saved', 'skipped'] as const) {
+      for (let offset = 0; ; offset += 1000) {
+        const { items } = service.repo.page(job.id, offset, 1000, state);
+        if (items.length === 0) break;
+        cli.services.register.repo.setFollowUp(
+          profileId,
+          items.map((i) => i.transactionId),
+          'download',
+          'done',
+          at,
+        );
+      }
+    }
+    if (report) {
+      // Refused after items were written: the document is finished, with the error as one more member.
+      report.end(reason, refused ? { error: { code: refused.code, kind: refused.kind, message: refused.message, messageVi: refused.messageVi } } : {});
+      if (refused) ctx.progress({ en: refused.message, vi: refused.messageVi });
+      const { failed } = report.totals;
+      return { exitCode: refused ? ExitCode.Auth : failed > 0 ? ExitCode.SomeFailed : ExitCode.Ok, json: null, streamed: true, text: '' };
+    }
+    const c = service.repo.counts(job.id);
+    const { saved, skipped } = c;
+    const failed = c.total - saved - skipped;
+    const shown = service.repo.page(job.id, 0, FAILURES_SHOWN, 'failed').items;
     const lines = [
       `Đã lưu ${saved}, bỏ qua ${skipped}, lỗi ${failed} → ${job.folder}`,
       `Saved ${saved}, skipped ${skipped}, failed ${failed} → ${job.folder}`,
-      ...failures.slice(0, 20).map((f) => `  ✗ ${f.transactionId}: ${f.errorCode ?? ''} ${f.message ?? ''}`.trimEnd()),
-      ...(failures.length > 20 ? [`  … ${failures.length - 20} more / còn ${failures.length - 20} mã nữa`] : []),
-      ...(interrupted ? ['Chưa xong: chạy lại cùng lệnh để tiếp tục. / Not finished: run the same command again to continue.'] : []),
+      ...shown.map((f) => `  ✗ ${f.transactionId}: ${f.errorCode ?? ''} ${f.message?.en ?? ''}`.trimEnd()),
+      ...(c.failed > shown.length ? [`  … ${c.failed - shown.length} more / còn ${c.failed - shown.length} mã nữa`] : []),
+      ...(interrupted
+        ? [
+            `  ${c.pending + c.placing} not downloaded: ${reason} / ${c.pending + c.placing} mã chưa tải`,
+            'Chưa xong: chạy lại cùng lệnh để tiếp tục. / Not finished: run the same command again to continue.',
+          ]
+        : []),
     ];
-    return {
-      exitCode: failed > 0 ? ExitCode.SomeFailed : ExitCode.Ok,
-      json: { jobId: job.id, folder: job.folder, items, saved, failed, skipped },
-      text: lines.join('\n'),
-    };
+    return { exitCode: failed > 0 ? ExitCode.SomeFailed : ExitCode.Ok, json: null, text: lines.join('\n') };
   },
 };

@@ -69,11 +69,17 @@ export class DownloadEngine {
     EngineOptions;
   private readonly job: JobRow;
   private readonly folder: string;
-  private readonly used = new Set<string>();
-  /** Names present in the folder (listed at start, plus what this run placed); lower case, since Windows and macOS folders ignore case. */
+  /** Names decided in this run and not yet recorded on their item (the store answers for the others); lower case. */
+  private readonly reserved = new Set<string>();
+  /** Names in the folder when the run started; lower case, since Windows and macOS folders ignore case. */
   private readonly existing = new Set<string>();
   private meter!: ProgressMeter;
   private running: Promise<EngineOutcome> | undefined;
+  /** Batches to ask again first (split after a refusal, or one by one after a viewer link). */
+  private readonly again: ItemRow[][] = [];
+  /** The last seq read from the store: pending items are read a batch at a time, never all at once. */
+  private after = -1;
+  private drained = false;
 
   constructor(options: EngineOptions) {
     this.opts = {
@@ -121,15 +127,10 @@ export class DownloadEngine {
     const { repo } = this.opts;
     await fs.promises.mkdir(this.folder, { recursive: true });
     await this.recoverPlacing();
-    await this.removeTemps();
-    for (const name of repo.usedNames(this.job.id)) this.used.add(name.toLowerCase());
-    // One listing of the folder up front; names this job creates are tracked in `used`.
-    for (const name of await fs.promises.readdir(this.folder)) this.existing.add(name.toLowerCase());
-    this.meter = new ProgressMeter(repo.recount(this.job.id), this.opts.onProgress, this.opts.progressIntervalMs);
-
-    const queue: ItemRow[][] = [];
-    const pending = repo.itemsWithStatus(this.job.id, 'pending');
-    for (let i = 0; i < pending.length; i += this.opts.batchSize) queue.push(pending.slice(i, i + this.opts.batchSize));
+    // One listing of the folder up front; names this job gives are asked of the store.
+    for (const name of await this.removeTemps()) this.existing.add(name.toLowerCase());
+    // The row's counters are kept by triggers in every transaction that changes an item: nothing to recount.
+    this.meter = new ProgressMeter(repo.counts(this.job.id), this.opts.onProgress, this.opts.progressIntervalMs);
 
     let authError: ApiError | undefined;
     const onError = (batch: ItemRow[], error: unknown) => {
@@ -154,11 +155,11 @@ export class DownloadEngine {
     const saving = new Set<Promise<void>>();
     const worker = async () => {
       while (!this.signal.aborted && authError === undefined) {
-        const batch = queue.shift();
+        const batch = this.nextBatch();
         if (!batch) return;
         let result: Extract<DownloadResult, { kind: 'items' }> | null;
         try {
-          result = await this.fetchBatch(batch, queue);
+          result = await this.fetchBatch(batch);
         } catch (error) {
           onError(batch, error);
           continue;
@@ -182,6 +183,20 @@ export class DownloadEngine {
     if (authError) return { kind: 'auth', error: authError };
     if (this.signal.aborted) return { kind: 'stopped' };
     return { kind: 'done' };
+  }
+
+  /** The next batch: one to ask again, else the next pending items after the last one read (items in flight stay pending, so never twice). */
+  private nextBatch(): ItemRow[] | undefined {
+    const again = this.again.shift();
+    if (again) return again;
+    if (this.drained) return undefined;
+    const batch = this.opts.repo.pendingAfter(this.job.id, this.after, this.opts.batchSize);
+    if (batch.length === 0) {
+      this.drained = true;
+      return undefined;
+    }
+    this.after = batch[batch.length - 1]!.seq;
+    return batch;
   }
 
   /** After a crash: finish renames that were decided, or send the item back to pending. */
@@ -211,7 +226,7 @@ export class DownloadEngine {
   }
 
   /** Deletes every temporary name of this job in the folder (crash leftovers, aborted writes). */
-  private removeTemps(): Promise<void> {
+  private removeTemps(): Promise<string[]> {
     return removeWithPrefix(this.folder, `${TEMP_PREFIX}${this.job.id.slice(0, 8)}-`);
   }
 
@@ -220,7 +235,7 @@ export class DownloadEngine {
   }
 
   /** Asks the service for one batch; null when the batch was settled or re-queued here. */
-  private async fetchBatch(batch: ItemRow[], queue: ItemRow[][]): Promise<Extract<DownloadResult, { kind: 'items' }> | null> {
+  private async fetchBatch(batch: ItemRow[]): Promise<Extract<DownloadResult, { kind: 'items' }> | null> {
     const ids = batch.map((i) => i.transactionId);
     let result: DownloadResult;
     try {
@@ -242,7 +257,7 @@ export class DownloadEngine {
           (error.serviceCode === 'InvoiceQuantityTooLarge' || error.httpStatus === 400 || !error.serviceCode)
         ) {
           const half = Math.ceil(batch.length / 2);
-          queue.unshift(batch.slice(0, half), batch.slice(half));
+          this.again.unshift(batch.slice(0, half), batch.slice(half));
           return null;
         }
         this.commit(batch.map((item) => apiFailure(item, error)));
@@ -253,7 +268,7 @@ export class DownloadEngine {
     if (result.kind === 'link') {
       // One viewer link for the whole call: only unambiguous for a single ID, so ask one by one.
       if (batch.length > 1) {
-        queue.unshift(...batch.map((item) => [item]));
+        this.again.unshift(...batch.map((item) => [item]));
         return null;
       }
       return { kind: 'items', envelopeSuccess: true, items: [{ transactionId: ids[0]!, content: null, errorCode: null, link: result.url }] };
@@ -312,11 +327,12 @@ export class DownloadEngine {
 
     // Decide final names (policy for an existing file), record them, then rename.
     const placing: Array<Ready & { final: string; name: string }> = [];
-    const taken = (name: string) => this.used.has(name.toLowerCase()) || this.existing.has(name.toLowerCase());
+    const used = (name: string) => this.reserved.has(name.toLowerCase()) || this.opts.repo.nameTaken(this.job.id, name);
+    const taken = (name: string) => used(name) || this.existing.has(name.toLowerCase());
     for (const r of ready) {
       const base = fileNameFor(r.item.transactionId, this.type, this.unzip);
       let name = base;
-      if (this.used.has(name.toLowerCase())) {
+      if (used(name)) {
         // Another ID of this job already has this name (IDs differing only in letter case).
         for (let n = 2; taken(name); n++) name = numbered(base, n, r.isDir);
       } else if (this.existing.has(name.toLowerCase())) {
@@ -329,16 +345,20 @@ export class DownloadEngine {
           for (let n = 2; taken(name); n++) name = numbered(base, n, r.isDir);
         }
       }
-      this.used.add(name.toLowerCase());
+      this.reserved.add(name.toLowerCase());
       placing.push({ ...r, name, final: resolveInside(this.folder, name) });
     }
     if (placing.length > 0) {
-      this.opts.repo.record(
-        this.job.id,
-        placing.map((p) => ({ seq: p.item.seq, status: 'placing', file: p.name, bytes: p.bytes })),
-      );
+      try {
+        this.opts.repo.record(
+          this.job.id,
+          placing.map((p) => ({ seq: p.item.seq, status: 'placing', file: p.name, bytes: p.bytes })),
+        );
+      } finally {
+        // Recorded (the store answers for them now), or not recorded and never placed.
+        for (const p of placing) this.reserved.delete(p.name.toLowerCase());
+      }
       await Promise.all(placing.map((p) => this.place(p.temp, p.final, p.isDir, p.item.seq)));
-      for (const p of placing) this.existing.add(p.name.toLowerCase());
       if (this.opts.durable) await syncFolder(this.folder);
     }
     this.commit([...outcomes, ...placing.map((p): ItemOutcome => ({ seq: p.item.seq, status: 'saved', file: p.name, bytes: p.bytes, attempt: true }))]);

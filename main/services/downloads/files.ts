@@ -53,15 +53,19 @@ export async function syncFolder(folder: string): Promise<void> {
   }
 }
 
-/** Deletes every entry of `folder` whose name starts with `prefix` (crash leftovers, aborted writes). */
-export async function removeWithPrefix(folder: string, prefix: string): Promise<void> {
+/**
+ * Deletes every entry of `folder` whose name starts with `prefix` (crash leftovers, aborted
+ * writes); returns the other names (empty when the folder cannot be read).
+ */
+export async function removeWithPrefix(folder: string, prefix: string): Promise<string[]> {
   let names: string[];
   try {
     names = await fs.promises.readdir(folder);
   } catch {
-    return;
+    return [];
   }
   await Promise.all(names.filter((n) => n.startsWith(prefix)).map((n) => fs.promises.rm(path.join(folder, n), { recursive: true, force: true })));
+  return names.filter((n) => !n.startsWith(prefix));
 }
 
 /** Bytes of a file, or of every file under a folder; 0 when it cannot be read. */

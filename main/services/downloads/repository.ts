@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { DownloadItemView, ExistingPolicy, ItemState, JobStatus } from '../../../common/calls/downloads';
 import { downloadFlags, kindFromFlags, type Bilingual, type DownloadDataType, type InvoiceKind } from '../../../common/model';
-import type { Store } from '../store';
+import type { StatementSync } from 'node:sqlite';
+import { Statements, type Store } from '../store';
 import { OwnershipLost, type OwnerAlive } from './ownership';
 
 export interface JobSettings {
@@ -86,6 +87,19 @@ interface RawJob {
   n_bytes: number;
 }
 
+interface RawItem {
+  seq: number;
+  transaction_id: string;
+  status: ItemState;
+  file: string | null;
+  bytes: number;
+  attempts: number;
+}
+
+function toItem(r: RawItem): ItemRow {
+  return { seq: Number(r.seq), transactionId: r.transaction_id, status: r.status, file: r.file, bytes: Number(r.bytes), attempts: Number(r.attempts) };
+}
+
 function toJob(r: RawJob): JobRow {
   return {
     id: r.id,
@@ -131,10 +145,14 @@ export class JobsRepository {
     private readonly now: () => Date = () => new Date(),
     /** This process's owner identity: only it may record outcomes of the jobs it claimed. */
     readonly owner: string = `${process.pid}:repository`,
-  ) {}
+  ) {
+    this.statements = new Statements(store);
+  }
 
-  private get db() {
-    return this.store.db;
+  private readonly statements: Statements;
+
+  private sql(text: string): StatementSync {
+    return this.statements.get(text);
   }
 
   /** `scope` goes into the fingerprint (default the profile; the CLI adds the service address). */
@@ -143,8 +161,8 @@ export class JobsRepository {
     const stamp = this.now().toISOString();
     const fingerprint = jobFingerprint(scope, settings, ids);
     const flags = downloadFlags(settings.kind);
-    this.store.transaction((db) => {
-      db.prepare(
+    this.store.transaction(() => {
+      this.sql(
         `INSERT INTO download_jobs(id, profile_id, fingerprint, type, with_code, calc, folder, existing, unzip, status, base_url, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'ready', ?, ?, ?)`,
       ).run(
@@ -161,29 +179,29 @@ export class JobsRepository {
         stamp,
         stamp,
       );
-      const insert = db.prepare(`INSERT INTO download_items(job_id, seq, transaction_id, status) VALUES (?, ?, ?, 'pending')`);
+      const insert = this.sql(`INSERT INTO download_items(job_id, seq, transaction_id, status) VALUES (?, ?, ?, 'pending')`);
       ids.forEach((tid, seq) => insert.run(id, seq, tid));
     });
     return this.get(id)!;
   }
 
   get(id: string): JobRow | undefined {
-    const row = this.db.prepare('SELECT * FROM download_jobs WHERE id = ?').get(id) as RawJob | undefined;
+    const row = this.sql('SELECT * FROM download_jobs WHERE id = ?').get(id) as RawJob | undefined;
     return row ? toJob(row) : undefined;
   }
 
   list(profileId?: string): JobRow[] {
     const rows = (profileId
-      ? this.db.prepare('SELECT * FROM download_jobs WHERE profile_id = ? ORDER BY created_at DESC, rowid DESC').all(profileId)
-      : this.db.prepare('SELECT * FROM download_jobs ORDER BY created_at DESC, rowid DESC').all()) as unknown as RawJob[];
+      ? this.sql('SELECT * FROM download_jobs WHERE profile_id = ? ORDER BY created_at DESC, rowid DESC').all(profileId)
+      : this.sql('SELECT * FROM download_jobs ORDER BY created_at DESC, rowid DESC').all()) as unknown as RawJob[];
     return rows.map(toJob);
   }
 
   /** The newest job with this fingerprint that has not finished (for the CLI's "run again"). */
   findUnfinished(fingerprint: string): JobRow | undefined {
-    const row = this.db
-      .prepare(`SELECT * FROM download_jobs WHERE fingerprint = ? AND status IN ('ready', 'running', 'paused') ORDER BY created_at DESC LIMIT 1`)
-      .get(fingerprint) as RawJob | undefined;
+    const row = this.sql(`SELECT * FROM download_jobs WHERE fingerprint = ? AND status IN ('ready', 'running', 'paused') ORDER BY created_at DESC LIMIT 1`).get(
+      fingerprint,
+    ) as RawJob | undefined;
     return row ? toJob(row) : undefined;
   }
 
@@ -191,12 +209,15 @@ export class JobsRepository {
   setStatus(id: string, status: JobStatus, lastError?: Bilingual | null): void {
     const stamp = this.now().toISOString();
     const mine = '(owner IS NULL OR owner = ?)';
-    if (lastError === undefined)
-      this.db.prepare(`UPDATE download_jobs SET status = ?, updated_at = ? WHERE id = ? AND ${mine}`).run(status, stamp, id, this.owner);
+    if (lastError === undefined) this.sql(`UPDATE download_jobs SET status = ?, updated_at = ? WHERE id = ? AND ${mine}`).run(status, stamp, id, this.owner);
     else {
-      this.db
-        .prepare(`UPDATE download_jobs SET status = ?, last_error = ?, updated_at = ? WHERE id = ? AND ${mine}`)
-        .run(status, lastError ? JSON.stringify(lastError) : null, stamp, id, this.owner);
+      this.sql(`UPDATE download_jobs SET status = ?, last_error = ?, updated_at = ? WHERE id = ? AND ${mine}`).run(
+        status,
+        lastError ? JSON.stringify(lastError) : null,
+        stamp,
+        id,
+        this.owner,
+      );
     }
   }
 
@@ -205,12 +226,12 @@ export class JobsRepository {
    * Checked and written in one immediate transaction, so two processes never both win.
    */
   claim(id: string, alive: OwnerAlive): string | null {
-    return this.store.transaction((db) => {
-      const row = db.prepare('SELECT owner FROM download_jobs WHERE id = ?').get(id) as { owner: string | null } | undefined;
+    return this.store.transaction(() => {
+      const row = this.sql('SELECT owner FROM download_jobs WHERE id = ?').get(id) as { owner: string | null } | undefined;
       const held = row?.owner ?? null;
       if (held !== null && held !== this.owner && alive(held)) return held;
       const stamp = this.now().toISOString();
-      db.prepare('UPDATE download_jobs SET owner = ?, heartbeat_at = ? WHERE id = ?').run(this.owner, stamp, id);
+      this.sql('UPDATE download_jobs SET owner = ?, heartbeat_at = ? WHERE id = ?').run(this.owner, stamp, id);
       return null;
     });
   }
@@ -218,21 +239,21 @@ export class JobsRepository {
   /** Writes the heartbeat of a job we own; false when it is no longer ours. */
   beat(id: string): boolean {
     const stamp = this.now().toISOString();
-    return Number(this.db.prepare('UPDATE download_jobs SET heartbeat_at = ? WHERE id = ? AND owner = ?').run(stamp, id, this.owner).changes) > 0;
+    return Number(this.sql('UPDATE download_jobs SET heartbeat_at = ? WHERE id = ? AND owner = ?').run(stamp, id, this.owner).changes) > 0;
   }
 
   release(id: string): void {
-    this.db.prepare('UPDATE download_jobs SET owner = NULL WHERE id = ? AND owner = ?').run(id, this.owner);
+    this.sql('UPDATE download_jobs SET owner = NULL WHERE id = ? AND owner = ?').run(id, this.owner);
   }
 
   /** Records the service address on a job that has none yet; returns the address it holds. */
   bindService(id: string, baseUrl: string): string {
-    this.db.prepare('UPDATE download_jobs SET base_url = ? WHERE id = ? AND base_url IS NULL').run(baseUrl, id);
+    this.sql('UPDATE download_jobs SET base_url = ? WHERE id = ? AND base_url IS NULL').run(baseUrl, id);
     return this.get(id)?.baseUrl ?? baseUrl;
   }
 
   remove(id: string): boolean {
-    return Number(this.db.prepare('DELETE FROM download_jobs WHERE id = ?').run(id).changes) > 0;
+    return Number(this.sql('DELETE FROM download_jobs WHERE id = ?').run(id).changes) > 0;
   }
 
   /** The job's progress counters as kept on its row (no counting). */
@@ -241,64 +262,54 @@ export class JobsRepository {
     return job ? job.counts : { total: 0, pending: 0, placing: 0, saved: 0, skipped: 0, failed: 0, bytes: 0 };
   }
 
-  /** Counts the job's items and writes the result on its row (when a job is opened or resumed). */
-  recount(id: string): JobCounts {
-    return this.store.transaction((db) => {
-      const rows = db
-        .prepare('SELECT status, count(*) AS n, coalesce(sum(bytes), 0) AS b FROM download_items WHERE job_id = ? GROUP BY status')
-        .all(id) as Array<{ status: ItemState; n: number; b: number }>;
-      const c: JobCounts = { total: 0, pending: 0, placing: 0, saved: 0, skipped: 0, failed: 0, bytes: 0 };
-      for (const r of rows) {
-        c[r.status] = Number(r.n);
-        c.total += Number(r.n);
-        c.bytes += Number(r.b);
-      }
-      db.prepare('UPDATE download_jobs SET n_total = ?, n_pending = ?, n_placing = ?, n_saved = ?, n_skipped = ?, n_failed = ?, n_bytes = ? WHERE id = ?').run(
-        c.total,
-        c.pending,
-        c.placing,
-        c.saved,
-        c.skipped,
-        c.failed,
-        c.bytes,
-        id,
-      );
-      return c;
-    });
-  }
-
-  /** Items in a state, in order (the engine reads `pending` and `placing` ones). */
+  /** Items in a state, in order (the engine reads the `placing` ones after a crash). */
   itemsWithStatus(id: string, status: ItemState): ItemRow[] {
-    const rows = this.db
-      .prepare('SELECT seq, transaction_id, status, file, bytes, attempts FROM download_items WHERE job_id = ? AND status = ? ORDER BY seq')
-      .all(id, status) as Array<{ seq: number; transaction_id: string; status: ItemState; file: string | null; bytes: number; attempts: number }>;
-    return rows.map((r) => ({
-      seq: Number(r.seq),
-      transactionId: r.transaction_id,
-      status: r.status,
-      file: r.file,
-      bytes: Number(r.bytes),
-      attempts: Number(r.attempts),
-    }));
+    const rows = this.sql('SELECT seq, transaction_id, status, file, bytes, attempts FROM download_items WHERE job_id = ? AND status = ? ORDER BY seq').all(
+      id,
+      status,
+    ) as unknown as RawItem[];
+    return rows.map(toItem);
   }
 
-  /** Every file name already given to an item of this job (so a new one never reuses it). */
-  usedNames(id: string): string[] {
-    const rows = this.db.prepare(`SELECT file FROM download_items WHERE job_id = ? AND file IS NOT NULL AND status IN ('placing', 'saved')`).all(id) as Array<{
-      file: string;
-    }>;
-    return rows.map((r) => r.file);
+  /** Up to `limit` pending items after seq `after`, in order: the engine reads its work a batch at a time. */
+  pendingAfter(id: string, after: number, limit: number): ItemRow[] {
+    const rows = this.sql(
+      `SELECT seq, transaction_id, status, file, bytes, attempts FROM download_items WHERE job_id = ? AND status = 'pending' AND seq > ? ORDER BY seq LIMIT ?`,
+    ).all(id, after, limit) as unknown as RawItem[];
+    return rows.map(toItem);
   }
 
+  /** The seq of the job's first item still pending or placing; null when every item has settled. */
+  firstUnsettled(id: string): number | null {
+    const row = this.sql(`SELECT min(seq) AS seq FROM download_items WHERE job_id = ? AND status IN ('pending', 'placing')`).get(id) as
+      { seq: number | null } | undefined;
+    return row?.seq === null || row?.seq === undefined ? null : Number(row.seq);
+  }
+
+  /** True when an item of this job holds this file name (ignoring case) as placing or saved. */
+  nameTaken(id: string, name: string): boolean {
+    // INDEXED BY: with the state condition the planner would otherwise walk the job's items.
+    return (
+      this.sql(
+        `SELECT 1 FROM download_items INDEXED BY download_items_file
+         WHERE job_id = ? AND file COLLATE NOCASE = ? AND file IS NOT NULL AND status IN ('placing', 'saved') LIMIT 1`,
+      ).get(id, name) !== undefined
+    );
+  }
+
+  /**
+   * A window of the job's items in order; the total comes from the job row's counters. Without a
+   * state the window is a range of seq (items are numbered 0…n−1 at creation), so the last page
+   * costs what the first does.
+   */
   page(id: string, offset: number, limit: number, status?: ItemState): { total: number; items: DownloadItemView[] } {
-    const where = status ? 'job_id = ? AND status = ?' : 'job_id = ?';
-    const args: Array<string | number> = status ? [id, status] : [id];
-    const total = Number((this.db.prepare(`SELECT count(*) AS n FROM download_items WHERE ${where}`).get(...args) as { n: number }).n);
-    const rows = this.db
-      .prepare(
-        `SELECT seq, transaction_id, status, file, bytes, error_code, message, message_vi FROM download_items WHERE ${where} ORDER BY seq LIMIT ? OFFSET ?`,
-      )
-      .all(...args, limit, offset) as Array<{
+    const counts = this.counts(id);
+    const columns = 'seq, transaction_id, status, file, bytes, error_code, message, message_vi';
+    const rows = (
+      status
+        ? this.sql(`SELECT ${columns} FROM download_items WHERE job_id = ? AND status = ? ORDER BY seq LIMIT ? OFFSET ?`).all(id, status, limit, offset)
+        : this.sql(`SELECT ${columns} FROM download_items WHERE job_id = ? AND seq >= ? ORDER BY seq LIMIT ?`).all(id, offset, limit)
+    ) as Array<{
       seq: number;
       transaction_id: string;
       status: ItemState;
@@ -309,7 +320,7 @@ export class JobsRepository {
       message_vi: string | null;
     }>;
     return {
-      total,
+      total: status ? counts[status] : counts.total,
       items: rows.map((r) => ({
         seq: Number(r.seq),
         transactionId: r.transaction_id,
@@ -330,11 +341,11 @@ export class JobsRepository {
   record(jobId: string, outcomes: readonly ItemOutcome[]): void {
     if (outcomes.length === 0) return;
     const stamp = this.now().toISOString();
-    this.store.transaction((db) => {
+    this.store.transaction(() => {
       // Ownership is checked in the same transaction as the writes: a process that lost the job writes nothing.
-      const owned = db.prepare('UPDATE download_jobs SET updated_at = ?, heartbeat_at = ? WHERE id = ? AND owner = ?').run(stamp, stamp, jobId, this.owner);
+      const owned = this.sql('UPDATE download_jobs SET updated_at = ?, heartbeat_at = ? WHERE id = ? AND owner = ?').run(stamp, stamp, jobId, this.owner);
       if (Number(owned.changes) === 0) throw new OwnershipLost(jobId);
-      const update = db.prepare(
+      const update = this.sql(
         `UPDATE download_items SET status = ?, file = ?, bytes = ?, error_code = ?, message = ?, message_vi = ?, attempts = attempts + ?
          WHERE job_id = ? AND seq = ?`,
       );
@@ -346,13 +357,11 @@ export class JobsRepository {
 
   /** failed → pending (for "retry failed"). Returns how many. */
   resetFailed(id: string): number {
-    return this.store.transaction((db) => {
+    return this.store.transaction(() => {
       const n = Number(
-        db
-          .prepare(
-            `UPDATE download_items SET status = 'pending', error_code = NULL, message = NULL, message_vi = NULL, attempts = 0 WHERE job_id = ? AND status = 'failed'`,
-          )
-          .run(id).changes,
+        this.sql(
+          `UPDATE download_items SET status = 'pending', error_code = NULL, message = NULL, message_vi = NULL, attempts = 0 WHERE job_id = ? AND status = 'failed'`,
+        ).run(id).changes,
       );
       return n;
     });
@@ -360,6 +369,6 @@ export class JobsRepository {
 
   /** Jobs left `running` by a process that stopped (crash, kill, quit): paused, to be resumed. */
   interruptedJobs(): JobRow[] {
-    return (this.db.prepare(`SELECT * FROM download_jobs WHERE status = 'running' ORDER BY created_at`).all() as unknown as RawJob[]).map(toJob);
+    return (this.sql(`SELECT * FROM download_jobs WHERE status = 'running' ORDER BY created_at`).all() as unknown as RawJob[]).map(toJob);
   }
 }

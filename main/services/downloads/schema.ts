@@ -48,7 +48,7 @@ const ITEM_STATES = ['pending', 'placing', 'saved', 'skipped', 'failed'] as cons
 /**
  * Progress counters on the job row (`n_<state>`, `n_total`, `n_bytes`), so a progress tick reads
  * one row instead of counting the job's items. Triggers keep them in the same transaction as every
- * item insert and state change; the engine recounts once when a job is opened or resumed.
+ * item insert and state change, so they always equal a count of the items.
  */
 export function addDownloadCounters(db: DatabaseSync): void {
   const counted = (change: (state: string) => string) => ITEM_STATES.map((s) => `n_${s} = n_${s} ${change(s)}`).join(', ');
@@ -80,4 +80,12 @@ export function addDownloadOwner(db: DatabaseSync): void {
     ALTER TABLE download_jobs ADD COLUMN heartbeat_at TEXT;
     ALTER TABLE download_jobs ADD COLUMN base_url TEXT;
   `);
+}
+
+/**
+ * File names given to a job's items, found without holding them in memory: the engine asks
+ * whether a name (ignoring case, as Windows and macOS folders do) is already one of the job's.
+ */
+export function addDownloadFileIndex(db: DatabaseSync): void {
+  db.exec(`CREATE INDEX download_items_file ON download_items(job_id, file COLLATE NOCASE) WHERE file IS NOT NULL;`);
 }

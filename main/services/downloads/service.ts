@@ -103,7 +103,8 @@ export class DownloadsService {
 
   parse(input: { ids?: readonly string[]; idsText?: string; fileName?: string }): ParsedIds {
     const fromText = input.idsText !== undefined ? parseIdsText(input.idsText, input.fileName) : { ids: [], duplicates: 0, blanks: 0 };
-    if (!input.ids) return fromText;
+    if (!input.ids || input.ids.length === 0) return fromText;
+    if (input.idsText === undefined) return dedupeIds(input.ids);
     const merged = dedupeIds([...fromText.ids, ...input.ids]);
     return { ids: merged.ids, duplicates: merged.duplicates + fromText.duplicates, blanks: merged.blanks + fromText.blanks };
   }

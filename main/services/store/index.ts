@@ -1,2 +1,3 @@
 export { openDatabase, checkMigrations, DATABASE_FILE_NAME, type Store, type OpenDatabaseOptions } from './store';
 export { migrations, type Migration } from './migrations';
+export { Statements } from './statements';

@@ -1,7 +1,7 @@
 import { createRegisterTables } from '../register/schema';
 import { createIssuingTables } from '../issuing/schema';
 import type { DatabaseSync } from 'node:sqlite';
-import { addDownloadCounters, addDownloadOwner, createDownloadsTables } from '../downloads/schema';
+import { addDownloadCounters, addDownloadFileIndex, addDownloadOwner, createDownloadsTables } from '../downloads/schema';
 import { createDraftsTables } from '../drafts/schema';
 import { createEmailAttempts, createEmailsTables, emailSortIndexes, emailTimesAsText } from '../emails/schema';
 import { createTemplatesTables } from '../templates/schema';
@@ -96,4 +96,5 @@ export const migrations: Migration[] = [
   { version: 12, name: 'email outbox and history times as ISO-8601 text', up: (db) => emailTimesAsText(db) },
   { version: 13, name: 'register of issued invoices and the days synced', up: (db) => createRegisterTables(db) },
   { version: 14, name: 'email outbox indexes for each sort key of the queue list', up: (db) => emailSortIndexes(db) },
+  { version: 15, name: 'download item file names by job, ignoring case', up: (db) => addDownloadFileIndex(db) },
 ];

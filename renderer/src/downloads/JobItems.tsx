@@ -10,6 +10,8 @@ import { bridge } from '../bridge';
 const FILTERS: ReadonlyArray<ItemState | 'all'> = ['all', 'failed', 'saved', 'skipped', 'pending'];
 const ROW_HEIGHT = 34;
 const PAGE = 200;
+/** Pages kept on either side of the one just loaded. */
+const KEPT_PAGES = 2;
 
 /** A job's items: a status filter and a virtualised table that fetches the pages it shows. */
 export function JobItems({ job }: { job: DownloadJob }) {
@@ -17,16 +19,17 @@ export function JobItems({ job }: { job: DownloadJob }) {
   const lang = useLang();
   const [filter, setFilter] = useState<ItemState | 'all'>('all');
   const [total, setTotal] = useState(0);
-  const [rows, setRows] = useState<Map<number, DownloadItemView>>(new Map());
+  /** The pages around the visible rows (a job of 100 000 items is never held whole). */
+  const [pages, setPages] = useState<Map<number, DownloadItemView[]>>(new Map());
   const scrollRef = useRef<HTMLDivElement>(null);
 
   const loadPage = useCallback(
     async (page: number) => {
       const res = await bridge.call('downloads.items', { jobId: job.id, offset: page * PAGE, limit: PAGE, ...(filter === 'all' ? {} : { state: filter }) });
       setTotal(res.total);
-      setRows((prev) => {
-        const next = new Map(prev);
-        res.items.forEach((item, i) => next.set(page * PAGE + i, item));
+      setPages((prev) => {
+        const next = new Map([...prev].filter(([p]) => Math.abs(p - page) <= KEPT_PAGES));
+        next.set(page, res.items);
         return next;
       });
     },
@@ -50,7 +53,7 @@ export function JobItems({ job }: { job: DownloadJob }) {
         label={t('downloads.filter')}
         value={filter}
         onChange={(f) => {
-          setRows(new Map());
+          setPages(new Map());
           setFilter(f);
         }}
         options={FILTERS.map((f) => ({ value: f, label: f === 'all' ? t('downloads.all') : t(`downloads.itemStatus.${f}`) }))}
@@ -68,7 +71,7 @@ export function JobItems({ job }: { job: DownloadJob }) {
           ) : (
             <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
               {visible.map((v) => {
-                const item = rows.get(v.index);
+                const item = pages.get(Math.floor(v.index / PAGE))?.[v.index % PAGE];
                 return (
                   <div
                     key={v.key}
