@@ -33,24 +33,26 @@ export function IssuedTable(props: TableProps) {
   const { t } = useTranslation();
   const { total, lang, actions } = props;
   return (
-    <div className={`issued-table${actions ? '' : ' issued-table-pick'}`} role="table" aria-label={t('issued.table')} aria-rowcount={(total ?? 0) + 1}>
-      <div role="rowgroup">
-        <div role="row" className="issued-row issued-head" aria-rowindex={1}>
-          <span role="columnheader">
-            <input type="checkbox" aria-label={t('issued.selectAll')} checked={props.allSelected} disabled={!total} onChange={props.onSelectAll} />
-          </span>
-          <span role="columnheader">{t('issued.col.date')}</span>
-          <span role="columnheader">{t('issued.col.series')}</span>
-          <span role="columnheader">{t('issued.col.number')}</span>
-          <span role="columnheader">{t('issued.col.buyer')}</span>
-          <span role="columnheader" className="num">
-            {t('issued.col.total')}
-          </span>
-          <span role="columnheader">{t('issued.col.status')}</span>
-          {actions && <span role="columnheader">{t('issued.col.actions')}</span>}
+    <div className={`issued-table${actions ? '' : ' issued-table-pick'}`}>
+      <div role="table" aria-label={t('issued.table')} aria-rowcount={(total ?? 0) + 1}>
+        <div role="rowgroup">
+          <div role="row" className="issued-row issued-head" aria-rowindex={1}>
+            <span role="columnheader">
+              <input type="checkbox" aria-label={t('issued.selectAll')} checked={props.allSelected} disabled={!total} onChange={props.onSelectAll} />
+            </span>
+            <span role="columnheader">{t('issued.col.date')}</span>
+            <span role="columnheader">{t('issued.col.series')}</span>
+            <span role="columnheader">{t('issued.col.number')}</span>
+            <span role="columnheader">{t('issued.col.buyer')}</span>
+            <span role="columnheader" className="num">
+              {t('issued.col.total')}
+            </span>
+            <span role="columnheader">{t('issued.col.status')}</span>
+            {actions && <span role="columnheader">{t('issued.col.actions')}</span>}
+          </div>
         </div>
+        <VirtualRows {...props} />
       </div>
-      <VirtualRows {...props} />
       <p className="issued-total" aria-live="polite">
         {total === null ? t('issued.loading') : t('issued.count', { total: formatCount(total, lang) })}
       </p>
