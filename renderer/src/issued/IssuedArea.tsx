@@ -25,7 +25,7 @@ export function IssuedArea() {
   const errorText = useErrorText();
   const { notice, show, fail, clear } = useNotice(errorText, { autoHideMs: 15_000 });
   const setArea = useAppStore((s) => s.setArea);
-  const screen = useRegisterScreen(fail);
+  const screen = useRegisterScreen(fail, true);
   const { filter, setFilter, range, pages, selection } = screen;
   const [open, setOpen] = useState<Open>(null);
   const [syncing, setSyncing] = useState(false);

@@ -1,13 +1,26 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { initialFilter, toQuery, useDebounced, type FilterState } from './IssuedFilters';
 import { useRegisterPages } from './useRegisterPages';
 import { useSelection } from './useSelection';
 
-/** The register's filters, table and selection, shared by the Issued invoices area and the chooser of other screens. */
-export function useRegisterScreen(onError: (e: unknown) => void) {
+/** The area's last filter, so coming back to the screen shows the same invoices (for this session). */
+let kept: FilterState | null = null;
+
+/**
+ * The register's filters, table and selection, shared by the Issued invoices area (`keep`: its
+ * filter outlives a visit to another area) and the chooser of other screens.
+ */
+export function useRegisterScreen(onError: (e: unknown) => void, keep = false) {
   const { t } = useTranslation();
-  const [filter, setFilter] = useState<FilterState>(initialFilter);
+  const [filter, setFilterState] = useState<FilterState>(() => (keep && kept) || initialFilter());
+  const setFilter = useCallback(
+    (next: FilterState) => {
+      if (keep) kept = next;
+      setFilterState(next);
+    },
+    [keep],
+  );
   const text = useDebounced(filter.text);
   const query = toQuery(filter, text);
   const ok = 'filter' in query ? query : null;
