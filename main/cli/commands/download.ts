@@ -5,6 +5,8 @@ import type { EngineProgress } from '../../services/downloads';
 import { ApiError, apiErrors, parseServiceUrl } from '../../services/api';
 import { ExitCode, UsageError, type CliCommand } from '../registry';
 import { flag, invoiceKindOf, KIND_OPTIONS, text } from '../options';
+import { issuedInRange } from './by-date';
+import { RANGE_OPTIONS, rangeOf, seriesOf } from './issued';
 import { formatBytes, formatEta } from '../../../common/format';
 
 const TYPES: Record<string, DownloadDataType> = { xml: 'Xml', pdf: 'Pdf', html: 'Html', all: 'All' };
@@ -20,7 +22,8 @@ export function progressLine(p: EngineProgress, width = 24): string {
 
 /**
  * `einvoice download --type xml|pdf|html|all --out DIR [--with-code] [--calc] [--unzip]
- * [--ids-file F | ID…]`. The job is kept in the database: running the same command again after
+ * [--ids-file F | ID… | --from YYYY-MM-DD --to YYYY-MM-DD [--series S,…]]` (a date range: the
+ * register is synced for it first and gives the IDs of that kind). The job is kept in the database: running the same command again after
  * an interruption (Ctrl+C, a crash, kill -9) continues it without fetching saved items again.
  */
 export const downloadCommand: CliCommand = {
@@ -34,6 +37,8 @@ export const downloadCommand: CliCommand = {
     existing: text('POLICY', 'when a file exists: skip (default), overwrite, keep-both'),
     concurrency: text('N', 'calls in flight at once (1–16, default 4)'),
     'ids-file': text('FILE', 'TransactionIDs from a TXT (one per line) or CSV file'),
+    ...RANGE_OPTIONS,
+    series: text('S,…', 'with --from/--to: only these series'),
   },
   positionals: { min: 0, max: 100_000, label: '[ID…]' },
   async run(ctx, { values, positionals }) {
@@ -70,7 +75,12 @@ export const downloadCommand: CliCommand = {
         });
       }
     }
-    if (idsText === undefined && positionals.length === 0) {
+    const range = rangeOf(values, 'download');
+    if (range && (idsText !== undefined || positionals.length > 0)) {
+      throw new UsageError({ en: 'Give either IDs or --from/--to, not both.', vi: 'Dùng mã tra cứu hoặc --from/--to, không dùng cả hai.' }, 'download');
+    }
+    const series = seriesOf(values, 'download');
+    if (!range && idsText === undefined && positionals.length === 0) {
       throw new UsageError({ en: 'Give TransactionIDs or --ids-file FILE.', vi: 'Hãy nhập mã tra cứu (TransactionID) hoặc --ids-file TỆP.' }, 'download');
     }
 
@@ -79,10 +89,18 @@ export const downloadCommand: CliCommand = {
     const session = await cli.sessionNow();
     const service = cli.services.downloads;
     const profileId = cli.profile.id;
+    const kind = invoiceKindOf(values);
+    const ids = range ? (await issuedInRange(ctx, cli, { ...range, kind, ...(series ? { series } : {}) })).map((i) => i.transactionId) : positionals;
+    if (range && ids.length === 0) {
+      return {
+        json: { jobId: null, folder: null, items: [], saved: 0, failed: 0, skipped: 0 },
+        text: 'Không có hóa đơn nào trong khoảng ngày này. / No invoices in that range.',
+      };
+    }
 
     const folder = path.resolve(ctx.io.cwd, values.out);
     const { job, parsed, resumed } = await service.createOrResume(
-      { ids: positionals, idsText, fileName, type, kind: invoiceKindOf(values), folder, existing, unzip: values.unzip === true },
+      { ids, idsText, fileName, type, kind, folder, existing, unzip: values.unzip === true },
       profileId,
       `${profileId}|${parseServiceUrl(session.endpoint.baseUrl).href}`,
       session.endpoint.baseUrl,
@@ -133,6 +151,14 @@ export const downloadCommand: CliCommand = {
         message: i.message?.en ?? null,
       };
     });
+    const at = new Date().toISOString();
+    cli.services.register.repo.setFollowUp(
+      profileId,
+      items.filter((i) => i.status !== 'failed').map((i) => i.transactionId),
+      'download',
+      'done',
+      at,
+    );
     const saved = items.filter((i) => i.status === 'saved').length;
     const skipped = items.filter((i) => i.status === 'skipped').length;
     const failed = items.length - saved - skipped;

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { EmailEntry, EmailReject, EmailSkip, EmailState } from '../../../common/calls/emails';
+import type { EmailAddResult, EmailEntry, EmailReject, EmailSkip, EmailState } from '../../../common/calls/emails';
 import { flag, invoiceKindOf, KIND_OPTIONS, text } from '../options';
 import type { EmailService } from '../../services/emails';
+import { queueBuyerEmails } from './by-date';
+import { kindFilter, rangeOf, seriesOf } from './issued';
 import { ExitCode, UsageError, type CliCommand, type CliOption, type CommandContext, type ParsedArgs } from '../registry';
 
 /** The email queue of the data folder (the same outbox as the app), with a way to send it. */
@@ -195,11 +197,15 @@ export const SEND_OPTIONS: Record<string, CliOption> = {
 export const emailCommand: CliCommand = {
   name: 'email',
   summary: { en: 'Queue and send invoice emails; prints each invoice’s outcome', vi: 'Xếp hàng và gửi email hóa đơn; in kết quả từng hóa đơn' },
-  synopsis: '(--csv FILE | --id ID --to "a@x;b@y" [--name N] [--cc …] [--bcc …] [--reply …]) [--with-code | --calc] [--resend]',
+  synopsis:
+    '(--csv FILE | --id ID --to "a@x;b@y" [--name N] [--cc …] [--bcc …] [--reply …] | --from YYYY-MM-DD --to YYYY-MM-DD --to-buyer [--series S,…]) [--with-code | --calc] [--resend]',
   options: {
     csv: text('FILE', 'CSV with TransactionID, ReceiverName, ReceiverEmail, CCEmail, BCCEmail, ReplyEmail'),
     id: text('ID', 'TransactionID of one invoice'),
-    to: text('ADDRS', 'receiver address(es), separated by ; or ,'),
+    to: text('ADDRS', 'receiver address(es), separated by ; or , (with --from: the last invoice date, YYYY-MM-DD)'),
+    from: text('YYYY-MM-DD', 'email every issued invoice from this date to --to (synced first), with --to-buyer'),
+    'to-buyer': flag("with --from/--to: send each invoice to its buyer's email address"),
+    series: text('S,…', 'with --from/--to: only these series'),
     name: text('NAME', 'receiver name'),
     cc: text('ADDRS', 'CC address(es)'),
     bcc: text('ADDRS', 'BCC address(es)'),
@@ -209,6 +215,7 @@ export const emailCommand: CliCommand = {
     ...SEND_OPTIONS,
   },
   async run(ctx, { values }) {
+    if (values.from !== undefined || values['to-buyer'] === true) return emailByDate(ctx, values);
     const csv = typeof values.csv === 'string' ? values.csv : undefined;
     const id = typeof values.id === 'string' ? values.id : undefined;
     if ((csv === undefined) === (id === undefined)) {
@@ -244,20 +251,51 @@ export const emailCommand: CliCommand = {
       ...(typeof values.reply === 'string' ? { replyEmail: values.reply } : {}),
     };
     const result = text !== undefined ? q.emails.importCsv(text, kind, options) : q.emails.add([one], options);
-    ctx.progress({
-      en: `${result.added.length} queued, ${result.skipped.length} skipped (already sent or waiting), ${result.rejected.length} refused.`,
-      vi: `Đã xếp hàng ${result.added.length}, bỏ qua ${result.skipped.length} (đã gửi hoặc đang chờ), từ chối ${result.rejected.length}.`,
-    });
-    const report = values['no-send'] === true ? { exitCode: 0, paused: false, offline: false } : await flushAndWait(ctx, q, result.added, waitMs);
-    const items = [
-      ...result.added
-        .map((n) => q.emails.outbox.get(n))
-        .filter((e): e is EmailEntry => e !== null)
-        .map(itemJson),
-      ...result.skipped.map(skipJson),
-      ...result.rejected.map(rejectJson),
-    ];
-    const exitCode = values['no-send'] === true ? (result.rejected.length > 0 ? ExitCode.SomeFailed : ExitCode.Ok) : exitFor(items, report);
-    return { exitCode, json: { items }, text: itemsText(items) };
+    return finish(ctx, q, result, values, waitMs);
   },
 };
+
+/** `einvoice email --from D --to D --to-buyer [--series S,…] [--with-code | --calc]`: every invoice of the range, to its buyer. */
+async function emailByDate(ctx: CommandContext, values: ParsedArgs['values']) {
+  if (values['to-buyer'] !== true || values.from === undefined) {
+    throw new UsageError(
+      { en: 'A date range goes with --to-buyer: --from D --to D --to-buyer.', vi: 'Khoảng ngày đi cùng --to-buyer: --from D --to D --to-buyer.' },
+      'email',
+    );
+  }
+  if (values.csv !== undefined || values.id !== undefined) {
+    throw new UsageError({ en: 'Give either a date range or --csv/--id, not both.', vi: 'Dùng khoảng ngày hoặc --csv/--id, không dùng cả hai.' }, 'email');
+  }
+  const range = rangeOf(values, 'email')!;
+  const kind = kindFilter(values, 'email');
+  const series = seriesOf(values, 'email');
+  const batch = parseBatch(values, 'email');
+  const waitMs = parseWait(values, 'email');
+  const q = await openQueue(ctx, batch);
+  const result = await queueBuyerEmails(
+    ctx,
+    await ctx.services(),
+    { ...range, ...(kind ? { kind } : {}), ...(series ? { series } : {}) },
+    values.resend === true,
+  );
+  return finish(ctx, q, result, values, waitMs);
+}
+
+/** Sends what was queued (unless --no-send) and reports each invoice. */
+async function finish(ctx: CommandContext, q: CliQueue, result: EmailAddResult, values: ParsedArgs['values'], waitMs: number) {
+  ctx.progress({
+    en: `${result.added.length} queued, ${result.skipped.length} skipped (already sent or waiting), ${result.rejected.length} refused.`,
+    vi: `Đã xếp hàng ${result.added.length}, bỏ qua ${result.skipped.length} (đã gửi hoặc đang chờ), từ chối ${result.rejected.length}.`,
+  });
+  const report = values['no-send'] === true ? { exitCode: 0, paused: false, offline: false } : await flushAndWait(ctx, q, result.added, waitMs);
+  const items = [
+    ...result.added
+      .map((n) => q.emails.outbox.get(n))
+      .filter((e): e is EmailEntry => e !== null)
+      .map(itemJson),
+    ...result.skipped.map(skipJson),
+    ...result.rejected.map(rejectJson),
+  ];
+  const exitCode = values['no-send'] === true ? (result.rejected.length > 0 ? ExitCode.SomeFailed : ExitCode.Ok) : exitFor(items, report);
+  return { exitCode, json: { items }, text: itemsText(items) };
+}

@@ -10,6 +10,8 @@ import { wordsCommand } from './words';
 import { downloadCommand } from './download';
 import { issueCommand } from './issue';
 import { issueQueueCommand } from './issue-queue';
+import { issuedCommand } from './issued';
+import { paperCopyCommand } from './paper-copy';
 
 /**
  * Every `einvoice` command. To add one, write `commands/<name>.ts` (a `CliCommand`) and add one
@@ -29,5 +31,7 @@ export function builtinCommands(): CommandRegistry {
     .register(queueCommand)
     .register(downloadCommand)
     .register(issueCommand)
-    .register(issueQueueCommand);
+    .register(issueQueueCommand)
+    .register(issuedCommand)
+    .register(paperCopyCommand);
 }

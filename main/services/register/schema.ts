@@ -8,7 +8,8 @@ import type { DatabaseSync } from 'node:sqlite';
  * by the issue queue in the transaction that settles them) and those found by syncing a date
  * range from the service (paging). Dates are `YYYY-MM-DD` (the invoice date in Vietnam), amounts
  * decimal strings. `search` holds the buyer's name, tax code and the number in lower case without
- * diacritics, for the text search. A correction (reference_type 1 replacement, 2 adjustment) names
+ * diacritics, for the text search; the date index carries it (and the kind), so counting and
+ * filtering a range never reads the table itself. A correction (reference_type 1 replacement, 2 adjustment) names
  * its original by series + number (org_*); `original_tx` and `corrected_by_tx` link the two rows
  * once both are known. email_state / download_state: off | waiting | done | failed.
  *
@@ -49,7 +50,7 @@ export function createRegisterTables(db: DatabaseSync): void {
       updated_at         TEXT NOT NULL,
       PRIMARY KEY (profile_id, transaction_id)
     ) STRICT;
-    CREATE INDEX issued_by_date ON issued_invoices(profile_id, inv_date, inv_series, inv_no);
+    CREATE INDEX issued_by_date ON issued_invoices(profile_id, inv_date, inv_series, inv_no, kind, search);
     CREATE INDEX issued_by_series ON issued_invoices(profile_id, inv_series, inv_no);
     CREATE INDEX issued_by_number ON issued_invoices(profile_id, inv_no);
     CREATE INDEX issued_by_buyer ON issued_invoices(profile_id, buyer_tax_code);

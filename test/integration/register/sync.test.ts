@@ -5,6 +5,8 @@
  * a stopped sync resumes without loss or doubles; tax-authority status refreshed until final;
  * the issue queue writes what it issues; a correction drafted from a row is linked both ways.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { vietnamToday } from '../../../common/rules';
 import { ApiClient } from '../../../main/services/api';
@@ -174,6 +176,19 @@ describe('syncing the register', () => {
     expect(h.services.register.get(tx).invoiceCode).toMatch(/^M1-/);
     expect(h.services.register.repo.pendingTax(profile(), today)).not.toContain(tx);
   }, 60_000);
+});
+
+describe('view', () => {
+  it('fetches the invoice as the service shows it into a PDF file, with the seller tax code as CompanyTaxCode', async () => {
+    const [tx] = registerIds(monthFrom, monthTo);
+    const got = await h.services.register.view(tx!);
+    const bytes = fs.readFileSync(got.file);
+    expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(got.size).toBe(bytes.length);
+    expect(path.dirname(got.file)).toBe(path.join(h.dir, 'data', 'views'));
+    expect(h.sandbox.requests({ op: 'publishview' }).at(-1)?.headers.companytaxcode).toBe(h.sandbox.certificate().TaxCode);
+    await expect(h.services.register.view('NOTINREGISTER')).rejects.toMatchObject({ code: 'issued_not_found' });
+  });
 });
 
 describe('the issue queue and corrections', () => {
