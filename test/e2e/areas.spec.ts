@@ -52,7 +52,7 @@ async function setLanguage(page: Page, lang: 'vi' | 'en'): Promise<void> {
 }
 
 test('every area fits 1366×768 and 1920×1080 without sideways scrolling and passes axe, in Vietnamese and English', async ({ page }) => {
-  test.setTimeout(360_000);
+  test.setTimeout(600_000);
   fs.mkdirSync(SCREENS, { recursive: true });
   await page.setViewportSize(SIZES[0]);
   await page.goto(await env.host.newLaunchUrl());

@@ -82,6 +82,7 @@ test('this month, one series, 30 chosen: downloaded as 30 PDFs, emailed to their
   for (let i = 1; i < 30; i++) await page.keyboard.press('Shift+ArrowDown');
   await expect(page.getByTestId('issued-selected')).toHaveText('Đã chọn 30');
   await page.screenshot({ path: `${SHOTS}/issued-selected.png` });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
   await expectNoSeriousAxe(page, 'main');
 
   // Download them: the download engine, into the chosen folder.
@@ -199,4 +200,8 @@ test('Downloads and the Email queue choose from issued invoices: the IDs and the
   await expect(page.getByRole('heading', { level: 1, name: 'Issued invoices' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Sync with the service' })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Issued invoices' }).locator('[role=row][data-tx]').first()).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Issued invoices' }).locator('[data-col=status]').first()).toContainText('tax authority');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+  await expectNoSeriousAxe(page, 'main');
+  await page.screenshot({ path: `${SHOTS}/issued-en.png` });
 });
