@@ -117,7 +117,8 @@ export const registerCalls = {
    */
   'issued.view': call(
     z.object({ transactionId: TransactionId }).strict(),
-    z.object({ file: z.string(), size: z.number().int(), contentType: z.string().nullable() }),
+    /** Also shown the way a draft's preview is: `opened` in the desktop's preview window, else `path` of a page to open. */
+    z.object({ file: z.string(), size: z.number().int(), contentType: z.string().nullable(), opened: z.boolean(), path: z.string().nullable() }),
   ),
   /** Saves the paper copies converted from issued invoices (one PDF each) into a folder. */
   'issued.paperCopy': call(

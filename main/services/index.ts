@@ -201,6 +201,7 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
     gate: session.gate,
     clients,
     dataDir: config.dataDir,
+    viewer: { show: (bytes, contentType, name) => drafting.preview.open(drafting.preview.keepView(bytes, contentType, name)) },
     ...(config.now ? { now: config.now } : {}),
     log,
   });

@@ -1,9 +1,9 @@
 import { expect, test } from './fixtures';
 
-const AREAS_VI = ['Hóa đơn nháp', 'Hàng đợi phát hành', 'Tải hóa đơn', 'Hàng đợi email', 'Mẫu hóa đơn', 'Cài đặt'];
-const AREAS_EN = ['Drafts', 'Issue queue', 'Downloads', 'Email queue', 'Templates', 'Settings'];
+const AREAS_VI = ['Hóa đơn nháp', 'Hàng đợi phát hành', 'Hóa đơn đã phát hành', 'Tải hóa đơn', 'Hàng đợi email', 'Mẫu hóa đơn', 'Cài đặt'];
+const AREAS_EN = ['Drafts', 'Issue queue', 'Issued invoices', 'Downloads', 'Email queue', 'Templates', 'Settings'];
 
-test('opens in Vietnamese with all six areas reachable by their accessible names', async ({ app }) => {
+test('opens in Vietnamese with all seven areas reachable by their accessible names', async ({ app }) => {
   await expect(app.locator('html')).toHaveAttribute('lang', 'vi');
   const nav = app.getByRole('navigation', { name: 'Điều hướng chính' });
   for (const name of AREAS_VI) {
@@ -13,7 +13,9 @@ test('opens in Vietnamese with all six areas reachable by their accessible names
   }
 });
 
-test('areas are reachable from the keyboard with Alt+1…6', async ({ app }) => {
+test('areas are reachable from the keyboard with Alt+1…7', async ({ app }) => {
+  await app.keyboard.press('Alt+7');
+  await expect(app.getByRole('heading', { level: 1, name: 'Hóa đơn đã phát hành' })).toBeVisible();
   await app.keyboard.press('Alt+6');
   await expect(app.getByRole('heading', { level: 1, name: 'Hàng đợi phát hành' })).toBeVisible();
   await app.keyboard.press('Alt+3');

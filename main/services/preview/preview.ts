@@ -42,6 +42,8 @@ function isPdf(bytes: Uint8Array, contentType: string | null): boolean {
 export class PreviewService {
   private opener: PreviewOpener | undefined;
   private readonly now: () => Date;
+  /** Bytes shown like a preview that belong to no draft (an issued invoice as the service shows it): the last few, in memory. */
+  private readonly views = new Map<string, KeptPreview>();
 
   constructor(
     private readonly deps: {
@@ -154,7 +156,17 @@ export class PreviewService {
     }
   }
 
+  /** Keeps a PDF that is not a draft's preview (named `name`) so `open` shows it the same way; returns its id. */
+  keepView(bytes: Uint8Array, contentType: string | null, name: string): string {
+    const id = randomUUID();
+    this.views.set(id, { id, draftId: name, kind: 'pdf', contentType, link: null, bytes, createdAt: this.now().toISOString() });
+    for (const old of this.views.keys()) if (this.views.size > KEEP_PER_DRAFT) this.views.delete(old);
+    return id;
+  }
+
   get(previewId: string): KeptPreview | null {
+    const view = this.views.get(previewId);
+    if (view) return view;
     const row = this.deps.store.db
       .prepare('SELECT id, draft_id, kind, content_type, link, bytes, created_at FROM draft_previews WHERE id = ?')
       .get(previewId) as

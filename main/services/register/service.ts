@@ -22,6 +22,8 @@ export interface RegisterServiceDeps {
   activeProfileId: () => string;
   gate: { ready(signal?: AbortSignal): Promise<SignedInSession>; reportAuthFailure(profileId?: string): Promise<void> };
   clients?: ClientFactory;
+  /** Shows a fetched invoice the way a draft's preview is shown (Electron's preview window, or a one-time page of the browser host). */
+  viewer?: { show(bytes: Uint8Array, contentType: string | null, name: string): Promise<{ opened: boolean; path: string | null }> };
   /** Where `view` writes the PDF it fetched (a `views` folder is made in it). */
   dataDir: string;
   now?: () => Date;
@@ -92,7 +94,7 @@ export class RegisterService {
   }
 
   /** Fetches the invoice as the service shows it (publishview, link fetched at once) into `<dataDir>/views/`. */
-  async view(transactionId: string): Promise<{ file: string; size: number; contentType: string | null }> {
+  async view(transactionId: string): Promise<{ file: string; size: number; contentType: string | null; opened: boolean; path: string | null }> {
     const row = this.get(transactionId);
     return this.withClient('view', undefined, async (client, session) => {
       const got = await client.publishView([row.transactionId], { companyTaxCode: await this.taxCode(client, session.profile.id) });
@@ -100,7 +102,10 @@ export class RegisterService {
       await fs.promises.mkdir(dir, { recursive: true });
       const file = path.join(dir, `${safe(row.invSeries)}_${safe(row.invNo)}_${safe(row.transactionId)}.pdf`);
       await fs.promises.writeFile(file, got.bytes);
-      return { file, size: got.bytes.byteLength, contentType: got.contentType };
+      const shown = this.deps.viewer
+        ? await this.deps.viewer.show(got.bytes, got.contentType, `${safe(row.invSeries)}_${safe(row.invNo)}`)
+        : { opened: false, path: null };
+      return { file, size: got.bytes.byteLength, contentType: got.contentType, ...shown };
     });
   }
 

@@ -4,6 +4,7 @@ import { bridge } from '../bridge';
 import { DownloadsArea } from '../downloads/DownloadsArea';
 import { DraftsArea, showDraftList } from '../drafts/DraftsArea';
 import { EmailsArea } from '../emails/EmailsArea';
+import { IssuedArea } from '../issued/IssuedArea';
 import { IssuingArea } from '../issuing/IssuingArea';
 import { LANGUAGES, setLanguage, type Language } from '../i18n';
 import { AuthBanner } from '../settings/AuthBanner';
@@ -17,6 +18,7 @@ import { AREA_KEYS, AREAS, useAppStore, type Area } from './store';
 const AREA_VIEWS: Record<Area, ComponentType> = {
   drafts: DraftsArea,
   issuing: IssuingArea,
+  issued: IssuedArea,
   downloads: DownloadsArea,
   emails: EmailsArea,
   templates: TemplatesArea,
@@ -57,7 +59,7 @@ export function App() {
     return bridge.on('app.online', (event) => setOnline(event.online));
   }, [setInfo, setOnline]);
 
-  // Alt+1…6 jump between areas from anywhere, for the keyboard at the counter.
+  // Alt+1…7 jump between areas from anywhere, for the keyboard at the counter.
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (!event.altKey || event.ctrlKey || event.metaKey) return;

@@ -2,10 +2,10 @@ import { create } from 'zustand';
 import type { CallResponse } from '../../../common/contract';
 
 /** The areas in the order of the side bar. */
-export const AREAS = ['drafts', 'issuing', 'downloads', 'emails', 'templates', 'settings'] as const;
+export const AREAS = ['drafts', 'issuing', 'issued', 'downloads', 'emails', 'templates', 'settings'] as const;
 export type Area = (typeof AREAS)[number];
-/** Alt+digit of each area: the first five kept their keys when the issue queue joined, next to the drafts. */
-export const AREA_KEYS: Readonly<Record<Area, number>> = { drafts: 1, downloads: 2, emails: 3, templates: 4, settings: 5, issuing: 6 };
+/** Alt+digit of each area: the first five kept their keys when the issue queue and the issued invoices joined, next to the drafts. */
+export const AREA_KEYS: Readonly<Record<Area, number>> = { drafts: 1, downloads: 2, emails: 3, templates: 4, settings: 5, issuing: 6, issued: 7 };
 
 interface AppState {
   area: Area;

@@ -9,6 +9,7 @@ import { FilePicker, SelectField } from '../app/fields';
 import { SampleInvoices, useSandboxMode } from '../app/SampleInvoices';
 import { useLive } from '../app/useLive';
 import { bridge } from '../bridge';
+import { ChooseIssuedDialog } from '../issued/ChooseIssuedDialog';
 
 const INITIAL_FLAGS = downloadFlags(DEFAULT_INVOICE_KIND);
 const TYPES: readonly DownloadDataType[] = ['Pdf', 'Xml', 'Html', 'All'];
@@ -34,6 +35,7 @@ export function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) 
   const [existing, setExisting] = useState<ExistingPolicy>('skip');
   const [unzip, setUnzip] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [choosing, setChoosing] = useState(false);
   /** Whether the host has a folder dialog: unknown until the button is used (the browser host has none). */
   const [dialog, setDialog] = useState<boolean | null>(null);
 
@@ -114,6 +116,27 @@ export function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) 
           spellCheck={false}
         />
       </label>
+      <button type="button" onClick={() => setChoosing(true)}>
+        {t('issued.choose.open')}
+      </button>
+      {choosing && (
+        <ChooseIssuedDialog
+          useLabel={(count) => t('issued.choose.use', { count })}
+          onClose={() => setChoosing(false)}
+          onUse={async (rows) => {
+            const kinds = new Set(rows.map((r) => r.kind));
+            const kind = rows[0]?.kind;
+            if (kinds.size !== 1 || !kind) return t('issued.choose.mixedKinds');
+            setIdsText(rows.map((r) => r.transactionId).join('\n'));
+            setFileName(undefined);
+            const flags = downloadFlags(kind);
+            setWithCode(flags.invoiceWithCode);
+            setCalc(flags.invoiceCalcu);
+            setChoosing(false);
+            return null;
+          }}
+        />
+      )}
       {sandbox && (
         <SampleInvoices
           onPick={(g) => {

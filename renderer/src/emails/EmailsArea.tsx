@@ -10,6 +10,8 @@ import { Notice, useNotice } from '../app/Notice';
 import { saveTextFile } from '../app/save-file';
 import { useAppStore } from '../app/store';
 import { bridge } from '../bridge';
+import { ChooseIssuedDialog } from '../issued/ChooseIssuedDialog';
+import { buyerEmails } from '../../../common/rules/issued-register';
 import { EditDialog } from './EditDialog';
 import { AddDialog, ImportDialog } from './EmailForms';
 import { EmailTable } from './EmailTable';
@@ -28,7 +30,7 @@ export function EmailsArea() {
   useEffect(() => useAppStore.getState().clearEmailSearch(), []);
   const [sort, setSort] = useState<SortKey>('id');
   const [dir, setDir] = useState<SortDir>('desc');
-  const [dialog, setDialog] = useState<'add' | 'import' | null>(null);
+  const [dialog, setDialog] = useState<'add' | 'import' | 'issued' | null>(null);
   const [editing, setEditing] = useState<EmailEntry | null>(null);
   const queue = useEmailQueue({ filter, search, sort, dir }, fail);
   const { selected, setSelected, status } = queue;
@@ -126,6 +128,9 @@ export function EmailsArea() {
           <button type="button" onClick={() => setDialog('import')}>
             {t('emails.import.open')}
           </button>
+          <button type="button" onClick={() => setDialog('issued')}>
+            {t('issued.choose.open')}
+          </button>
           <button type="button" onClick={() => void exportCsv()}>
             {t('emails.export')}
           </button>
@@ -188,6 +193,19 @@ export function EmailsArea() {
             void run(async () => text);
           }}
           onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog === 'issued' && (
+        <ChooseIssuedDialog
+          useLabel={(count) => t('issued.choose.queueEmails', { count })}
+          onClose={() => setDialog(null)}
+          onUse={async (rows) => {
+            const { entries, missing } = buyerEmails(rows);
+            const r = entries.length > 0 ? await bridge.call('emails.add', { entries }) : { added: [], skipped: [] };
+            setDialog(null);
+            void run(async () => t('issued.emailDone', { added: r.added.length, skipped: r.skipped.length, missing: missing.length }));
+            return null;
+          }}
         />
       )}
       {dialog === 'import' && <ImportDialog onDone={() => void queue.reload()} onClose={() => setDialog(null)} />}

@@ -5,6 +5,7 @@ import type { Messages } from './vi';
 import { settingsEn } from '../settings/messages';
 import { draftsEn } from '../drafts/messages';
 import { issuingEn } from '../issuing/messages';
+import { issuedEn } from '../issued/messages';
 
 export const en: Messages = {
   app: {
@@ -24,6 +25,7 @@ export const en: Messages = {
   areas: {
     drafts: 'Drafts',
     issuing: 'Issue queue',
+    issued: 'Issued invoices',
     downloads: 'Downloads',
     emails: 'Email queue',
     templates: 'Templates',
@@ -45,6 +47,7 @@ export const en: Messages = {
   templates: templatesEn,
   downloads: downloadsEn,
   issuing: issuingEn,
+  issued: issuedEn,
   errors: {
     title: 'Something went wrong',
     body: 'This screen ran into a problem. Your saved work is safe.',

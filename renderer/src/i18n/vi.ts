@@ -5,6 +5,7 @@ import { templatesVi } from '../templates/messages';
 import { settingsVi } from '../settings/messages';
 import { draftsVi } from '../drafts/messages';
 import { issuingVi } from '../issuing/messages';
+import { issuedVi } from '../issued/messages';
 
 /** Vietnamese, the default language. Keys are shared with en.ts (checked by its type). */
 export const vi = {
@@ -25,6 +26,7 @@ export const vi = {
   areas: {
     drafts: 'Hóa đơn nháp',
     issuing: 'Hàng đợi phát hành',
+    issued: 'Hóa đơn đã phát hành',
     downloads: 'Tải hóa đơn',
     emails: 'Hàng đợi email',
     templates: 'Mẫu hóa đơn',
@@ -46,6 +48,7 @@ export const vi = {
   templates: templatesVi,
   downloads: downloadsVi,
   issuing: issuingVi,
+  issued: issuedVi,
   errors: {
     title: 'Đã có lỗi xảy ra',
     body: 'Màn hình này gặp sự cố. Dữ liệu đã lưu của bạn vẫn an toàn.',

@@ -10,6 +10,7 @@ import { useLive } from '../../app/useLive';
 import { formatTotal } from '../../issuing/words';
 import { flushSave } from './autosave';
 import { BuyerBlock } from './BuyerBlock';
+import { CorrectionBlock } from './CorrectionBlock';
 import { IncrementalCompute } from './compute';
 import { HeaderBlock } from './HeaderBlock';
 import { IssueBanner } from './IssueBanner';
@@ -216,6 +217,7 @@ export function DraftEditor({ onClose }: { onClose(): void }) {
       )}
 
       <fieldset className="editor-body" disabled={issue !== null}>
+        {draft.correction && <CorrectionBlock correction={draft.correction} />}
         <HeaderBlock
           draft={headerSlice}
           byPath={problems.byPath}
