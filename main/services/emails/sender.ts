@@ -228,15 +228,19 @@ export class EmailSender<S extends SenderSession> {
     const { outbox } = this.deps;
     /** The last answer's verdicts, written in the same transaction as the next claim. */
     let settled: Settlement | null = null;
+    /** Verdicts handed to a shared commit that has not succeeded yet. */
+    let unwritten: Settlement | null = null;
     try {
       for (;;) {
         const previous = settled;
         settled = null;
+        unwritten = previous;
         const claim = await this.commits.run(() => {
           if (this.mayClaim(pass)) return outbox.claim(pass.profileId, this.effectiveBatch(), previous);
           if (previous) outbox.settle(previous);
           return null;
         });
+        unwritten = null;
         if (!claim) return;
         if (this.status.state !== 'flushing') this.setStatus({ state: 'flushing' });
         const result = await this.sendClaim(claim, pass.session);
@@ -263,6 +267,19 @@ export class EmailSender<S extends SenderSession> {
     } catch (error) {
       pass.error ??= error;
       pass.halt ??= 'stop';
+      // The shared commit failed: the answer that came back is still recorded, in its own transaction.
+      if (unwritten) this.settleAlone(unwritten);
+    }
+  }
+
+  private settleAlone(settlement: Settlement): void {
+    try {
+      this.deps.outbox.settle(settlement);
+    } catch (error) {
+      this.deps.log?.(
+        'error',
+        `email sender: an answer could not be recorded (its entries stay sending until restart, then unknown): ${message(error, this.secrets).en}`,
+      );
     }
   }
 
@@ -324,6 +341,8 @@ export class EmailSender<S extends SenderSession> {
       case 'auth': {
         outbox.release(claim.token, 0, p);
         this.setStatus({ state: 'paused', lastError: p });
+        // No lane claims more while the refusal is reported (reporting may try a renewal first).
+        pass.halt ??= 'session';
         // Lanes refused with the same sign-in report it once.
         const first = !pass.authReported;
         pass.authReported = true;

@@ -136,12 +136,15 @@ export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {})
   let depth = 0;
   const transaction = <T>(fn: (db: DatabaseSync) => T): T => {
     const savepoint = `sp_${depth}`;
+    // SQLite rolls a whole transaction back by itself on a full disk or an I/O error; a savepoint
+    // opened then would start (and its RELEASE commit) a transaction of its own.
+    if (depth > 0 && !db.isTransaction) throw new Error('The enclosing transaction was rolled back by the database; nothing of it was written.');
     db.exec(depth === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`);
     depth++;
     const undo = () => {
       if (depth === 0) {
         if (db.isTransaction) db.exec('ROLLBACK');
-      } else {
+      } else if (db.isTransaction) {
         db.exec(`ROLLBACK TO ${savepoint}`);
         db.exec(`RELEASE ${savepoint}`);
       }

@@ -405,4 +405,62 @@ describe('several requests in flight (lanes)', () => {
     expect(t.senderStatus().state).toBe('backoff');
     await t.stop();
   });
+
+  it('an answer that came back is recorded even when the shared commit that carried it fails', async () => {
+    enqueue(Array.from({ length: 6 }, (_, i) => `G${i}`));
+    const realClaim = outbox.claim.bind(outbox);
+    let claims = 0;
+    // The commit that would settle the first answer and arm the next batch fails (a busy or full disk).
+    outbox.claim = ((...args: Parameters<Outbox['claim']>) => {
+      if (++claims === 2) throw new Error('database is locked');
+      return realClaim(...args);
+    }) as Outbox['claim'];
+    let calls = 0;
+    const s = sender(
+      async (_s, p) => {
+        calls++;
+        return outcome(p.SendEmailDatas.map((d) => item(d.TransactionID, 3)));
+      },
+      { lanes: 1 },
+    );
+    await s.flush();
+    // The first batch is recorded as sent (not left 'sending' until a restart calls it unknown); each batch went once.
+    const counts = outbox.counts('sandbox');
+    expect(counts).toMatchObject({ sending: 0, unknown: 0 });
+    expect(counts.sent).toBeGreaterThanOrEqual(3);
+    expect(counts.sent + counts.queued).toBe(6);
+    expect(calls).toBe(counts.sent / 3);
+    await s.stop();
+  });
+
+  it('a refused sign-in on one lane stops the others claiming while it is reported, and their answers are still recorded', async () => {
+    enqueue(Array.from({ length: 30 }, (_, i) => `A${i}`));
+    let calls = 0;
+    let releaseReport: () => void = () => {};
+    const s = sender(
+      async (_s, p) => {
+        const n = ++calls;
+        // The second request is refused at once; the third and fourth answer while the refusal is being reported.
+        if (n === 2) throw apiErrors.auth({ operation: 'sendemail', serviceCode: 'TokenExpiredCode' });
+        await new Promise((r) => setTimeout(r, n === 1 ? 1 : 20));
+        return outcome(p.SendEmailDatas.map((d) => item(d.TransactionID, 3)));
+      },
+      {
+        lanes: 3,
+        // Reporting the refusal takes a while (it may try to renew the token first).
+        reportAuthFailure: () => new Promise<void>((r) => (releaseReport = r)),
+        ready: (signal) =>
+          calls < 2 ? Promise.resolve(session) : new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('stopped')))),
+      },
+    );
+    const flushing = s.flush();
+    await new Promise((r) => setTimeout(r, 150));
+    // 1 alone, then 3 lanes: one refused, two answered; nobody claimed after the refusal.
+    expect(calls).toBe(4);
+    expect(outbox.counts('sandbox')).toMatchObject({ sent: 9, queued: 21, sending: 0 });
+    releaseReport();
+    await s.stop(0);
+    await flushing;
+    expect(calls).toBe(4);
+  });
 });

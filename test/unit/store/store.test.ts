@@ -143,6 +143,36 @@ describe('openDatabase', () => {
     store.close();
   });
 
+  it('a transaction the database rolled back by itself (a full disk) is not continued by the next savepoint', () => {
+    const store = openDatabase(dir);
+    store.db.exec('CREATE TABLE t(id INTEGER PRIMARY KEY)');
+    const pieces: unknown[] = [];
+    expect(() =>
+      store.transaction(() => {
+        for (const id of [1, 2]) {
+          try {
+            store.transaction((db) => {
+              db.exec(`INSERT INTO t VALUES (${id})`);
+              // What SQLite does on SQLITE_FULL or an I/O error: the whole transaction is gone.
+              if (id === 1) {
+                db.exec('ROLLBACK');
+                throw new Error('database or disk is full');
+              }
+            });
+            pieces.push('ok');
+          } catch (error) {
+            pieces.push((error as Error).message);
+          }
+        }
+      }),
+    ).toThrow();
+    expect(pieces[0]).toBe('database or disk is full');
+    expect(pieces[1]).toMatch(/rolled back/);
+    expect(store.db.isTransaction).toBe(false);
+    expect(store.db.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 0 });
+    store.close();
+  });
+
   it('keeps rows written at an earlier version through the upgrade', () => {
     const old = openDatabase(dir, { migrations: migrations.slice(0, 1) });
     old.db.prepare("INSERT INTO settings(key, value) VALUES ('language', '\"en\"')").run();
