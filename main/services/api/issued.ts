@@ -1,5 +1,7 @@
 import { codeField, getField, unwrapData } from '../../../common/envelope';
 import type { InvoiceKind } from '../../../common/model';
+import { parseSeries } from '../../../common/rules/series';
+import { invoiceKindOfSeries } from '../../../common/rules/sign-type';
 import { toDecimalString } from '../../../common/money';
 import { int, isObject, listOf, text } from './issuing';
 import { NormaliseError } from './normalise';
@@ -90,13 +92,17 @@ function issuedItem(el: Record<string, unknown>, kind: InvoiceKind): IssuedListI
   const f = (name: string): unknown => getField(el, name);
   const totalOC = money(f('TotalAmountOC')) ?? money(f('TotalAmount')) ?? '0';
   const orgNo = text(f('OrgInvNo'));
+  const series = text(f('InvSeries'));
+  // paging is documented with invoiceWithCode only: which list a cash-register invoice (type
+  // letter M) comes back in is the service's business, its series says what it is.
+  const own = series && parseSeries(series).ok ? invoiceKindOfSeries(series) : kind;
   return {
     transactionId,
     refId: text(f('RefID')),
-    invSeries: text(f('InvSeries')),
+    invSeries: series,
     invNo: text(f('InvNo')),
     invDate: isoDay(f('InvDate')) ?? isoDay(f('PublishedTime')),
-    kind,
+    kind: own,
     buyerName: text(f('BuyerLegalName')) ?? text(f('BuyerFullName')) ?? text(f('BuyerName')) ?? '',
     buyerTaxCode: text(f('BuyerTaxCode')) ?? '',
     buyerEmail: text(f('BuyerEmail')) ?? text(f('ReceiverEmail')) ?? '',

@@ -67,10 +67,12 @@ export type ClaimAlive = (token: string) => boolean;
 export class IssueQueue extends IssueQueueReads {
   private readonly ownClaims = new Set<string>();
   private readonly claimAlive: ClaimAlive;
+  private readonly registerError: ((error: unknown) => void) | undefined;
 
-  constructor(store: Store, options: { now?: () => Date; claimAlive?: ClaimAlive } = {}) {
+  constructor(store: Store, options: { now?: () => Date; claimAlive?: ClaimAlive; registerError?: (error: unknown) => void } = {}) {
     super(store, options.now);
     this.claimAlive = options.claimAlive ?? ownerAlive;
+    this.registerError = options.registerError;
   }
 
   // ------------------------------------------------------------------ enqueue and read
@@ -208,8 +210,7 @@ export class IssueQueue extends IssueQueueReads {
                    FROM json_each(?)) AS v
            WHERE issue_queue.id = v.id AND issue_queue.claim_token = ? AND issue_queue.state = 'issuing'`,
         ).run(at, at, JSON.stringify(issued), claim.token);
-        recordIssuedFromQueue(
-          this.store.db,
+        this.recordInRegister(
           issued.map((i) => i.id),
           at,
         );
@@ -255,7 +256,7 @@ export class IssueQueue extends IssueQueueReads {
         `UPDATE issue_queue SET state = 'issued', transaction_id = ?, inv_no = ?, invoice_code = ?, inv_date = coalesce(?, inv_date), issued_at = ?,
            error_code = NULL, last_error = NULL, retryable = 0, unknown_since = NULL, ${clear} WHERE id = ? AND ${held}`,
       ).run(v.transactionId, v.invNo, v.invoiceCode, v.invDate, at, at, id, ...args);
-      recordIssuedFromQueue(this.store.db, [id], at);
+      this.recordInRegister([id], at);
     } else if (v.state === 'failed') {
       this.stmt(
         `UPDATE issue_queue SET state = 'failed', error_code = ?, last_error = ?, retryable = ?, unknown_since = NULL, ${clear} WHERE id = ? AND ${held}`,
@@ -270,6 +271,21 @@ export class IssueQueue extends IssueQueueReads {
            service_has = max(service_has, ${v.serviceHas ? 1 : 0}),
            next_attempt_at = ?, ${clear} WHERE id = ? AND ${held}`,
       ).run(json(v.message), at, at, at, id, ...args);
+    }
+  }
+
+  /**
+   * The register's copy of invoices just settled as issued, in its own savepoint: a failure there
+   * must never fail (or undo) the settlement — that would leave an issued invoice `unknown`, and
+   * the status lookup that settles it would fail the same way. The next sync lists it anyway.
+   */
+  private recordInRegister(ids: readonly number[], at: string): void {
+    try {
+      this.store.transaction((db) => recordIssuedFromQueue(db, ids, at));
+    } catch (error) {
+      // The database dropped the whole transaction (full disk, I/O error): nothing is settled.
+      if (!this.store.db.isTransaction) throw error;
+      this.registerError?.(error);
     }
   }
 

@@ -8,6 +8,12 @@ import { rowFromListed, upsertRows, type RegisterRepository, type RegisterRow } 
 const DAY_MS = 86_400_000;
 /** The longest range one paging pass covers; the days of a pass are marked synced when it ends. */
 const MAX_RUN_DAYS = 31;
+/**
+ * Days this close to today are read again by every sync and never marked synced: an invoice
+ * issued just before midnight can reach the list after it (the service's own lag, the
+ * sandbox's statusDelayMs), and one can be issued or signed later with an earlier InvDate.
+ */
+export const RECHECK_DAYS = 2;
 /** With-code invoices this recent get their tax-authority status asked again until it is final. */
 export const STATUS_REFRESH_DAYS = 30;
 
@@ -60,10 +66,11 @@ export async function syncRange(deps: SyncDeps, range: { from: string; to: strin
   const today = vietnamToday(deps.now());
   const kinds = range.kinds && range.kinds.length > 0 ? [...new Set(range.kinds)] : [...INVOICE_KINDS];
   const to = range.to < today ? range.to : today;
+  const openFrom = addDays(today, -RECHECK_DAYS);
   const summary: SyncSummary = { ranges: [], pagingRequests: 0, fetched: 0, added: 0, statusRefreshed: 0 };
   for (const kind of range.from <= to ? kinds : []) {
     const synced = repo.syncedDays(profileId, kind, range.from, to);
-    const pending = daysBetween(range.from, to).filter((d) => d >= today || !synced.has(d));
+    const pending = daysBetween(range.from, to).filter((d) => d >= openFrom || !synced.has(d));
     for (const run of runsOf(pending)) {
       signal?.throwIfAborted();
       summary.ranges.push({ kind, from: run.from, to: run.to });
@@ -80,10 +87,13 @@ export async function syncRange(deps: SyncDeps, range: { from: string; to: strin
         },
       );
       summary.pagingRequests += paged.requests;
+      // pageAll can give up (its request budget, its passes) with fewer invoices than TotalCount:
+      // such a run is not complete, so its days stay unsynced and are read again next time.
+      if (paged.seen < paged.total) continue;
       repo.markSynced(
         profileId,
         kind,
-        run.days.filter((d) => d < today),
+        run.days.filter((d) => d < openFrom),
         deps.now().toISOString(),
       );
     }

@@ -65,6 +65,17 @@ describe('IssueQueue', () => {
     expect(b.claim('sandbox', '1K26TAA', 30)!.entries).toHaveLength(1);
   });
 
+  it('a register write that fails never fails or undoes the settlement of an issued invoice', () => {
+    const errors: unknown[] = [];
+    const q = new IssueQueue(store, { now, claimAlive: () => true, registerError: (e) => errors.push(e) });
+    const e = q.add('sandbox', issue());
+    store.db.exec("CREATE TRIGGER refuse_register BEFORE INSERT ON issued_invoices BEGIN SELECT RAISE(ABORT, 'register refused'); END");
+    const c = q.claim('sandbox', '1K26TAA', 30)!;
+    q.settle(c, new Map([[e.id, { state: 'issued', transactionId: 'TXR1', invNo: '00000001', invoiceCode: null, invDate: null } as const]]), 0);
+    expect(q.get(e.id)).toMatchObject({ state: 'issued', transactionId: 'TXR1' });
+    expect(String(errors[0])).toMatch(/register refused/);
+  });
+
   it("recovers a dead process's claim to unknown, never to queued, and leaves a live one alone", () => {
     let alive = true;
     const q = new IssueQueue(store, { now, claimAlive: () => alive });

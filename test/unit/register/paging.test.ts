@@ -1,6 +1,7 @@
 /** Paging until done while the list changes, and the day runs a sync reads. */
 import { describe, expect, it } from 'vitest';
 import { pageAll, type IssuedListItem, type PagingPage } from '../../../main/services/api';
+import { normalisePaging } from '../../../main/services/api/issued';
 import { runsOf } from '../../../main/services/register/sync';
 import { searchKey } from '../../../main/services/register';
 
@@ -77,5 +78,26 @@ describe('runsOf', () => {
 describe('searchKey', () => {
   it('lower case without diacritics, đ as d', () => {
     expect(searchKey('  Cửa hàng ĐỒNG   Xuân ')).toBe('cua hang dong xuan');
+  });
+});
+
+describe('the kind of a listed invoice', () => {
+  it('comes from its series, whichever list the service put it in (paging is documented with invoiceWithCode only)', () => {
+    const page = normalisePaging(
+      JSON.stringify({
+        TotalCount: 3,
+        PageData: [
+          { TransactionID: 'A1', InvSeries: '1C26MAA', InvNo: '00000001', InvDate: '2026-11-02' },
+          { TransactionID: 'A2', InvSeries: '1K26TAA', InvNo: '00000002', InvDate: '2026-11-02' },
+          { TransactionID: 'A3', InvSeries: '1C26TAA', InvNo: '00000003', InvDate: '2026-11-02' },
+        ],
+      }),
+      'withCode',
+    );
+    expect(page.items.map((i) => [i.transactionId, i.kind])).toEqual([
+      ['A1', 'cashRegister'],
+      ['A2', 'withoutCode'],
+      ['A3', 'withCode'],
+    ]);
   });
 });
