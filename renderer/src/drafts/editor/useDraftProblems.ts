@@ -4,6 +4,7 @@ import { isMultiRate, seriesChoiceProblems } from '../../../../common/rules';
 import { validateDraft, type Problem } from '../../../../common/validation';
 import type { IncrementalCompute } from './compute';
 import type { ComputeOptions, ComputedInvoice, InvoiceDraft } from './money';
+import { whenIdle } from './idle';
 import { useEditor } from './store';
 
 export function messageOf(p: { message: string; messageVi: string }, lang: string): string {
@@ -26,8 +27,8 @@ export interface DraftProblems {
 }
 
 /**
- * The draft's problems. Validation runs just after typing pauses (and off the keystroke's
- * frame): typing paints first, the problems at the fields and in the list follow ~120 ms later.
+ * The draft's problems. Validation runs just after typing pauses, in idle time after the frame:
+ * typing paints first, the problems at the fields and in the list follow ~120 ms later.
  */
 export function useDraftProblems(input: {
   draft: InvoiceDraft;
@@ -43,8 +44,14 @@ export function useDraftProblems(input: {
   const editingPath = useEditor((s) => s.editingPath);
   const [validation, setValidation] = useState(() => validateDraft(draft, { ...options, computed }));
   useEffect(() => {
-    const timer = setTimeout(() => setValidation(validateDraft(draft, { ...options, computed: engine.compute(draft, options) })), 120);
-    return () => clearTimeout(timer);
+    let cancelIdle: (() => void) | undefined;
+    const timer = setTimeout(() => {
+      cancelIdle = whenIdle(() => setValidation(validateDraft(draft, { ...options, computed: engine.compute(draft, options) })), 400);
+    }, 120);
+    return () => {
+      clearTimeout(timer);
+      cancelIdle?.();
+    };
   }, [draft, options, engine]);
   const multiRate = isMultiRate(computed.taxRates);
 
