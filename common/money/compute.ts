@@ -160,26 +160,29 @@ interface RowAcc {
   tax: Decimal;
 }
 
-/** Computes one line; the renderer passes a memoising one so a keystroke recomputes one line. */
-type LineComputer = (line: DraftLine, index: number, rule: RoundingRule) => ComputedLine;
+/**
+ * What computeInvoice adds up over a run of computed lines: the gross and discount totals and the
+ * TaxRateInfo rows in order of first appearance. Sums of consecutive runs merge into the sums of
+ * the whole (decimal addition is exact), so a caller may keep them per block of lines.
+ */
+export interface LineSums {
+  gross: Decimal;
+  discount: Decimal;
+  rows: ReadonlyMap<string, Readonly<RowAcc>>;
+}
 
-export function computeInvoice(draft: InvoiceDraft, options: ComputeOptions = {}, lineFor: LineComputer = computeLine): ComputedInvoice {
-  const currency = normaliseCurrencyCode(draft.CurrencyCode);
-  const rule = roundingRuleFor(currency, options);
-  const lines: ComputedLine[] = new Array<ComputedLine>(draft.lines.length);
+export function sumLines(lines: readonly ComputedLine[], from = 0, to = lines.length): LineSums {
   const rows = new Map<string, RowAcc>();
   let gross = ZERO;
-  let discountTotal = ZERO;
-
-  for (let i = 0; i < draft.lines.length; i++) {
-    const c = lineFor(draft.lines[i]!, i, rule);
-    lines[i] = c;
+  let discount = ZERO;
+  for (let i = from; i < to; i++) {
+    const c = lines[i]!;
     if (c.sign === 0) continue;
     if (c.sign === 1) {
       gross = gross.plus(c.AmountOC);
-      discountTotal = discountTotal.plus(c.DiscountAmountOC);
+      discount = discount.plus(c.DiscountAmountOC);
     } else {
-      discountTotal = discountTotal.plus(c.AmountWithoutVATOC);
+      discount = discount.plus(c.AmountWithoutVATOC);
     }
     let row = rows.get(c.rowKey);
     if (!row) {
@@ -189,13 +192,48 @@ export function computeInvoice(draft: InvoiceDraft, options: ComputeOptions = {}
     row.base = row.base.plus(signed(c.AmountWithoutVATOC, c.sign));
     row.tax = row.tax.plus(signed(c.VATAmountOC, c.sign));
   }
+  return { gross, discount, rows };
+}
 
+/** The sums of consecutive runs, in order, as one (the inputs are left untouched). */
+export function mergeLineSums(parts: readonly LineSums[]): LineSums {
+  const rows = new Map<string, RowAcc>();
+  let gross = ZERO;
+  let discount = ZERO;
+  for (const part of parts) {
+    gross = gross.plus(part.gross);
+    discount = discount.plus(part.discount);
+    for (const r of part.rows.values()) {
+      const row = rows.get(r.key);
+      if (row) {
+        row.base = row.base.plus(r.base);
+        row.tax = row.tax.plus(r.tax);
+      } else rows.set(r.key, { ...r });
+    }
+  }
+  return { gross, discount, rows };
+}
+
+/** Computes one line; the renderer passes a memoising one so a keystroke recomputes one line. */
+type LineComputer = (line: DraftLine, index: number, rule: RoundingRule) => ComputedLine;
+
+export function computeInvoice(draft: InvoiceDraft, options: ComputeOptions = {}, lineFor: LineComputer = computeLine): ComputedInvoice {
+  const rule = roundingRuleFor(normaliseCurrencyCode(draft.CurrencyCode), options);
+  const lines: ComputedLine[] = new Array<ComputedLine>(draft.lines.length);
+  for (let i = 0; i < draft.lines.length; i++) lines[i] = lineFor(draft.lines[i]!, i, rule);
+  return finishInvoice(draft, options, lines, sumLines(lines));
+}
+
+/** The rest of computeInvoice once the lines are computed and summed: TaxRateInfo, totals, words. */
+export function finishInvoice(draft: InvoiceDraft, options: ComputeOptions, lines: ComputedLine[], sums: LineSums): ComputedInvoice {
+  const currency = normaliseCurrencyCode(draft.CurrencyCode);
+  const rule = roundingRuleFor(currency, options);
   const overrides = draft.vatOverrides ?? {};
   const usedOverrides = new Set<string>();
   const taxRates: ComputedTaxRate[] = [];
   let totalWithoutVAT = ZERO;
   let totalVAT = ZERO;
-  for (const row of sortRows([...rows.values()])) {
+  for (const row of sortRows([...sums.rows.values()])) {
     const overrideText = overrides[row.key];
     let override: Decimal | null = null;
     let overrideInvalid = false;
@@ -225,9 +263,9 @@ export function computeInvoice(draft: InvoiceDraft, options: ComputeOptions = {}
   const totals: InvoiceTotals = {
     TotalAmountWithoutVATOC: totalWithoutVAT,
     TotalVATAmountOC: totalVAT,
-    TotalDiscountAmountOC: discountTotal,
+    TotalDiscountAmountOC: sums.discount,
     TotalAmountOC: total,
-    grossAmountOC: gross,
+    grossAmountOC: sums.gross,
     TotalAmountVND: toVND(total, exchangeRate, rule.mode),
   };
   return {
@@ -243,7 +281,7 @@ export function computeInvoice(draft: InvoiceDraft, options: ComputeOptions = {}
   };
 }
 
-function sortRows(rows: RowAcc[]): RowAcc[] {
+function sortRows(rows: Readonly<RowAcc>[]): Readonly<RowAcc>[] {
   return rows.sort((a, b) => {
     // Unparseable labels go last, in the order they appeared.
     if (!a.vat || !b.vat) return (a.vat ? 0 : 1) - (b.vat ? 0 : 1);

@@ -9,3 +9,4 @@ export * from './issuing';
 export * from './parse';
 export * from './line-type';
 export * from './options';
+export * from './incremental';

@@ -33,6 +33,28 @@ export interface ValidateOptions extends ComputeOptions {
   taxRules?: readonly VatRateRule[];
   /** Tells goods under excise tax (reduced VAT rates do not apply to them); default none. */
   isExciseGoods?: ExciseGoodsTest;
+  /** Kept across calls by a caller that validates the same draft as it is edited (see LineProblemCache). */
+  lineCache?: LineProblemCache;
+}
+
+/**
+ * Each line's own problems, memoised by the line object: they depend only on the line, its computed
+ * result (memoised the same way), its index, the currency and whether the invoice is an adjustment.
+ */
+export class LineProblemCache {
+  private readonly byLine = new WeakMap<object, { key: string; computed: object; problems: Problem[] }>();
+
+  problemsOf(draft: InvoiceDraft, computed: ComputedInvoice, i: number): Problem[] {
+    const line = draft.lines[i]!;
+    const key = `${i}|${computed.currency}|${draft.correction?.ReferenceType ?? ''}`;
+    const c = computed.lines[i]!;
+    const kept = this.byLine.get(line);
+    if (kept && kept.key === key && kept.computed === c) return kept.problems;
+    const problems: Problem[] = [];
+    validateLine(draft, computed, i, problems);
+    this.byLine.set(line, { key, computed: c, problems });
+    return problems;
+  }
 }
 
 export interface ValidationResult {
@@ -136,7 +158,9 @@ export function validateDraft(draft: InvoiceDraft, options: ValidateOptions = {}
   if (draft.lines.length === 0) {
     p.push(problem(['lines'], 'lines.empty', { en: 'The invoice has no lines.', vi: 'Hóa đơn chưa có dòng hàng nào.' }));
   }
-  draft.lines.forEach((line, i) => validateLine(draft, computed, i, p));
+  if (options.lineCache) {
+    for (let i = 0; i < draft.lines.length; i++) for (const x of options.lineCache.problemsOf(draft, computed, i)) p.push(x);
+  } else draft.lines.forEach((_line, i) => validateLine(draft, computed, i, p));
   p.push(...vatDateProblems(draft, options.taxRules, options.isExciseGoods));
   // Negative rows/totals caused by a wrong line are not reported twice.
   const lineErrors = p.some((x) => x.severity === 'error' && x.path.startsWith('lines['));

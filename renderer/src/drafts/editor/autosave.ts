@@ -1,4 +1,5 @@
 import { bridge } from '../../bridge';
+import { whenIdle } from './idle';
 import { useEditor } from './store';
 
 const DEBOUNCE_MS = 350;
@@ -8,6 +9,7 @@ const UNSAVED_KEY = 'einvoice.unsavedDraft';
 const MAX_WAIT_MS = 800;
 
 let timer: ReturnType<typeof setTimeout> | undefined;
+let cancelIdle: (() => void) | undefined;
 let firstDirtyAt = 0;
 let inFlight: Promise<void> | undefined;
 let declared = false;
@@ -28,6 +30,8 @@ function declare(busy: boolean): void {
 export async function flushSave(learn = false): Promise<void> {
   clearTimeout(timer);
   timer = undefined;
+  cancelIdle?.();
+  cancelIdle = undefined;
   while (inFlight) await inFlight;
   const s = useEditor.getState();
   // A draft in the issue queue is read-only: the service would refuse the save (draft_locked).
@@ -54,12 +58,17 @@ export async function flushSave(learn = false): Promise<void> {
 
 function schedule(): void {
   const now = Date.now();
-  if (timer === undefined) firstDirtyAt = now;
+  if (timer === undefined && cancelIdle === undefined) firstDirtyAt = now;
+  if (cancelIdle) return;
   clearTimeout(timer);
   const wait = Math.max(0, Math.min(DEBOUNCE_MS, firstDirtyAt + MAX_WAIT_MS - now));
+  // The whole draft is serialised and sent: in idle time after a frame, never in a keystroke's own.
   timer = setTimeout(() => {
     timer = undefined;
-    void flushSave();
+    cancelIdle = whenIdle(() => {
+      cancelIdle = undefined;
+      void flushSave();
+    }, 500);
   }, wait);
 }
 

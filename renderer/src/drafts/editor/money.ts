@@ -4,6 +4,8 @@ export {
   ZERO,
   computeLine,
   computeInvoice,
+  finishInvoice,
+  BlockSums,
   normaliseCurrencyCode,
   readDecimal,
   roundingRuleFor,

@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { CachedTemplate } from '../../../../common/calls/templates';
 import { isMultiRate, seriesChoiceProblems } from '../../../../common/rules';
-import { validateDraft, type Problem } from '../../../../common/validation';
+import { LineProblemCache, validateDraft, type Problem } from '../../../../common/validation';
 import type { IncrementalCompute } from './compute';
 import type { ComputeOptions, ComputedInvoice, InvoiceDraft } from './money';
+import { whenIdle } from './idle';
 import { useEditor } from './store';
 
 export function messageOf(p: { message: string; messageVi: string }, lang: string): string {
@@ -26,8 +27,8 @@ export interface DraftProblems {
 }
 
 /**
- * The draft's problems. Validation runs just after typing pauses (and off the keystroke's
- * frame): typing paints first, the problems at the fields and in the list follow ~120 ms later.
+ * The draft's problems. Validation runs just after typing pauses, in idle time after the frame:
+ * typing paints first, the problems at the fields and in the list follow ~120 ms later.
  */
 export function useDraftProblems(input: {
   draft: InvoiceDraft;
@@ -41,11 +42,19 @@ export function useDraftProblems(input: {
   const serviceIssues = useEditor((s) => s.serviceIssues);
   const freshLine = useEditor((s) => s.freshLine);
   const editingPath = useEditor((s) => s.editingPath);
-  const [validation, setValidation] = useState(() => validateDraft(draft, { ...options, computed }));
+  // Each line's own problems are kept per line object: a pause after typing re-checks the changed line.
+  const [lineCache] = useState(() => new LineProblemCache());
+  const [validation, setValidation] = useState(() => validateDraft(draft, { ...options, computed, lineCache }));
   useEffect(() => {
-    const timer = setTimeout(() => setValidation(validateDraft(draft, { ...options, computed: engine.compute(draft, options) })), 120);
-    return () => clearTimeout(timer);
-  }, [draft, options, engine]);
+    let cancelIdle: (() => void) | undefined;
+    const timer = setTimeout(() => {
+      cancelIdle = whenIdle(() => setValidation(validateDraft(draft, { ...options, computed: engine.compute(draft, options), lineCache })), 400);
+    }, 120);
+    return () => {
+      clearTimeout(timer);
+      cancelIdle?.();
+    };
+  }, [draft, options, engine, lineCache]);
   const multiRate = isMultiRate(computed.taxRates);
 
   const all = useMemo(() => {
@@ -97,10 +106,10 @@ export function useDraftProblems(input: {
     const current = useEditor.getState().draft;
     if (!current) return [];
     const c = engine.compute(current, options);
-    const v = validateDraft(current, { ...options, computed: c });
+    const v = validateDraft(current, { ...options, computed: c, lineCache });
     const series = seriesChoiceProblems({ series: current.InvSeries, isTicket: current.IsTicket, multiRate: isMultiRate(c.taxRates), templates });
     return [...series, ...v.problems].filter((p) => p.severity === 'error');
-  }, [engine, options, templates]);
+  }, [engine, options, templates, lineCache]);
 
   return { all, shown, byPath, codes, lineProblems, multiRate, errorsNow };
 }
