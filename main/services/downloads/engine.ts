@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describeErrorCode } from '../../../common/envelope';
 import type { DownloadDataType } from '../../../common/model';
-import type { DownloadOptions, FetchedBytes } from '../api/client';
 import { apiErrors, isApiError, type ApiError } from '../api/errors';
 import type { DownloadResult } from '../api/normalise';
 import { exists, placeFile, removeWithPrefix, sizeOf, syncFolder, writeFileFully } from './files';
@@ -10,42 +9,12 @@ import { matchAnswers } from './matching';
 import { fileNameFor, numbered, resolveInside, TEMP_PREFIX } from './names';
 import { apiFailure, AuthStop, failure, message, withBatchRetries, writeFailure } from './outcomes';
 import { OwnershipLost } from './ownership';
-import { ProgressMeter, type EngineProgress } from './progress';
-import type { ItemOutcome, ItemRow, JobRow, JobsRepository } from './repository';
-import { DEFAULT_ZIP_LIMITS, readZipSafely, writeEntries, ZipRefused, type ZipLimits } from './zip';
+import { ProgressMeter } from './progress';
+import type { ItemOutcome, ItemRow, JobRow } from './repository';
+import { DEFAULT_ZIP_LIMITS, readZipSafely, writeEntries, ZipRefused } from './zip';
 
-/** The part of the service client the engine uses (ApiClient satisfies it). */
-export interface DownloadClient {
-  download(ids: readonly string[], opts?: DownloadOptions): Promise<DownloadResult>;
-  fetchBytes(link: string, opts?: { signal?: AbortSignal }): Promise<FetchedBytes>;
-}
-
-export interface EngineOptions {
-  repo: JobsRepository;
-  client: DownloadClient;
-  job: JobRow;
-  /** Download calls in flight at once (default 4). */
-  concurrency?: number;
-  /** IDs per call (default and maximum 50). */
-  batchSize?: number;
-  /** Extra rounds for a batch whose call failed transiently after the client's own retries (default 3). */
-  batchRetries?: number;
-  /** First wait between those rounds (default 1 s, doubling). */
-  retryDelayMs?: number;
-  zipLimits?: ZipLimits;
-  /** Called at most every `progressIntervalMs` (default 100 ms) and once at the end. */
-  onProgress?: (progress: EngineProgress) => void;
-  progressIntervalMs?: number;
-  /** fsync files and the folder (default true; tests of other things may turn it off). */
-  durable?: boolean;
-  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
-}
-
-export type EngineOutcome =
-  | { kind: 'done' }
-  | { kind: 'stopped' }
-  /** The service refused the sign-in: the job waits for a new token. */
-  | { kind: 'auth'; error: ApiError };
+import type { EngineOptions, EngineOutcome } from './engine-options';
+export type { DownloadClient, EngineOptions, EngineOutcome } from './engine-options';
 
 const MAX_BATCH = 50;
 
