@@ -85,7 +85,7 @@ export const SyncRangeSchema = z
 export type SyncRange = z.input<typeof SyncRangeSchema>;
 
 export const SyncSummarySchema = z.object({
-  /** Day ranges read from the service, per kind (days already synced are skipped; today is always read). */
+  /** Day ranges read from the service, per kind (days already synced are skipped; the last two days are always read). */
   ranges: z.array(z.object({ kind: InvoiceKindSchema, from: z.string(), to: z.string() })),
   pagingRequests: z.number().int(),
   /** Invoices read (each counted once). */

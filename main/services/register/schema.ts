@@ -14,7 +14,7 @@ import type { DatabaseSync } from 'node:sqlite';
  * once both are known. email_state / download_state: off | waiting | done | failed.
  *
  * `issued_sync_days`: the days (per profile and kind) whose list was read to the end; a sync
- * reads only the days not in it, plus today, which is never final.
+ * reads only the days not in it, plus the last two days, which are never final.
  */
 export function createRegisterTables(db: DatabaseSync): void {
   db.exec(`

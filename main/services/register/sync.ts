@@ -54,7 +54,7 @@ export interface SyncDeps {
 
 /**
  * Brings a date range of the register up to date. Per kind, only the days not yet synced are read,
- * plus today (never final: invoices are still being issued), in contiguous runs of at most 31 days,
+ * plus the last two days (never final: invoices are still being issued and listed), in contiguous runs of at most 31 days,
  * each paged to the end (Take 100, de-duplicated by TransactionID). Every page is written in its
  * own transaction as it arrives (one row per TransactionID: writing it again changes nothing), and
  * a run's days are marked synced only once the run is complete — so a sync stopped half-way loses
