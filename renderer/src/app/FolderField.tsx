@@ -55,6 +55,7 @@ export function FolderField({
           {t('downloads.chooseFolder')}
         </button>
       )}
+      {dialog === false && <small>{t('downloads.folderHint')}</small>}
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useErrorText } from './error-text';
 
 export type NoticeKind = 'ok' | 'error' | 'warning' | 'info';
 export interface NoticeMessage {
@@ -45,7 +46,8 @@ export function Notice({
  * The state behind a Notice: `show('ok', text)`, `fail(error)` in the screen's language, `clear()`.
  * With `autoHideMs`, confirmations and information go away by themselves; errors stay.
  */
-export function useNotice(errorText: (error: unknown) => string, options: { autoHideMs?: number } = {}) {
+export function useNotice(options: { autoHideMs?: number } = {}) {
+  const errorText = useErrorText();
   const [notice, setNotice] = useState<NoticeMessage | null>(null);
   const { autoHideMs } = options;
   useEffect(() => {

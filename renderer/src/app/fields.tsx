@@ -1,4 +1,4 @@
-import { useRef, useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode, type TextareaHTMLAttributes } from 'react';
 
 /** `<thead>` with one column header per label. */
 export function ColumnHeaders({ columns }: { columns: ReadonlyArray<ReactNode | { label: ReactNode; className: string }> }) {
@@ -18,6 +18,21 @@ export function ColumnHeaders({ columns }: { columns: ReadonlyArray<ReactNode | 
         )}
       </tr>
     </thead>
+  );
+}
+
+/** A labelled multi-line text box; the other props go to the textarea. */
+export function TextAreaField({
+  label,
+  className = 'field',
+  onText,
+  ...textarea
+}: { label: string; className?: string; onText: (text: string) => void } & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'onChange' | 'className'>) {
+  return (
+    <label className={className}>
+      <span>{label}</span>
+      <textarea {...textarea} onChange={(e) => onText(e.target.value)} />
+    </label>
   );
 }
 

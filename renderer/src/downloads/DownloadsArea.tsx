@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DownloadJob } from '../../../common/calls/downloads';
 import { formatCount, formatDateTime } from '../../../common/format';
-import { useErrorText, useLang } from '../app/error-text';
+import { useLang } from '../app/error-text';
 import { Notice, useNotice } from '../app/Notice';
 import { useLive } from '../app/useLive';
 import { JobView } from './JobView';
@@ -17,8 +17,7 @@ function withJob(list: DownloadJob[], job: DownloadJob): DownloadJob[] {
 export function DownloadsArea() {
   const { t } = useTranslation();
   const lang = useLang();
-  const errorText = useErrorText();
-  const { notice, show, fail, clear } = useNotice(errorText);
+  const { notice, show, fail, clear } = useNotice();
   const live = useLive('downloads.list', {}, { 'downloads.progress': (job, current) => current && { jobs: withJob(current.jobs, job) } }, { onError: fail });
   const jobs = live.data?.jobs ?? [];
   const [chosen, setChosen] = useState<string | null>(null);

@@ -5,9 +5,9 @@ import { DEFAULT_INVOICE_KIND, downloadFlags, kindFromFlags, type DownloadDataTy
 import { formatCount } from '../../../common/format';
 import { parseIdsText } from '../../../common/rules/transaction-ids';
 import { useErrorText, useLang } from '../app/error-text';
-import { FilePicker, SelectField } from '../app/fields';
+import { FilePicker, SelectField, TextAreaField } from '../app/fields';
 import { SampleInvoices, useSandboxMode } from '../app/SampleInvoices';
-import { useLive } from '../app/useLive';
+import { FolderField, useRememberedFolder } from '../app/FolderField';
 import { bridge } from '../bridge';
 import { ChooseIssuedDialog } from '../issued/ChooseIssuedDialog';
 
@@ -31,13 +31,11 @@ export function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) 
   const [type, setType] = useState<DownloadDataType>('Pdf');
   const [withCode, setWithCode] = useState(INITIAL_FLAGS.invoiceWithCode);
   const [calc, setCalc] = useState(INITIAL_FLAGS.invoiceCalcu);
-  const [folder, setFolder] = useState('');
   const [existing, setExisting] = useState<ExistingPolicy>('skip');
   const [unzip, setUnzip] = useState(false);
   const [busy, setBusy] = useState(false);
   const [choosing, setChoosing] = useState(false);
-  /** Whether the host has a folder dialog: unknown until the button is used (the browser host has none). */
-  const [dialog, setDialog] = useState<boolean | null>(null);
+  const { folder, setFolder, remember } = useRememberedFolder();
 
   useEffect(() => {
     if (idsText.trim() === '') {
@@ -57,23 +55,6 @@ export function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) 
     setFileName(file.name);
   };
 
-  // The folder of the last download (kept in the settings) is where the next one goes.
-  const settings = useLive('settings.get', {}, { 'settings.changed': (next) => next }).data;
-  const remembered = settings?.downloadFolder ?? null;
-  useEffect(() => {
-    if (remembered) setFolder((current) => current || remembered);
-  }, [remembered]);
-
-  const choose = async () => {
-    try {
-      const answer = await bridge.call('downloads.chooseFolder', folder ? { defaultPath: folder } : {});
-      setDialog(answer.supported);
-      if (answer.folder) setFolder(answer.folder);
-    } catch (error) {
-      props.onError(errorText(error));
-    }
-  };
-
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
@@ -87,7 +68,7 @@ export function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) 
         existing,
         unzip: type === 'All' && unzip,
       });
-      if (folder.trim() !== remembered) void bridge.call('settings.update', { downloadFolder: folder.trim() }).catch(() => {});
+      remember();
       props.onCreated(
         res.job,
         `${t('downloads.created', { n: formatCount(res.added, lang) })} ${idsHint({ ids: res.added, duplicates: res.duplicates, blanks: res.blanks })}`,
@@ -104,18 +85,17 @@ export function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) 
   return (
     <form className="downloads-form" onSubmit={(e) => void submit(e)} aria-labelledby="downloads-new">
       <h2 id="downloads-new">{t('downloads.newJob')}</h2>
-      <label className="downloads-ids">
-        <span>{t('downloads.ids')}</span>
-        <textarea
-          value={idsText}
-          rows={5}
-          onChange={(e) => {
-            setIdsText(e.target.value);
-            setFileName(undefined);
-          }}
-          spellCheck={false}
-        />
-      </label>
+      <TextAreaField
+        className="downloads-ids"
+        label={t('downloads.ids')}
+        value={idsText}
+        rows={5}
+        spellCheck={false}
+        onText={(text) => {
+          setIdsText(text);
+          setFileName(undefined);
+        }}
+      />
       <button type="button" onClick={() => setChoosing(true)}>
         {t('issued.choose.open')}
       </button>
@@ -173,18 +153,7 @@ export function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) 
           <input type="checkbox" checked={unzip} onChange={(e) => setUnzip(e.target.checked)} /> {t('downloads.unzip')}
         </label>
       )}
-      <div className="downloads-folder">
-        <label>
-          <span>{t('downloads.folder')}</span>
-          <input type="text" value={folder} onChange={(e) => setFolder(e.target.value)} placeholder={t('downloads.folderHint')} required spellCheck={false} />
-        </label>
-        {dialog !== false && (
-          <button type="button" onClick={() => void choose()}>
-            {t('downloads.chooseFolder')}
-          </button>
-        )}
-        {dialog === false && <small>{t('downloads.folderHint')}</small>}
-      </div>
+      <FolderField label={t('downloads.folder')} value={folder} onChange={setFolder} onError={(error) => props.onError(errorText(error))} />
       <SelectField
         className="downloads-select"
         label={t('downloads.existing')}

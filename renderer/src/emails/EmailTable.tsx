@@ -1,35 +1,36 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { EmailEntry } from '../../../common/calls/emails';
+import type { EmailEntry, EmailState } from '../../../common/calls/emails';
 import { formatCount, formatDateTime } from '../../../common/format';
 import type { Lang } from '../app/error-text';
+import { DataRow, VirtualRows, type RowPlace } from '../app/VirtualRows';
 import { emailResult } from './result';
-import type { Selection, SortDir, SortKey } from './useEmailQueue';
+import type { EmailQueue, Selection, SortDir, SortKey } from './useEmailQueue';
 
 const ROW_HEIGHT = 40;
+/** The colour of each state's badge (queued and cancelled stay grey). */
+const STATE_TONE: Partial<Record<EmailState, string>> = {
+  sent: 'tone-ok',
+  requested: 'tone-ok',
+  sendingAtService: 'tone-ok',
+  failed: 'tone-error',
+  unknown: 'tone-warning',
+  sending: 'tone-info',
+};
 const SORTABLE_COLUMNS = ['transactionId', 'receiverName', 'receiverEmail', 'kind', 'state'] as const;
 
 interface TableProps {
-  /** Rows of the query (the rows themselves are read page by page: `rowAt`). */
-  count: number;
-  /** Entries in the whole queue. */
-  total: number;
-  rowAt: (index: number) => EmailEntry | undefined;
-  /** Changes with the query: the table goes back to the top. */
-  queryKey: string;
-  onRows: (from: number, to: number) => void;
-  selected: Selection;
+  /** The query's rows (read page by page), the whole queue's count and the selection (useEmailQueue). */
+  queue: Pick<EmailQueue, 'total' | 'queueTotal' | 'rowAt' | 'queryKey' | 'showRows' | 'selected' | 'toggle' | 'selectAll'>;
   lang: Lang;
   sort: SortKey;
   dir: SortDir;
   onSort: (key: SortKey) => void;
-  onToggle: (id: number, index: number, range: boolean) => void;
-  onSelectAll: (all: boolean) => void;
 }
 
 /** The queue as an ARIA table: sortable headers, a select-all box, and the virtualised rows. */
-export function EmailTable({ count, total, rowAt, queryKey, onRows, selected, lang, sort, dir, onSort, onToggle, onSelectAll }: TableProps) {
+export function EmailTable({ queue, lang, sort, dir, onSort }: TableProps) {
+  const { total: count, selected } = queue;
   const { t } = useTranslation();
   const allSelected = count > 0 && selected.size >= count;
   const ariaSort = (key: SortKey) => (sort === key ? (dir === 'asc' ? 'ascending' : 'descending') : 'none');
@@ -45,9 +46,9 @@ export function EmailTable({ count, total, rowAt, queryKey, onRows, selected, la
   return (
     <div className="emails-table" role="table" aria-label={t('emails.table')} aria-rowcount={count + 1}>
       <div role="rowgroup">
-        <div role="row" className="emails-row emails-head" aria-rowindex={1}>
+        <div role="row" className="data-row data-head emails-row emails-head" aria-rowindex={1}>
           <span role="columnheader">
-            <input type="checkbox" aria-label={t('emails.selectAll')} checked={allSelected} onChange={() => onSelectAll(!allSelected)} />
+            <input type="checkbox" aria-label={t('emails.selectAll')} checked={allSelected} onChange={() => queue.selectAll(!allSelected, count)} />
           </span>
           {SORTABLE_COLUMNS.map((k) => header(k))}
           <span role="columnheader">{t('emails.col.result')}</span>
@@ -55,13 +56,14 @@ export function EmailTable({ count, total, rowAt, queryKey, onRows, selected, la
           {header('updatedAt')}
         </div>
       </div>
-      <VirtualRows count={count} rowAt={rowAt} queryKey={queryKey} onRows={onRows} selected={selected} lang={lang} onToggle={onToggle} />
-      <p className="emails-total">{t('emails.total', { shown: formatCount(count, lang), total: formatCount(total, lang) })}</p>
+      <Body count={count} rowAt={queue.rowAt} queryKey={queue.queryKey} onRows={queue.showRows} selected={selected} lang={lang} onToggle={queue.toggle} />
+      <p className="emails-total">{t('emails.total', { shown: formatCount(count, lang), total: formatCount(queue.queueTotal, lang) })}</p>
     </div>
   );
 }
 
-interface VirtualRowsProps {
+/** The scrolling body: virtualised rows; a row whose page is still being read is an empty placeholder of the same height. */
+interface BodyProps {
   count: number;
   rowAt: (index: number) => EmailEntry | undefined;
   queryKey: string;
@@ -71,106 +73,56 @@ interface VirtualRowsProps {
   onToggle: (id: number, index: number, range: boolean) => void;
 }
 
-/** The scrolling body of the table: virtualised (only the visible rows exist), arrow keys move between rows. */
-const VirtualRows = memo(function VirtualRows({ count, rowAt, queryKey, onRows, selected, lang, onToggle }: VirtualRowsProps) {
+const Body = memo(function Body({ count, rowAt, queryKey, onRows, selected, lang, onToggle }: BodyProps) {
   const { t } = useTranslation();
-  const [active, setActive] = useState(0);
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
-  const shown = virtualizer.getVirtualItems();
-  const from = shown[0]?.index ?? 0;
-  const to = shown[shown.length - 1]?.index ?? 0;
-  useEffect(() => onRows(from, to), [from, to, onRows]);
-  useEffect(() => {
-    if (scrollRef.current) scrollRef.current.scrollTop = 0;
-    setActive(0);
-  }, [queryKey]);
-  const focusRow = (index: number) => {
-    const i = Math.max(0, Math.min(count - 1, index));
-    setActive(i);
-    virtualizer.scrollToIndex(i, { align: 'auto' });
-    requestAnimationFrame(() => scrollRef.current?.querySelector<HTMLInputElement>(`[data-index="${i}"] input[type=checkbox]`)?.focus());
-  };
-  const onGridKey = (e: KeyboardEvent<HTMLDivElement>) => {
-    const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / ROW_HEIGHT) - 1);
-    const moves: Record<string, number> = {
-      ArrowDown: active + 1,
-      ArrowUp: active - 1,
-      PageDown: active + page,
-      PageUp: active - page,
-      Home: 0,
-      End: count - 1,
-    };
-    const target = moves[e.key];
-    if (target !== undefined && count > 0) {
-      e.preventDefault();
-      focusRow(target);
-    }
-  };
   return (
-    <div ref={scrollRef} className="emails-scroll" role="rowgroup" onKeyDown={onGridKey} data-testid="email-scroll">
-      {count === 0 ? (
-        <p className="emails-empty">{t('emails.empty')}</p>
-      ) : (
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {shown.map((v) => {
-            const e = rowAt(v.index);
-            // A row whose page is still being read: an empty placeholder of the same height.
-            if (!e)
-              return (
-                <div
-                  key={`at-${v.index}`}
-                  role="row"
-                  aria-busy="true"
-                  className="emails-row is-loading"
-                  style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}
-                />
-              );
-            return (
-              <Row
-                key={e.id}
-                entry={e}
-                index={v.index}
-                start={v.start}
-                selected={selected.has(e.id)}
-                focusable={v.index === active}
-                lang={lang}
-                onToggle={onToggle}
-                onFocusRow={setActive}
-              />
-            );
-          })}
-        </div>
-      )}
-    </div>
+    <VirtualRows
+      count={count}
+      rowHeight={ROW_HEIGHT}
+      className="emails-scroll"
+      testId="email-scroll"
+      empty={<p className="emails-empty">{t('emails.empty')}</p>}
+      resetKey={queryKey}
+      onRange={onRows}
+      row={(place) => {
+        const e = rowAt(place.index);
+        if (!e)
+          return (
+            <DataRow
+              key={`at-${place.index}`}
+              index={place.index}
+              start={place.start}
+              height={place.height}
+              aria-busy="true"
+              className="emails-row is-loading"
+            />
+          );
+        return <Row key={e.id} entry={e} {...place} selected={selected.has(e.id)} lang={lang} onToggle={onToggle} />;
+      }}
+    />
   );
 });
 
-interface RowProps {
+interface RowProps extends RowPlace {
   entry: EmailEntry;
-  index: number;
-  start: number;
   selected: boolean;
-  focusable: boolean;
   lang: Lang;
   onToggle: (id: number, index: number, range: boolean) => void;
-  onFocusRow: (index: number) => void;
 }
 
 /** One table row; memoised so scrolling re-renders only the rows that enter the window. */
-const Row = memo(function Row({ entry: e, index, start, selected, focusable, lang, onToggle, onFocusRow }: RowProps) {
+const Row = memo(function Row({ entry: e, index, start, height, selected, focusable, lang, onToggle, onFocusRow }: RowProps) {
   const { t } = useTranslation();
   const result = emailResult(e, lang, t);
   return (
-    <div
-      role="row"
-      aria-rowindex={index + 2}
-      aria-selected={selected}
-      data-index={index}
+    <DataRow
+      index={index}
+      start={start}
+      height={height}
+      selected={selected}
       data-state={e.state}
       data-tx={e.transactionId}
-      className={`emails-row state-${e.state}${selected ? ' is-selected' : ''}`}
-      style={{ transform: `translateY(${start}px)`, height: ROW_HEIGHT }}
+      className={`emails-row state-${e.state}`}
     >
       <span role="cell">
         <input
@@ -196,7 +148,7 @@ const Row = memo(function Row({ entry: e, index, start, selected, focusable, lan
         {t(`emails.kinds.${e.kind}`)}
       </span>
       <span role="cell">
-        <span className={`badge badge-${e.state}`}>{t(`emails.states.${e.state}`)}</span>
+        <span className={`badge badge-${e.state} ${STATE_TONE[e.state] ?? ''}`}>{t(`emails.states.${e.state}`)}</span>
       </span>
       <span role="cell" data-col="result" title={result.code ? `${result.text} (${result.code})` : result.text}>
         {result.text}
@@ -206,6 +158,6 @@ const Row = memo(function Row({ entry: e, index, start, selected, focusable, lan
         {e.attempts}
       </span>
       <span role="cell">{formatDateTime(e.updatedAt, lang)}</span>
-    </div>
+    </DataRow>
   );
 });

@@ -23,7 +23,7 @@ export function EmailsArea() {
   const { t } = useTranslation();
   const lang = useLang();
   const errorText = useErrorText();
-  const { notice, show, fail, clear } = useNotice(errorText, { autoHideMs: 10_000 });
+  const { notice, show, fail, clear } = useNotice({ autoHideMs: 10_000 });
   const [filter, setFilter] = useState<EmailState | 'all'>('all');
   // "Open in the email queue" elsewhere hands over the invoice to look for.
   const [search, setSearch] = useState(() => useAppStore.getState().emailSearch ?? '');
@@ -171,20 +171,7 @@ export function EmailsArea() {
 
       <Notice notice={notice} floating onDismiss={clear} dismissLabel={t('app.dismiss')} />
 
-      <EmailTable
-        count={queue.total}
-        total={queue.queueTotal}
-        rowAt={queue.rowAt}
-        queryKey={queue.queryKey}
-        onRows={queue.showRows}
-        selected={selected}
-        lang={lang}
-        sort={sort}
-        dir={dir}
-        onSort={sortBy}
-        onToggle={queue.toggle}
-        onSelectAll={(all) => queue.selectAll(all, queue.total)}
-      />
+      <EmailTable queue={queue} lang={lang} sort={sort} dir={dir} onSort={sortBy} />
 
       {dialog === 'add' && (
         <AddDialog

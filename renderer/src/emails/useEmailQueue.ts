@@ -129,6 +129,8 @@ export function useEmailQueue(query: QueueQuery, onError: (error: unknown) => vo
   };
 }
 
+export type EmailQueue = ReturnType<typeof useEmailQueue>;
+
 /** The selected entries: cleared when the query changes, their states kept current from the rows read. */
 function useSelection(
   key: string,

@@ -7,7 +7,7 @@ import { downloadGroups, invoiceName } from '../../../common/rules/issued-regist
 import { Dialog } from '../app/Dialog';
 import { useErrorText, useLang } from '../app/error-text';
 import { FolderField, useRememberedFolder } from '../app/FolderField';
-import { SelectField } from '../app/fields';
+import { SelectField, TextAreaField } from '../app/fields';
 import { Notice } from '../app/Notice';
 import { bridge } from '../bridge';
 
@@ -150,18 +150,16 @@ export function CorrectionDialog({
     <Dialog title={title} closeLabel={t('app.close')} onClose={onClose} className="issued-dialog">
       <form onSubmit={(e) => void submit(e)} aria-label={title} noValidate>
         <p className="hint">{t('issued.correction.hint')}</p>
-        <label className="field">
-          <span>{t('issued.correction.reason')}</span>
-          <textarea
-            value={reason}
-            rows={3}
-            required
-            maxLength={500}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? 'correction-error' : undefined}
-            onChange={(e) => setReason(e.target.value)}
-          />
-        </label>
+        <TextAreaField
+          label={t('issued.correction.reason')}
+          value={reason}
+          rows={3}
+          required
+          maxLength={500}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? 'correction-error' : undefined}
+          onText={setReason}
+        />
         <Notice id="correction-error" notice={error ? { kind: 'error', text: error } : null} />
         <div className="dialog-buttons">
           <button type="submit" className="primary" disabled={busy}>

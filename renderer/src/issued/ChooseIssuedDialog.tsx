@@ -3,12 +3,11 @@ import { useTranslation } from 'react-i18next';
 import type { IssuedInvoice } from '../../../common/calls/register';
 import { formatCount } from '../../../common/format';
 import { Dialog } from '../app/Dialog';
-import { useErrorText, useLang } from '../app/error-text';
+import { useLang } from '../app/error-text';
 import { Notice, useNotice } from '../app/Notice';
 import { IssuedFilters } from './IssuedFilters';
 import { IssuedTable } from './IssuedTable';
 import { useRegisterScreen } from './useRegisterScreen';
-import { MAX_SELECT } from './useSelection';
 import './issued.css';
 
 /**
@@ -27,9 +26,9 @@ export function ChooseIssuedDialog({
 }) {
   const { t } = useTranslation();
   const lang = useLang();
-  const errorText = useErrorText();
-  const { notice, show, fail } = useNotice(errorText);
-  const { filter, setFilter, pages, selection, dateError } = useRegisterScreen(fail);
+  const { notice, show, fail } = useNotice();
+  const screen = useRegisterScreen(fail);
+  const { filter, setFilter, selection, dateError } = screen;
   const [busy, setBusy] = useState(false);
   const count = selection.list.length;
   const use = async () => {
@@ -47,22 +46,7 @@ export function ChooseIssuedDialog({
     <Dialog title={t('issued.choose.title')} closeLabel={t('app.close')} onClose={onClose} className="issued-dialog issued-choose">
       <div className="issued">
         <IssuedFilters value={filter} onChange={setFilter} error={dateError} />
-        <IssuedTable
-          total={pages.total}
-          version={pages.version}
-          row={pages.row}
-          ensure={pages.ensure}
-          selected={selection.ids}
-          allSelected={selection.allSelected}
-          lang={lang}
-          actions={false}
-          onToggle={selection.toggle}
-          onSelectAll={() =>
-            void selection.selectAll().then((r) => {
-              if (r === 'tooMany') show('warning', t('issued.tooMany', { total: formatCount(pages.total ?? 0, lang), max: formatCount(MAX_SELECT, lang) }));
-            }, fail)
-          }
-        />
+        <IssuedTable screen={screen} lang={lang} actions={false} onWarn={(text) => show('warning', text)} />
         <Notice notice={notice} />
         <div className="dialog-buttons">
           <button type="button" className="primary" disabled={busy || count === 0} onClick={() => void use()}>

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { IssuedInvoice, SyncProgress } from '../../../common/calls/register';
 import { formatCount } from '../../../common/format';
 import { buyerEmails, dayText, invoiceName } from '../../../common/rules/issued-register';
-import { useErrorText, useLang } from '../app/error-text';
+import { useLang } from '../app/error-text';
 import { Notice, useNotice } from '../app/Notice';
 import { useAppStore } from '../app/store';
 import { bridge } from '../bridge';
@@ -12,7 +12,6 @@ import { CorrectionDialog, DownloadDialog, PaperDialog } from './ActionDialogs';
 import { IssuedFilters } from './IssuedFilters';
 import { IssuedTable, type RowAction } from './IssuedTable';
 import { useRegisterScreen } from './useRegisterScreen';
-import { MAX_SELECT } from './useSelection';
 import { openIssuedView } from './view';
 import './issued.css';
 
@@ -22,8 +21,7 @@ type Open = { dialog: 'download' | 'paper' } | { dialog: 'adjust' | 'replace'; i
 export function IssuedArea() {
   const { t } = useTranslation();
   const lang = useLang();
-  const errorText = useErrorText();
-  const { notice, show, fail, clear } = useNotice(errorText, { autoHideMs: 15_000 });
+  const { notice, show, fail, clear } = useNotice({ autoHideMs: 15_000 });
   const setArea = useAppStore((s) => s.setArea);
   const screen = useRegisterScreen(fail, true);
   const { filter, setFilter, range, pages, selection } = screen;
@@ -82,11 +80,6 @@ export function IssuedArea() {
     [fail, show, t, setFilter],
   );
 
-  const selectAll = () =>
-    void selection.selectAll().then((r) => {
-      if (r === 'tooMany') show('warning', t('issued.tooMany', { total: formatCount(pages.total ?? 0, lang), max: formatCount(MAX_SELECT, lang) }));
-    }, fail);
-
   const count = selection.list.length;
   return (
     <section className="issued" aria-labelledby="issued-heading">
@@ -123,19 +116,7 @@ export function IssuedArea() {
         </div>
       </div>
       <Notice notice={notice} floating onDismiss={clear} dismissLabel={t('app.dismiss')} />
-      <IssuedTable
-        total={pages.total}
-        version={pages.version}
-        row={pages.row}
-        ensure={pages.ensure}
-        selected={selection.ids}
-        allSelected={selection.allSelected}
-        lang={lang}
-        actions
-        onToggle={selection.toggle}
-        onSelectAll={selectAll}
-        onAction={onAction}
-      />
+      <IssuedTable screen={screen} lang={lang} actions onWarn={(text) => show('warning', text)} onAction={onAction} />
       {open?.dialog === 'download' && (
         <DownloadDialog
           rows={selection.list}

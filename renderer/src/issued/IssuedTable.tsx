@@ -1,44 +1,48 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { IssuedInvoice } from '../../../common/calls/register';
 import { formatCount } from '../../../common/format';
 import { pick } from '../../../common/model';
 import { correctionsAllowed, dayText, invoiceName, issuedStatus } from '../../../common/rules/issued-register';
 import type { Lang } from '../app/error-text';
+import { DataRow, VirtualRows, type RowPlace } from '../app/VirtualRows';
 import { formatTotal } from '../issuing/words';
 import { LinkedInvoice } from './LinkedInvoice';
+import type { RegisterScreen } from './useRegisterScreen';
 
 const ROW_HEIGHT = 44;
 
 export type RowAction = 'view' | 'adjust' | 'replace' | 'goTo';
 
 interface TableProps {
-  total: number | null;
-  version: number;
-  row: (index: number) => IssuedInvoice | undefined;
-  ensure: (first: number, last: number) => void;
-  selected: ReadonlySet<string>;
-  allSelected: boolean;
+  /** The rows of the filter and the chosen ones (useRegisterScreen). */
+  screen: Pick<RegisterScreen, 'pages' | 'selection' | 'selectAll'>;
   lang: Lang;
   /** Without actions: the chooser of other screens. */
   actions: boolean;
-  onToggle: (index: number, range: boolean) => void;
-  onSelectAll: () => void;
+  /** Says why "select all" took nothing (too many). */
+  onWarn: (text: string) => void;
   onAction?: (action: RowAction, inv: IssuedInvoice, target?: string) => void;
 }
 
 /** The register as an ARIA table; only the rows in view exist, and only their pages are fetched. */
 export function IssuedTable(props: TableProps) {
   const { t } = useTranslation();
-  const { total, lang, actions } = props;
+  const { screen, lang, actions } = props;
+  const total = screen.pages.total;
   return (
     <div className={`issued-table${actions ? '' : ' issued-table-pick'}`}>
       <div role="table" aria-label={t('issued.table')} aria-rowcount={(total ?? 0) + 1}>
         <div role="rowgroup">
-          <div role="row" className="issued-row issued-head" aria-rowindex={1}>
+          <div role="row" className="data-row data-head issued-row issued-head" aria-rowindex={1}>
             <span role="columnheader">
-              <input type="checkbox" aria-label={t('issued.selectAll')} checked={props.allSelected} disabled={!total} onChange={props.onSelectAll} />
+              <input
+                type="checkbox"
+                aria-label={t('issued.selectAll')}
+                checked={screen.selection.allSelected}
+                disabled={!total}
+                onChange={() => screen.selectAll(props.onWarn)}
+              />
             </span>
             <span role="columnheader">{t('issued.col.date')}</span>
             <span role="columnheader">{t('issued.col.series')}</span>
@@ -51,7 +55,7 @@ export function IssuedTable(props: TableProps) {
             {actions && <span role="columnheader">{t('issued.col.actions')}</span>}
           </div>
         </div>
-        <VirtualRows {...props} />
+        <Body {...props} />
       </div>
       <p className="issued-total" aria-live="polite">
         {total === null ? t('issued.loading') : t('issued.count', { total: formatCount(total, lang) })}
@@ -60,97 +64,58 @@ export function IssuedTable(props: TableProps) {
   );
 }
 
-function VirtualRows({ total, version, row, ensure, selected, lang, actions, onToggle, onAction }: TableProps) {
+function Body({ screen, lang, actions, onAction }: TableProps) {
   const { t } = useTranslation();
-  const count = total ?? 0;
-  const [active, setActive] = useState(0);
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
-  const items = virtualizer.getVirtualItems();
-  const first = items[0]?.index ?? 0;
-  const last = items.at(-1)?.index ?? 0;
-  useEffect(() => {
-    if (count > 0) ensure(first, last);
-  }, [first, last, count, ensure]);
-
-  const focusRow = (index: number, extend: boolean) => {
-    const i = Math.max(0, Math.min(count - 1, index));
-    setActive(i);
-    if (extend) onToggle(i, true);
-    virtualizer.scrollToIndex(i, { align: 'auto' });
-    requestAnimationFrame(() => scrollRef.current?.querySelector<HTMLInputElement>(`[data-index="${i}"] input[type=checkbox]`)?.focus());
-  };
-  const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (!(e.target instanceof HTMLInputElement) || e.target.type !== 'checkbox') return;
-    const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / ROW_HEIGHT) - 1);
-    const moves: Record<string, number> = {
-      ArrowDown: active + 1,
-      ArrowUp: active - 1,
-      PageDown: active + page,
-      PageUp: active - page,
-      Home: 0,
-      End: count - 1,
-    };
-    const target = moves[e.key];
-    if (target !== undefined && count > 0) {
-      e.preventDefault();
-      focusRow(target, e.shiftKey);
-    }
-  };
+  const { total, version, row, ensure } = screen.pages;
+  const { ids: selected, toggle: onToggle } = screen.selection;
   return (
-    <div ref={scrollRef} className="issued-scroll" role="rowgroup" onKeyDown={onKey} data-testid="issued-scroll">
-      {total === 0 ? (
-        <p className="issued-empty">{t('issued.empty')}</p>
-      ) : (
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {items.map((v) => {
-            const inv = row(v.index);
-            return (
-              <Row
-                key={inv?.transactionId ?? `i${v.index}`}
-                inv={inv}
-                index={v.index}
-                start={v.start}
-                version={inv ? 0 : version}
-                selected={inv ? selected.has(inv.transactionId) : false}
-                focusable={v.index === active}
-                lang={lang}
-                actions={actions}
-                onToggle={onToggle}
-                onFocusRow={setActive}
-                onAction={onAction}
-              />
-            );
-          })}
-        </div>
-      )}
-    </div>
+    <VirtualRows
+      count={total ?? 0}
+      rowHeight={ROW_HEIGHT}
+      className="issued-scroll"
+      testId="issued-scroll"
+      empty={total === 0 ? <p className="issued-empty">{t('issued.empty')}</p> : null}
+      onRange={ensure}
+      onMove={(index, shift) => shift && onToggle(index, true)}
+      row={(place) => {
+        const inv = row(place.index);
+        return (
+          <Row
+            key={inv?.transactionId ?? `i${place.index}`}
+            inv={inv}
+            {...place}
+            version={inv ? 0 : version}
+            selected={inv ? selected.has(inv.transactionId) : false}
+            lang={lang}
+            actions={actions}
+            onToggle={onToggle}
+            onAction={onAction}
+          />
+        );
+      }}
+    />
   );
 }
 
-interface RowProps {
+interface RowProps extends RowPlace {
   inv: IssuedInvoice | undefined;
-  index: number;
-  start: number;
   version: number;
   selected: boolean;
-  focusable: boolean;
   lang: Lang;
   actions: boolean;
   onToggle: (index: number, range: boolean) => void;
-  onFocusRow: (index: number) => void;
   onAction: TableProps['onAction'];
 }
 
-const Row = memo(function Row({ inv, index, start, selected, focusable, lang, actions, onToggle, onFocusRow, onAction }: RowProps) {
+const Row = memo(function Row({ inv, index, start, height, selected, focusable, lang, actions, onToggle, onFocusRow, onAction }: RowProps) {
   const { t } = useTranslation();
-  const style = { transform: `translateY(${start}px)`, height: ROW_HEIGHT };
+  const place = { index, start, height };
   if (!inv) {
     return (
-      <div role="row" aria-rowindex={index + 2} className="issued-row issued-loading" style={style} data-index={index}>
+      <DataRow {...place} className="issued-row issued-loading">
         <span role="cell" />
         <span role="cell">…</span>
-      </div>
+      </DataRow>
     );
   }
   const name = invoiceName(inv);
@@ -158,15 +123,7 @@ const Row = memo(function Row({ inv, index, start, selected, focusable, lang, ac
   const words = status.words.map((w) => pick(w, lang)).join(' · ');
   const allowed = correctionsAllowed(inv);
   return (
-    <div
-      role="row"
-      aria-rowindex={index + 2}
-      aria-selected={selected}
-      data-index={index}
-      data-tx={inv.transactionId}
-      className={`issued-row${selected ? ' is-selected' : ''} tax-${status.tax}`}
-      style={style}
-    >
+    <DataRow {...place} selected={selected} data-tx={inv.transactionId} className={`issued-row tax-${status.tax}`}>
       <span role="cell">
         <input
           type="checkbox"
@@ -209,6 +166,6 @@ const Row = memo(function Row({ inv, index, start, selected, focusable, lang, ac
           </button>
         </span>
       )}
-    </div>
+    </DataRow>
   );
 });

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ISSUE_STATES, type IssueEntry, type IssueState } from '../../../common/calls/issuing';
 import { formatCount } from '../../../common/format';
-import { useErrorText, useLang } from '../app/error-text';
+import { useLang } from '../app/error-text';
 import { Notice, useNotice } from '../app/Notice';
 import { useAppStore } from '../app/store';
 import { useLive } from '../app/useLive';
@@ -23,8 +23,7 @@ const SHOWN = 500;
 export function IssuingArea() {
   const { t } = useTranslation();
   const lang = useLang();
-  const errorText = useErrorText();
-  const { notice, show, fail, clear } = useNotice(errorText, { autoHideMs: 10_000 });
+  const { notice, show, fail, clear } = useNotice({ autoHideMs: 10_000 });
   const setArea = useAppStore((s) => s.setArea);
   const openEmails = useAppStore((s) => s.openEmails);
   const online = useAppStore((s) => s.online);

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatTime } from '../../../../common/format';
-import { useErrorText, useLang } from '../../app/error-text';
+import { useLang } from '../../app/error-text';
 import { Notice, useNotice } from '../../app/Notice';
 import '../../issuing/issuing.css';
 import { useAppStore } from '../../app/store';
@@ -18,11 +18,10 @@ import { useEditor, type DraftIssue } from './store';
 export function IssueBanner({ issue }: { issue: NonNullable<DraftIssue> }) {
   const { t } = useTranslation();
   const lang = useLang();
-  const errorText = useErrorText();
   const online = useAppStore((s) => s.online);
   const openEmails = useAppStore((s) => s.openEmails);
   const setArea = useAppStore((s) => s.setArea);
-  const { notice, show, fail, clear } = useNotice(errorText, { autoHideMs: 8000 });
+  const { notice, show, fail, clear } = useNotice({ autoHideMs: 8000 });
   const [busy, setBusy] = useState(false);
   // Any change of the queue may be this invoice (a pass reports its ids, a status change none).
   const live = useLive('issuing.get', { id: issue.id }, { 'issuing.changed': 'reload' }, { onError: fail, throttleMs: () => 200 });
