@@ -104,7 +104,7 @@ const TABLE: Record<string, { category: ErrorCodeCategory } & CodeMessage> = {
     en: 'The e-invoice licence has expired.',
     vi: 'Gói hóa đơn điện tử đã hết hạn.',
   },
-  // Issuing (service-api-issuing.md).
+  // Issuing (docs/service.md, "Error codes").
   InvalidRequestBody: {
     category: 'data',
     en: 'The service could not read the request.',

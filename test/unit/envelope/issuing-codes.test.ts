@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeErrorCode } from '../../../common/envelope';
 
-/** The issuing error codes of the service's documentation (service-api-issuing.md), with the spellings it uses. */
+/** The issuing error codes of the service's documentation (docs/service.md, "Error codes"), with the spellings it uses. */
 const ISSUING = [
   'DuplicateInvoiceRefID',
   'InvoiceNumberNotCotinuous',
