@@ -209,6 +209,8 @@ const COLUMNS = `transaction_id, ref_id, inv_series, inv_no, inv_date, kind, buy
   total_without_vat, total_vat, invoice_code, send_tax_status, e_invoice_status, reference_type, org_series, org_inv_no, org_inv_date,
   original_tx, corrected_by_tx, email_state, download_state, source`;
 
+const NEWEST_FIRST = 'inv_date DESC, inv_series DESC, inv_no DESC';
+
 /** Reads of the register and the per-day sync record. */
 export class RegisterRepository {
   private readonly cache = new Map<string, StatementSync>();
@@ -249,14 +251,18 @@ export class RegisterRepository {
       args.push(`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     }
     const cond = where.join(' AND ');
-    const total = text
-      ? (this.stmt(`SELECT count(*) AS n FROM issued_invoices WHERE ${cond}`).get(...args) as { n: number }).n
-      : (this.stmt(`SELECT coalesce(sum(n), 0) AS n FROM issued_day_counts WHERE ${filters}`).get(...args) as { n: number }).n;
-    const rows = this.stmt(`SELECT ${COLUMNS} FROM issued_invoices WHERE ${cond} ORDER BY inv_date DESC, inv_series DESC, inv_no DESC LIMIT ? OFFSET ?`).all(
+    const page = [q.limit ?? 100, q.offset ?? 0];
+    if (!text) {
+      const total = (this.stmt(`SELECT coalesce(sum(n), 0) AS n FROM issued_day_counts WHERE ${filters}`).get(...args) as { n: number }).n;
+      const rows = this.stmt(`SELECT ${COLUMNS} FROM issued_invoices WHERE ${cond} ORDER BY ${NEWEST_FIRST} LIMIT ? OFFSET ?`).all(...args, ...page);
+      return { items: (rows as unknown as DbRow[]).map(toInvoice), total };
+    }
+    // A search reads its matches once: the page and the count of all of them come from the same pass.
+    const rows = this.stmt(`SELECT ${COLUMNS}, count(*) OVER () AS matches FROM issued_invoices WHERE ${cond} ORDER BY ${NEWEST_FIRST} LIMIT ? OFFSET ?`).all(
       ...args,
-      q.limit ?? 100,
-      q.offset ?? 0,
-    ) as unknown as DbRow[];
+      ...page,
+    ) as unknown as Array<DbRow & { matches: number }>;
+    const total = rows[0]?.matches ?? (this.stmt(`SELECT count(*) AS n FROM issued_invoices WHERE ${cond}`).get(...args) as { n: number }).n;
     return { items: rows.map(toInvoice), total };
   }
 

@@ -95,6 +95,8 @@ describe('issued.list over 100 000 rows', () => {
     expect(repo.list(SCOPE, range).total).toBe(N);
     expect(repo.list(SCOPE, { ...range, text: 'ho tay' }).total).toBe(N / 4);
     expect(repo.list(other, { ...range, text: 'ho tay' }).total).toBe(0);
+    // A page past the last match still tells how many there are.
+    expect(repo.list(SCOPE, { ...range, text: 'ho tay', offset: N })).toEqual({ items: [], total: N / 4 });
     expect(repo.count(SCOPE)).toBe(N);
   });
 
