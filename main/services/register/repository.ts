@@ -242,28 +242,25 @@ export class RegisterRepository {
       args.push(q.kind);
     }
     const filters = where.join(' AND ');
+    const page = [q.limit ?? 100, q.offset ?? 0];
     const text = searchKey(q.text ?? '');
+    let from = 'issued_invoices';
+    let cond = filters;
     if (text.length >= 3 && !/[\\%_]/.test(text)) {
-      where.push('id IN (SELECT rowid FROM issued_search WHERE search LIKE ?)');
-      args.push(`%${text}%`);
+      // The trigram index finds the matches; CROSS JOIN keeps it the outer loop (else SQLite may
+      // walk the whole date range and look each row up in the match list).
+      from = 'issued_search CROSS JOIN issued_invoices ON issued_invoices.id = issued_search.rowid';
+      cond = `issued_search.search LIKE ? AND ${filters}`;
+      args.unshift(`%${text}%`);
     } else if (text) {
-      where.push("search LIKE ? ESCAPE '\\'");
+      cond = `${filters} AND search LIKE ? ESCAPE '\\'`;
       args.push(`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     }
-    const cond = where.join(' AND ');
-    const page = [q.limit ?? 100, q.offset ?? 0];
-    if (!text) {
-      const total = (this.stmt(`SELECT coalesce(sum(n), 0) AS n FROM issued_day_counts WHERE ${filters}`).get(...args) as { n: number }).n;
-      const rows = this.stmt(`SELECT ${COLUMNS} FROM issued_invoices WHERE ${cond} ORDER BY ${NEWEST_FIRST} LIMIT ? OFFSET ?`).all(...args, ...page);
-      return { items: (rows as unknown as DbRow[]).map(toInvoice), total };
-    }
-    // A search reads its matches once: the page and the count of all of them come from the same pass.
-    const rows = this.stmt(`SELECT ${COLUMNS}, count(*) OVER () AS matches FROM issued_invoices WHERE ${cond} ORDER BY ${NEWEST_FIRST} LIMIT ? OFFSET ?`).all(
-      ...args,
-      ...page,
-    ) as unknown as Array<DbRow & { matches: number }>;
-    const total = rows[0]?.matches ?? (this.stmt(`SELECT count(*) AS n FROM issued_invoices WHERE ${cond}`).get(...args) as { n: number }).n;
-    return { items: rows.map(toInvoice), total };
+    const total = text
+      ? (this.stmt(`SELECT count(*) AS n FROM ${from} WHERE ${cond}`).get(...args) as { n: number }).n
+      : (this.stmt(`SELECT coalesce(sum(n), 0) AS n FROM issued_day_counts WHERE ${filters}`).get(...args) as { n: number }).n;
+    const rows = this.stmt(`SELECT ${COLUMNS} FROM ${from} WHERE ${cond} ORDER BY ${NEWEST_FIRST} LIMIT ? OFFSET ?`).all(...args, ...page);
+    return { items: (rows as unknown as DbRow[]).map(toInvoice), total };
   }
 
   get(scope: RegisterScope, transactionId: string): IssuedInvoice | null {
