@@ -15,6 +15,8 @@ const MAX_RUN_DAYS = 31;
  * sandbox's statusDelayMs), and one can be issued or signed later with an earlier InvDate.
  */
 export const RECHECK_DAYS = 2;
+/** A sync that added at least this many rows merges the search index afterwards. */
+const TIDY_AFTER = 1_000;
 /** With-code invoices this recent get their tax-authority status asked again until it is final. */
 export const STATUS_REFRESH_DAYS = 30;
 
@@ -101,6 +103,7 @@ export async function syncRange(deps: SyncDeps, range: { from: string; to: strin
       );
     }
   }
+  if (summary.added >= TIDY_AFTER) repo.tidySearch();
   summary.statusRefreshed = await refreshTaxStatus(deps, addDays(today, -STATUS_REFRESH_DAYS));
   deps.onProgress?.({ phase: 'done', kind: null, seen: summary.fetched, total: summary.fetched });
   return summary;
