@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { extractText, getDocumentProxy } from 'unpdf';
 import { emptyDraft, emptyLine, issuingForm } from '../../common/money';
 import { vietnamToday } from '../../common/rules';
 import { ApiClient } from '../../main/services/api';
@@ -204,4 +205,71 @@ test('Downloads and the Email queue choose from issued invoices: the IDs and the
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
   await expectNoSeriousAxe(page, 'main');
   await page.screenshot({ path: `${SHOTS}/issued-en.png` });
+});
+
+test('paper copies: five chosen over two kinds, a converter named, saved as five valid PDFs naming the converter, one request per kind', async ({ page }) => {
+  test.setTimeout(180_000);
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await issueElsewhere(`1K${yy()}TAA`, 3, 401);
+  await issueElsewhere(`1C${yy()}TAA`, 2, 411);
+  await page.goto(await env.host.newLaunchUrl());
+  await page.keyboard.press('Alt+7');
+  await page.getByRole('button', { name: 'Đồng bộ với hệ thống' }).click();
+  await expect(page.getByText(/^Đã đồng bộ/)).toBeVisible({ timeout: 60_000 });
+  await page.getByRole('searchbox', { name: 'Tìm người mua hoặc số hóa đơn' }).fill('Khách Hàng Số 4');
+  await expect(page.getByText('5 hóa đơn', { exact: true })).toBeVisible();
+  await page.getByRole('checkbox', { name: 'Chọn tất cả hóa đơn đang lọc' }).click();
+  await expect(page.getByTestId('issued-selected')).toHaveText('Đã chọn 5');
+  const ids = await page.locator('[role=row][data-tx]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-tx')!));
+  expect(ids).toHaveLength(5);
+
+  await page
+    .getByRole('group', { name: /^Đã chọn/ })
+    .getByRole('button', { name: 'Lưu bản chuyển đổi' })
+    .click();
+  const dialog = page.getByRole('dialog', { name: 'Lưu bản chuyển đổi ra giấy của 5 hóa đơn' });
+  await expect(dialog).toBeVisible();
+  const save = dialog.getByRole('button', { name: 'Lưu bản chuyển đổi' });
+  const folder = fs.mkdtempSync(path.join(env.host.dataDir, 'ban-chuyen-doi-'));
+  await dialog.getByLabel('Thư mục lưu').fill(folder);
+  // No converter, no saving: the law wants the name of the person who converted it.
+  await expect(save).toBeDisabled();
+  await dialog.getByLabel('Họ tên người chuyển đổi').fill('Nguyễn Thị Thu');
+  await expect(save).toBeEnabled();
+  await expectNoSeriousAxe(page, 'dialog');
+  await page.screenshot({ path: `${SHOTS}/issued-paper-dialog.png` });
+  env.sandbox.reset();
+  await save.click();
+  await expect(dialog).toBeHidden({ timeout: 60_000 });
+  await expect(page.getByText(`Đã lưu 5 bản chuyển đổi vào ${folder}; lỗi 0.`)).toBeVisible();
+
+  // Five PDFs in the folder, one per invoice, each a real PDF naming the converter and today.
+  const files = fs.readdirSync(folder).sort();
+  expect(files).toHaveLength(5);
+  for (const id of ids) expect(files.filter((f) => f.endsWith(`_${id}_chuyen-doi.pdf`))).toHaveLength(1);
+  const [y, m, d] = today().split('-');
+  for (const f of files) {
+    const bytes = fs.readFileSync(path.join(folder, f));
+    expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const text = (await extractText(await getDocumentProxy(new Uint8Array(bytes)), { mergePages: true })).text.normalize('NFC');
+    expect(text).toContain('HÓA ĐƠN CHUYỂN ĐỔI TỪ HÓA ĐƠN ĐIỆN TỬ');
+    expect(text).toContain('Nguyễn Thị Thu');
+    expect(text).toContain(`${d}/${m}/${y}`);
+  }
+  // The service's record: one voucher-paper request per kind, each naming the converter and the date, each answered.
+  const asked = env.sandbox.requests({ op: 'voucherpaper' });
+  expect(asked).toHaveLength(2);
+  for (const r of asked) {
+    expect(r.status).toBe(200);
+    expect(r.query.Converter).toBe('Nguyễn Thị Thu');
+    expect(r.query.ConvertDate).toBe(today());
+  }
+  expect(asked.map((r) => (r.query.invoiceWithCode === 'true' ? 'withCode' : 'withoutCode')).sort()).toEqual(['withCode', 'withoutCode']);
+
+  // The converter's name is remembered on this computer.
+  await page
+    .getByRole('group', { name: /^Đã chọn/ })
+    .getByRole('button', { name: 'Lưu bản chuyển đổi' })
+    .click();
+  await expect(dialog.getByLabel('Họ tên người chuyển đổi')).toHaveValue('Nguyễn Thị Thu');
 });

@@ -2,6 +2,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { InvoiceKind } from '../../../common/model';
 import { toDecimalString } from '../../../common/money';
 import { originalOf, upsertRows, type RegisterRow } from './repository';
+import { activeScope, rememberScope } from './service-key';
 
 interface QueueRow {
   profile_id: string;
@@ -25,7 +26,8 @@ const amount = (v: unknown): string => (typeof v === 'number' || (typeof v === '
 /**
  * Called by the issue queue inside the transaction that settles invoices as issued: copies them
  * into the register (one row per TransactionID; again is harmless), so they are listed at once,
- * before any sync, and a correction is linked to its original.
+ * before any sync, and a correction is linked to its original. They belong to the profile's
+ * service as it is now (the queue issued them through it).
  */
 export function recordIssuedFromQueue(db: DatabaseSync, queueIds: readonly number[], at: string): void {
   if (queueIds.length === 0) return;
@@ -72,5 +74,9 @@ export function recordIssuedFromQueue(db: DatabaseSync, queueIds: readonly numbe
     list.push(row);
     byProfile.set(q.profile_id, list);
   }
-  for (const [profileId, rows] of byProfile) upsertRows(db, profileId, rows, 'queue', at);
+  for (const [profileId, rows] of byProfile) {
+    const scope = activeScope(db, profileId);
+    rememberScope(db, scope, at);
+    upsertRows(db, scope, rows, 'queue', at);
+  }
 }

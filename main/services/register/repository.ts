@@ -4,6 +4,7 @@ import type { FollowUpState } from '../../../common/calls/issuing';
 import type { InvoiceKind } from '../../../common/model';
 import type { IssuedListItem, StatusItem } from '../api';
 import type { Store } from '../store';
+import type { RegisterScope } from './service-key';
 
 /** Lower case, no diacritics, đ → d: what the text search compares. */
 export function searchKey(text: string): string {
@@ -32,11 +33,11 @@ export type RegisterRow = Omit<
 type Db = Pick<DatabaseSync, 'prepare'>;
 
 const UPSERT = `
-  INSERT INTO issued_invoices (profile_id, transaction_id, ref_id, inv_series, inv_no, inv_date, kind, buyer_name, buyer_tax_code, buyer_email,
+  INSERT INTO issued_invoices (profile_id, service_key, transaction_id, ref_id, inv_series, inv_no, inv_date, kind, buyer_name, buyer_tax_code, buyer_email,
     currency, total, total_without_vat, total_vat, invoice_code, send_tax_status, e_invoice_status, reference_type, org_series, org_inv_no,
     org_inv_date, email_state, download_state, source, search, updated_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-  ON CONFLICT (profile_id, transaction_id) DO UPDATE SET
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (profile_id, service_key, transaction_id) DO UPDATE SET
     ref_id = coalesce(excluded.ref_id, ref_id), inv_series = excluded.inv_series, inv_no = excluded.inv_no, inv_date = excluded.inv_date,
     buyer_name = excluded.buyer_name, buyer_tax_code = excluded.buyer_tax_code,
     buyer_email = CASE WHEN excluded.buyer_email = '' THEN buyer_email ELSE excluded.buyer_email END,
@@ -54,20 +55,21 @@ const UPSERT = `
  */
 export function upsertRows(
   db: Db,
-  profileId: string,
+  scope: RegisterScope,
   rows: readonly RegisterRow[],
   source: 'queue' | 'sync',
   at: string,
   emailed?: ReadonlySet<string>,
 ): number {
   if (rows.length === 0) return 0;
-  const exists = db.prepare('SELECT 1 AS x FROM issued_invoices WHERE profile_id = ? AND transaction_id = ?');
+  const exists = db.prepare('SELECT 1 AS x FROM issued_invoices WHERE profile_id = ? AND service_key = ? AND transaction_id = ?');
   const upsert = db.prepare(UPSERT);
   let added = 0;
   for (const r of rows) {
-    if (!exists.get(profileId, r.transactionId)) added++;
+    if (!exists.get(scope.profileId, scope.service, r.transactionId)) added++;
     upsert.run(
-      profileId,
+      scope.profileId,
+      scope.service,
       r.transactionId,
       r.refId,
       r.invSeries,
@@ -95,23 +97,25 @@ export function upsertRows(
       at,
     );
   }
-  if (rows.some((r) => r.referenceType === 1 || r.referenceType === 2)) linkCorrections(db, profileId);
+  if (rows.some((r) => r.referenceType === 1 || r.referenceType === 2)) linkCorrections(db, scope);
   return added;
 }
 
 /** Links each correction to its original (by series + number) both ways, once both rows are here. */
-export function linkCorrections(db: Db, profileId: string): void {
+export function linkCorrections(db: Db, scope: RegisterScope): void {
   db.prepare(
     `UPDATE issued_invoices SET original_tx = (SELECT o.transaction_id FROM issued_invoices o
-       WHERE o.profile_id = issued_invoices.profile_id AND o.inv_series = issued_invoices.org_series AND o.inv_no = issued_invoices.org_inv_no)
-     WHERE profile_id = ? AND reference_type IN (1, 2) AND original_tx IS NULL AND org_series IS NOT NULL`,
-  ).run(profileId);
+       WHERE o.profile_id = issued_invoices.profile_id AND o.service_key = issued_invoices.service_key
+         AND o.inv_series = issued_invoices.org_series AND o.inv_no = issued_invoices.org_inv_no)
+     WHERE profile_id = ? AND service_key = ? AND reference_type IN (1, 2) AND original_tx IS NULL AND org_series IS NOT NULL`,
+  ).run(scope.profileId, scope.service);
   db.prepare(
     `UPDATE issued_invoices SET corrected_by_tx = c.transaction_id,
        e_invoice_status = CASE WHEN c.reference_type = 1 THEN 7 ELSE 8 END
-     FROM (SELECT original_tx, transaction_id, reference_type FROM issued_invoices WHERE profile_id = ? AND original_tx IS NOT NULL) AS c
-     WHERE issued_invoices.profile_id = ? AND issued_invoices.transaction_id = c.original_tx AND issued_invoices.corrected_by_tx IS NOT c.transaction_id`,
-  ).run(profileId, profileId);
+     FROM (SELECT original_tx, transaction_id, reference_type FROM issued_invoices WHERE profile_id = ? AND service_key = ? AND original_tx IS NOT NULL) AS c
+     WHERE issued_invoices.profile_id = ? AND issued_invoices.service_key = ? AND issued_invoices.transaction_id = c.original_tx
+       AND issued_invoices.corrected_by_tx IS NOT c.transaction_id`,
+  ).run(scope.profileId, scope.service, scope.profileId, scope.service);
 }
 
 /** The 7-character series of a correction's original (`1` + `C26TAA`), its number as 8 digits. */
@@ -205,6 +209,8 @@ const COLUMNS = `transaction_id, ref_id, inv_series, inv_no, inv_date, kind, buy
   total_without_vat, total_vat, invoice_code, send_tax_status, e_invoice_status, reference_type, org_series, org_inv_no, org_inv_date,
   original_tx, corrected_by_tx, email_state, download_state, source`;
 
+const NEWEST_FIRST = 'inv_date DESC, inv_series DESC, inv_no DESC';
+
 /** Reads of the register and the per-day sync record. */
 export class RegisterRepository {
   private readonly cache = new Map<string, StatementSync>();
@@ -219,10 +225,14 @@ export class RegisterRepository {
     return s;
   }
 
-  /** Newest first (date, series, number); `total` counts every match. */
-  list(profileId: string, q: Required<Pick<IssuedQuery, 'from' | 'to'>> & IssuedQuery): { items: IssuedInvoice[]; total: number } {
-    const where = ['profile_id = ?', 'inv_date BETWEEN ? AND ?'];
-    const args: Array<string | number> = [profileId, q.from, q.to];
+  /**
+   * Newest first (date, series, number); `total` counts every match. Without a search the count
+   * adds up the per-day counts; a search of three characters or more finds its rows through the
+   * trigram index (a shorter one, or one with %, _ or a backslash, compares every row of the range).
+   */
+  list(scope: RegisterScope, q: Required<Pick<IssuedQuery, 'from' | 'to'>> & IssuedQuery): { items: IssuedInvoice[]; total: number } {
+    const where = ['profile_id = ?', 'service_key = ?', 'inv_date BETWEEN ? AND ?'];
+    const args: Array<string | number> = [scope.profileId, scope.service, q.from, q.to];
     if (q.series && q.series.length > 0) {
       where.push(`inv_series IN (${q.series.map(() => '?').join(', ')})`);
       args.push(...q.series);
@@ -231,71 +241,98 @@ export class RegisterRepository {
       where.push('kind = ?');
       args.push(q.kind);
     }
+    const filters = where.join(' AND ');
+    const page = [q.limit ?? 100, q.offset ?? 0];
     const text = searchKey(q.text ?? '');
-    if (text) {
-      where.push("search LIKE ? ESCAPE '\\'");
+    let from = 'issued_invoices';
+    let cond = filters;
+    if (text.length >= 3 && !/[\\%_]/.test(text)) {
+      // The trigram index finds the matches; CROSS JOIN keeps it the outer loop (else SQLite may
+      // walk the whole date range and look each row up in the match list).
+      from = 'issued_search CROSS JOIN issued_invoices ON issued_invoices.id = issued_search.rowid';
+      cond = `issued_search.search LIKE ? AND ${filters}`;
+      args.unshift(`%${text}%`);
+    } else if (text) {
+      cond = `${filters} AND search LIKE ? ESCAPE '\\'`;
       args.push(`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     }
-    const cond = where.join(' AND ');
-    const total = (this.stmt(`SELECT count(*) AS n FROM issued_invoices WHERE ${cond}`).get(...args) as { n: number }).n;
-    const rows = this.stmt(`SELECT ${COLUMNS} FROM issued_invoices WHERE ${cond} ORDER BY inv_date DESC, inv_series DESC, inv_no DESC LIMIT ? OFFSET ?`).all(
-      ...args,
-      q.limit ?? 100,
-      q.offset ?? 0,
-    ) as unknown as DbRow[];
-    return { items: rows.map(toInvoice), total };
+    const total = text
+      ? (this.stmt(`SELECT count(*) AS n FROM ${from} WHERE ${cond}`).get(...args) as { n: number }).n
+      : (this.stmt(`SELECT coalesce(sum(n), 0) AS n FROM issued_day_counts WHERE ${filters}`).get(...args) as { n: number }).n;
+    const rows = this.stmt(`SELECT ${COLUMNS} FROM ${from} WHERE ${cond} ORDER BY ${NEWEST_FIRST} LIMIT ? OFFSET ?`).all(...args, ...page);
+    return { items: (rows as unknown as DbRow[]).map(toInvoice), total };
   }
 
-  get(profileId: string, transactionId: string): IssuedInvoice | null {
-    const row = this.stmt(`SELECT ${COLUMNS} FROM issued_invoices WHERE profile_id = ? AND transaction_id = ?`).get(profileId, transactionId) as
-      DbRow | undefined;
+  get(scope: RegisterScope, transactionId: string): IssuedInvoice | null {
+    const row = this.stmt(`SELECT ${COLUMNS} FROM issued_invoices WHERE profile_id = ? AND service_key = ? AND transaction_id = ?`).get(
+      scope.profileId,
+      scope.service,
+      transactionId,
+    ) as DbRow | undefined;
     return row ? toInvoice(row) : null;
   }
 
-  count(profileId: string): number {
-    return (this.stmt('SELECT count(*) AS n FROM issued_invoices WHERE profile_id = ?').get(profileId) as { n: number }).n;
+  count(scope: RegisterScope): number {
+    return (
+      this.stmt('SELECT coalesce(sum(n), 0) AS n FROM issued_day_counts WHERE profile_id = ? AND service_key = ?').get(scope.profileId, scope.service) as {
+        n: number;
+      }
+    ).n;
   }
 
-  syncedDays(profileId: string, kind: InvoiceKind, from: string, to: string): Set<string> {
-    const rows = this.stmt('SELECT day FROM issued_sync_days WHERE profile_id = ? AND kind = ? AND day BETWEEN ? AND ?').all(
-      profileId,
+  /** The days of `kind` whose list was read to the end from this service. */
+  syncedDays(scope: RegisterScope, kind: InvoiceKind, from: string, to: string): Set<string> {
+    const rows = this.stmt('SELECT day FROM issued_sync_days WHERE profile_id = ? AND service_key = ? AND kind = ? AND day BETWEEN ? AND ?').all(
+      scope.profileId,
+      scope.service,
       kind,
       from,
       to,
-    ) as Array<{
-      day: string;
-    }>;
+    ) as Array<{ day: string }>;
     return new Set(rows.map((r) => r.day));
   }
 
-  markSynced(profileId: string, kind: InvoiceKind, days: readonly string[], at: string): void {
+  markSynced(scope: RegisterScope, kind: InvoiceKind, days: readonly string[], at: string): void {
     this.store.transaction((db) => {
       const s = db.prepare(
-        'INSERT INTO issued_sync_days (profile_id, kind, day, synced_at) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET synced_at = excluded.synced_at',
+        `INSERT INTO issued_sync_days (profile_id, service_key, kind, day, synced_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT DO UPDATE SET synced_at = excluded.synced_at`,
       );
-      for (const day of days) s.run(profileId, kind, day, at);
+      for (const day of days) s.run(scope.profileId, scope.service, kind, day, at);
     });
+  }
+
+  /**
+   * Merges the search index into one b-tree after a large write (a sync that added many rows):
+   * a search then reads one segment instead of many, about twice as fast at 100 000 rows.
+   */
+  tidySearch(): void {
+    this.store.transaction((db) => db.exec("INSERT INTO issued_search(issued_search) VALUES ('optimize')"));
   }
 
   /** With-code invoices since `fromDay` whose tax-authority answer is not final (SendTaxStatus not 2 or 3). */
-  pendingTax(profileId: string, fromDay: string): string[] {
+  pendingTax(scope: RegisterScope, fromDay: string): string[] {
     const rows = this.stmt(
-      `SELECT transaction_id FROM issued_invoices WHERE profile_id = ? AND kind = 'withCode' AND inv_date >= ?
+      `SELECT transaction_id FROM issued_invoices WHERE profile_id = ? AND service_key = ? AND kind = 'withCode' AND inv_date >= ?
          AND (send_tax_status IS NULL OR send_tax_status NOT IN (2, 3)) ORDER BY inv_date`,
-    ).all(profileId, fromDay) as Array<{ transaction_id: string }>;
+    ).all(scope.profileId, scope.service, fromDay) as Array<{ transaction_id: string }>;
     return rows.map((r) => r.transaction_id);
   }
 
-  applyStatus(profileId: string, items: readonly StatusItem[], at: string): void {
+  applyStatus(scope: RegisterScope, items: readonly StatusItem[], at: string): void {
     this.store.transaction((db) => {
       const s = db.prepare(
         `UPDATE issued_invoices SET invoice_code = coalesce(?, invoice_code), send_tax_status = coalesce(?, send_tax_status),
-           e_invoice_status = coalesce(?, e_invoice_status), status_checked_at = ?, updated_at = ? WHERE profile_id = ? AND transaction_id = ?`,
+           e_invoice_status = coalesce(?, e_invoice_status), status_checked_at = ?, updated_at = ?
+         WHERE profile_id = ? AND service_key = ? AND transaction_id = ?`,
       );
-      for (const i of items) if (i.transactionId) s.run(i.invoiceCode, i.sendTaxStatus, i.eInvoiceStatus, at, at, profileId, i.transactionId);
+      for (const i of items) {
+        if (i.transactionId) s.run(i.invoiceCode, i.sendTaxStatus, i.eInvoiceStatus, at, at, scope.profileId, scope.service, i.transactionId);
+      }
     });
   }
 
+  /** Every row of the profile with that TransactionID (whichever service it was read from). */
   setFollowUp(profileId: string, transactionIds: readonly string[], what: 'email' | 'download', state: FollowUpState, at: string): void {
     this.store.transaction((db) => {
       const s = db.prepare(`UPDATE issued_invoices SET ${what}_state = ?, updated_at = ? WHERE profile_id = ? AND transaction_id = ?`);

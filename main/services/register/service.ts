@@ -13,6 +13,7 @@ import type { SignedInSession } from '../auth';
 import type { DraftsRepository } from '../drafts/repository';
 import type { Store } from '../store';
 import { RegisterRepository } from './repository';
+import { activeScope, rememberScope, type RegisterScope } from './service-key';
 import { syncRange } from './sync';
 
 export interface RegisterServiceDeps {
@@ -55,12 +56,17 @@ export class RegisterService {
     this.now = deps.now ?? (() => new Date());
   }
 
+  /** The active profile and its service now: the register shows only the rows read from it. */
+  scope(profileId = this.deps.activeProfileId()): RegisterScope {
+    return activeScope(this.deps.store.db, profileId);
+  }
+
   list(q: IssuedQuery): { items: IssuedInvoice[]; total: number } {
-    return this.repo.list(this.deps.activeProfileId(), IssuedQuerySchema.parse(q));
+    return this.repo.list(this.scope(), IssuedQuerySchema.parse(q));
   }
 
   get(transactionId: string): IssuedInvoice {
-    const row = this.repo.get(this.deps.activeProfileId(), transactionId);
+    const row = this.repo.get(this.scope(), transactionId);
     if (!row) throw notFound(transactionId);
     return row;
   }
@@ -76,21 +82,23 @@ export class RegisterService {
   }
 
   async sync(range: SyncRange, signal?: AbortSignal): Promise<SyncSummary> {
-    return this.withClient('register', signal, async (client, session) =>
-      syncRange(
+    return this.withClient('register', signal, async (client, session) => {
+      const scope = this.scope(session.profile.id);
+      this.deps.store.transaction((db) => rememberScope(db, scope, this.now().toISOString()));
+      return syncRange(
         {
           store: this.deps.store,
           repo: this.repo,
           client,
-          profileId: session.profile.id,
+          scope,
           now: this.now,
           onProgress: (p) => this.deps.bus?.emit('issued.syncProgress', p),
-          onChanged: () => this.changed(session.profile.id),
+          onChanged: () => this.changed(scope),
           ...(signal ? { signal } : {}),
         },
         range,
-      ),
-    );
+      );
+    });
   }
 
   /** Fetches the invoice as the service shows it (publishview, link fetched at once) into `<dataDir>/views/`. */
@@ -111,12 +119,12 @@ export class RegisterService {
 
   /** Saves the converted paper copy of each invoice (grouped by kind, 50 per request) into `folder`. */
   async paperCopy(input: { transactionIds: readonly string[]; converter: string; date?: string; folder: string }) {
-    const profileId = this.deps.activeProfileId();
+    const scope = this.scope();
     const written: Array<{ transactionId: string; file: string }> = [];
     const failed: Array<{ transactionId: string; code: string | null; message: string }> = [];
     const byKind = new Map<InvoiceKind, IssuedInvoice[]>();
     for (const id of new Set(input.transactionIds)) {
-      const row = this.repo.get(profileId, id);
+      const row = this.repo.get(scope, id);
       if (!row) failed.push({ transactionId: id, code: 'issued_not_found', message: notFound(id).message });
       else byKind.set(row.kind, [...(byKind.get(row.kind) ?? []), row]);
     }
@@ -212,8 +220,8 @@ export class RegisterService {
     }
   }
 
-  private changed(profileId: string): void {
-    this.deps.bus?.emit('issued.changed', { count: this.repo.count(profileId) });
+  private changed(scope: RegisterScope): void {
+    this.deps.bus?.emit('issued.changed', { count: this.repo.count(scope) });
   }
 
   handlers(): Pick<ContractHandlers, `issued.${'list' | 'get' | 'sync' | 'view' | 'paperCopy' | 'draftCorrection'}`> {

@@ -1,4 +1,4 @@
-import { createRegisterTables } from '../register/schema';
+import { createRegisterTables, keyRegisterByService } from '../register/schema';
 import { createIssuingTables } from '../issuing/schema';
 import type { DatabaseSync } from 'node:sqlite';
 import { addDownloadCounters, addDownloadFileIndex, addDownloadOwner, createDownloadsTables } from '../downloads/schema';
@@ -97,4 +97,9 @@ export const migrations: Migration[] = [
   { version: 13, name: 'register of issued invoices and the days synced', up: (db) => createRegisterTables(db) },
   { version: 14, name: 'email outbox indexes for each sort key of the queue list', up: (db) => emailSortIndexes(db) },
   { version: 15, name: 'download item file names by job, ignoring case', up: (db) => addDownloadFileIndex(db) },
+  {
+    version: 16,
+    name: 'register rows and synced days belong to a service (address + tax code); search and count indexes',
+    up: (db) => keyRegisterByService(db),
+  },
 ];

@@ -28,7 +28,6 @@ const INVOICES = Math.ceil((2_150 * span) / monthDays);
 
 let h: IssuingHarness;
 let client: ApiClient;
-const profile = (): string => h.services.session.profileId();
 
 beforeAll(async () => {
   h = await startIssuing({ sandbox: { invoiceCount: INVOICES, seed: 41 } });
@@ -111,7 +110,7 @@ describe('syncing the register', () => {
         store: h.services.store,
         repo: h.services.register.repo,
         client: pagedClient(1),
-        profileId: profile(),
+        scope: h.services.register.scope(),
         now: () => new Date(),
         onProgress: (p) => {
           if (p.phase === 'list' && p.kind === 'withCode' && ++pages === 1) void issueToday().then((tx) => (during = tx));
@@ -143,7 +142,7 @@ describe('syncing the register', () => {
         store: h.services.store,
         repo: h.services.register.repo,
         client,
-        profileId: profile(),
+        scope: h.services.register.scope(),
         now: () => new Date(),
         onProgress: (p) => {
           if (p.phase === 'list' && ++pages === 3) controller.abort();
@@ -156,7 +155,7 @@ describe('syncing the register', () => {
     const half = registerIds(from, to);
     expect(half.length).toBeGreaterThan(0);
     expect(half.length).toBeLessThan(want.withCode.length + want.withoutCode.length + want.cashRegister.length);
-    expect(h.services.register.repo.syncedDays(profile(), 'withCode', from, to).size).toBe(0);
+    expect(h.services.register.repo.syncedDays(h.services.register.scope(), 'withCode', from, to).size).toBe(0);
     await h.services.register.sync({ from, to });
     const ids = registerIds(from, to);
     expect(new Set(ids).size).toBe(ids.length);
@@ -168,7 +167,7 @@ describe('syncing the register', () => {
     const tx = await issueToday();
     await h.services.register.sync({ from: today, to: today, kinds: ['withCode'] });
     expect(h.services.register.get(tx)).toMatchObject({ sendTaxStatus: 1, invoiceCode: null });
-    expect(h.services.register.repo.pendingTax(profile(), today)).toContain(tx);
+    expect(h.services.register.repo.pendingTax(h.services.register.scope(), today)).toContain(tx);
     h.sandbox.setQuirks({ invoiceCodeDelayMs: 0 });
     h.sandbox.reset();
     const summary = await h.services.register.sync({ from: monthFrom, to: monthTo });
@@ -176,7 +175,7 @@ describe('syncing the register', () => {
     expect(summary.statusRefreshed).toBeGreaterThanOrEqual(1);
     expect(h.services.register.get(tx)).toMatchObject({ sendTaxStatus: 2 });
     expect(h.services.register.get(tx).invoiceCode).toMatch(/^M1-/);
-    expect(h.services.register.repo.pendingTax(profile(), today)).not.toContain(tx);
+    expect(h.services.register.repo.pendingTax(h.services.register.scope(), today)).not.toContain(tx);
   }, 60_000);
 });
 

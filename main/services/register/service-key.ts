@@ -1,0 +1,53 @@
+import type { DatabaseSync } from 'node:sqlite';
+import { checkServiceUrl } from '../../../common/rules/network';
+
+type Db = Pick<DatabaseSync, 'prepare'>;
+
+/**
+ * Which service a profile's register belongs to: its address and the seller's tax code.
+ * The built-in Sandbox profile's address is `sandbox` (its port changes at every start); any
+ * other address is the checked URL without a trailing slash, so two spellings of one address
+ * are one service.
+ */
+export function serviceAddress(kind: string, baseUrl: string | null): string {
+  if (kind === 'sandbox') return 'sandbox';
+  const raw = (baseUrl ?? '').trim();
+  const checked = checkServiceUrl(raw);
+  return (checked.ok ? checked.url.href : raw).replace(/\/+$/, '');
+}
+
+/** A register scope: a profile and the service (address + tax code) its rows came from. */
+export interface RegisterScope {
+  profileId: string;
+  service: string;
+}
+
+/**
+ * The service the register of `profileId` now shows: the profile's address with the tax code
+ * signed in with. Signed out (no sign-in row), the tax code last seen at this address is kept,
+ * so signing out does not hide the register.
+ */
+export function activeScope(db: Db, profileId: string): RegisterScope {
+  const row = db
+    .prepare(
+      `SELECT p.kind, p.base_url, a.profile_id AS signed_in, a.tax_code, s.address AS seen_address, s.tax_code AS seen_tax_code
+         FROM profiles p LEFT JOIN profile_auth a ON a.profile_id = p.id LEFT JOIN issued_service s ON s.profile_id = p.id
+        WHERE p.id = ?`,
+    )
+    .get(profileId) as
+    | { kind: string; base_url: string | null; signed_in: string | null; tax_code: string | null; seen_address: string | null; seen_tax_code: string }
+    | undefined;
+  if (!row) return { profileId, service: '|' };
+  const address = serviceAddress(row.kind, row.base_url);
+  const taxCode = row.signed_in !== null ? (row.tax_code ?? '').trim() : row.seen_address === address ? row.seen_tax_code : '';
+  return { profileId, service: `${address}|${taxCode}` };
+}
+
+/** Remembers the service a profile's register was last written for (see `activeScope`). */
+export function rememberScope(db: Db, scope: RegisterScope, at: string): void {
+  const cut = scope.service.lastIndexOf('|');
+  db.prepare(
+    `INSERT INTO issued_service (profile_id, address, tax_code, seen_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (profile_id) DO UPDATE SET address = excluded.address, tax_code = excluded.tax_code, seen_at = excluded.seen_at`,
+  ).run(scope.profileId, scope.service.slice(0, cut), scope.service.slice(cut + 1), at);
+}
