@@ -1,5 +1,4 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, useState, type HTMLAttributes, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type HTMLAttributes, type KeyboardEvent, type ReactNode } from 'react';
 
 /** What a row needs from the body: where it stands, and whether it holds the one tab stop of the table. */
 export interface RowPlace {
@@ -24,27 +23,69 @@ interface VirtualRowsProps {
   onRange: (first: number, last: number) => void;
   /** After the arrow keys moved to `index`; `shift` held (a range selection may grow). */
   onMove?: (index: number, shift: boolean) => void;
+  /** Rows without a checkbox: the body itself takes the focus, so the keyboard can scroll it. */
+  focusBody?: boolean;
   row: (place: RowPlace) => ReactNode;
+}
+
+const OVERSCAN = 12;
+
+/**
+ * Which rows of equal height are in view: computed from the scroll offset alone, so a table of
+ * 100 000 rows costs no more than one of 100 (no per-row measurements to rebuild when the count
+ * changes).
+ */
+function useRowWindow(count: number, rowHeight: number) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [view, setView] = useState({ top: 0, height: 0 });
+  const measure = useCallback(() => {
+    const el = ref.current;
+    if (!el) return;
+    const next = { top: el.scrollTop, height: el.clientHeight };
+    setView((prev) => {
+      const same = Math.floor(prev.top / rowHeight) === Math.floor(next.top / rowHeight) && prev.height === next.height;
+      return same ? prev : next;
+    });
+  }, [rowHeight]);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    measure();
+    el.addEventListener('scroll', measure, { passive: true });
+    const resize = new ResizeObserver(measure);
+    resize.observe(el);
+    return () => {
+      el.removeEventListener('scroll', measure);
+      resize.disconnect();
+    };
+  }, [measure, count]);
+  const first = Math.max(0, Math.floor(view.top / rowHeight) - OVERSCAN);
+  const last = Math.max(0, Math.min(count - 1, Math.ceil((view.top + view.height) / rowHeight) + OVERSCAN));
+  /** Brings row `i` into view, moving as little as possible. */
+  const scrollToIndex = (i: number) => {
+    const el = ref.current;
+    if (!el) return;
+    const top = i * rowHeight;
+    if (top < el.scrollTop) el.scrollTop = top;
+    else if (top + rowHeight > el.scrollTop + el.clientHeight) el.scrollTop = top + rowHeight - el.clientHeight;
+  };
+  return { ref, first, last, scrollToIndex };
 }
 
 /**
  * The scrolling body of a long table: only the rows in view exist, and the arrow keys, Page Up/Down,
  * Home and End move the focus from row to row (one tab stop: the checkbox of the active row).
  */
-export function VirtualRows({ count, rowHeight, className, testId, empty, resetKey, onRange, onMove, row }: VirtualRowsProps) {
+export function VirtualRows({ count, rowHeight, className, testId, empty, resetKey, onRange, onMove, focusBody, row }: VirtualRowsProps) {
   const [active, setActive] = useState(0);
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count, getScrollElement: () => scrollRef.current, estimateSize: () => rowHeight, overscan: 12 });
-  const items = virtualizer.getVirtualItems();
-  const first = items[0]?.index ?? 0;
-  const last = items.at(-1)?.index ?? 0;
+  const { ref: scrollRef, first, last, scrollToIndex } = useRowWindow(count, rowHeight);
   useEffect(() => {
     if (count > 0) onRange(first, last);
   }, [first, last, count, onRange]);
   useEffect(() => {
     if (scrollRef.current) scrollRef.current.scrollTop = 0;
     setActive(0);
-  }, [resetKey]);
+  }, [resetKey, scrollRef]);
 
   const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
     if (!(e.target instanceof HTMLInputElement) || e.target.type !== 'checkbox' || count === 0) return;
@@ -63,18 +104,16 @@ export function VirtualRows({ count, rowHeight, className, testId, empty, resetK
     const i = Math.max(0, Math.min(count - 1, target));
     setActive(i);
     onMove?.(i, e.shiftKey);
-    virtualizer.scrollToIndex(i, { align: 'auto' });
+    scrollToIndex(i);
     requestAnimationFrame(() => scrollRef.current?.querySelector<HTMLInputElement>(`[data-index="${i}"] input[type=checkbox]`)?.focus());
   };
+  const rows: ReactNode[] = [];
+  if (count > 0) {
+    for (let i = first; i <= last; i++) rows.push(row({ index: i, start: i * rowHeight, height: rowHeight, focusable: i === active, onFocusRow: setActive }));
+  }
   return (
-    <div ref={scrollRef} className={`${className} virtual-rows`} role="rowgroup" onKeyDown={onKey} data-testid={testId}>
-      {count === 0 ? (
-        empty
-      ) : (
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {items.map((v) => row({ index: v.index, start: v.start, height: rowHeight, focusable: v.index === active, onFocusRow: setActive }))}
-        </div>
-      )}
+    <div ref={scrollRef} className={`${className} virtual-rows`} role="rowgroup" onKeyDown={onKey} data-testid={testId} {...(focusBody ? { tabIndex: 0 } : {})}>
+      {count === 0 ? empty : <div style={{ height: count * rowHeight, position: 'relative' }}>{rows}</div>}
     </div>
   );
 }

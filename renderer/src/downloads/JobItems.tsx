@@ -1,10 +1,10 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DownloadItemView, DownloadJob, ItemState } from '../../../common/calls/downloads';
 import { pick } from '../../../common/model';
 import { useLang } from '../app/error-text';
 import { SelectField } from '../app/fields';
+import { DataRow, VirtualRows } from '../app/VirtualRows';
 import { bridge } from '../bridge';
 
 const FILTERS: ReadonlyArray<ItemState | 'all'> = ['all', 'failed', 'saved', 'skipped', 'pending'];
@@ -21,7 +21,6 @@ export function JobItems({ job }: { job: DownloadJob }) {
   const [total, setTotal] = useState(0);
   /** The pages around the visible rows (a job of 100 000 items is never held whole). */
   const [pages, setPages] = useState<Map<number, DownloadItemView[]>>(new Map());
-  const scrollRef = useRef<HTMLDivElement>(null);
 
   const loadPage = useCallback(
     async (page: number) => {
@@ -36,10 +35,12 @@ export function JobItems({ job }: { job: DownloadJob }) {
     [job.id, filter],
   );
 
-  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 20 });
-  const visible = virtualizer.getVirtualItems();
-  const firstPage = visible.length ? Math.floor(visible[0]!.index / PAGE) : 0;
-  const lastPage = visible.length ? Math.floor(visible[visible.length - 1]!.index / PAGE) : 0;
+  const [range, setRange] = useState({ firstPage: 0, lastPage: 0 });
+  const onRange = useCallback((first: number, last: number) => {
+    const next = { firstPage: Math.floor(first / PAGE), lastPage: Math.floor(last / PAGE) };
+    setRange((prev) => (prev.firstPage === next.firstPage && prev.lastPage === next.lastPage ? prev : next));
+  }, []);
+  const { firstPage, lastPage } = range;
 
   // Reload what is visible whenever the job's counts change (progress events are throttled).
   useEffect(() => {
@@ -58,41 +59,42 @@ export function JobItems({ job }: { job: DownloadJob }) {
         }}
         options={FILTERS.map((f) => ({ value: f, label: f === 'all' ? t('downloads.all') : t(`downloads.itemStatus.${f}`) }))}
       />
-      <div className="downloads-table" role="table" aria-label={t('downloads.itemsLabel')} aria-rowcount={total}>
-        <div className="downloads-row downloads-head" role="row">
+      <div className="downloads-table" role="table" aria-label={t('downloads.itemsLabel')} aria-rowcount={total + 1}>
+        <div className="downloads-row downloads-head" role="row" aria-rowindex={1}>
           <span role="columnheader">{t('downloads.columns.id')}</span>
           <span role="columnheader">{t('downloads.columns.status')}</span>
           <span role="columnheader">{t('downloads.columns.file')}</span>
           <span role="columnheader">{t('downloads.columns.error')}</span>
         </div>
-        <div ref={scrollRef} className="downloads-scroll" role="rowgroup" tabIndex={0} data-testid="download-items">
-          {total === 0 ? (
-            <p>{t('downloads.noItems')}</p>
-          ) : (
-            <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-              {visible.map((v) => {
-                const item = pages.get(Math.floor(v.index / PAGE))?.[v.index % PAGE];
-                return (
-                  <div
-                    key={v.key}
-                    role="row"
-                    aria-rowindex={v.index + 2}
-                    className={`downloads-row downloads-item-${item?.state ?? 'loading'}`}
-                    data-status={item?.state}
-                    style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${v.start}px)` }}
-                  >
-                    <span role="cell">{item?.transactionId ?? '…'}</span>
-                    <span role="cell">{item ? t(`downloads.itemStatus.${item.state}`) : ''}</span>
-                    <span role="cell">{item?.file ?? ''}</span>
-                    <span role="cell" title={item?.message ? pick(item.message, lang) : ''}>
-                      {item?.errorCode ? `${item.errorCode}: ${item.message ? pick(item.message, lang) : ''}` : ''}
-                    </span>
-                  </div>
-                );
-              })}
-            </div>
-          )}
-        </div>
+        <VirtualRows
+          count={total}
+          rowHeight={ROW_HEIGHT}
+          className="downloads-scroll"
+          testId="download-items"
+          focusBody
+          empty={<p>{t('downloads.noItems')}</p>}
+          onRange={onRange}
+          row={({ index, start, height }) => {
+            const item = pages.get(Math.floor(index / PAGE))?.[index % PAGE];
+            return (
+              <DataRow
+                key={index}
+                index={index}
+                start={start}
+                height={height}
+                className={`downloads-row downloads-item-${item?.state ?? 'loading'}`}
+                data-status={item?.state}
+              >
+                <span role="cell">{item?.transactionId ?? '…'}</span>
+                <span role="cell">{item ? t(`downloads.itemStatus.${item.state}`) : ''}</span>
+                <span role="cell">{item?.file ?? ''}</span>
+                <span role="cell" title={item?.message ? pick(item.message, lang) : ''}>
+                  {item?.errorCode ? `${item.errorCode}: ${item.message ? pick(item.message, lang) : ''}` : ''}
+                </span>
+              </DataRow>
+            );
+          }}
+        />
       </div>
     </>
   );
