@@ -122,14 +122,12 @@ type RowAttributes = HTMLAttributes<HTMLDivElement> & { 'data-tx'?: string; 'dat
 
 /** A row of a VirtualRows body, placed at its offset and numbered after the header row; `selected` undefined: not selectable yet. */
 export function DataRow({
-  index,
-  start,
-  height,
+  place: { index, start, height },
   selected,
   className,
   children,
   ...attributes
-}: Pick<RowPlace, 'index' | 'start' | 'height'> & { selected?: boolean; className: string; children?: ReactNode } & RowAttributes) {
+}: { place: Pick<RowPlace, 'index' | 'start' | 'height'>; selected?: boolean; className: string; children?: ReactNode } & RowAttributes) {
   return (
     <div
       role="row"

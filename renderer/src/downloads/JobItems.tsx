@@ -74,17 +74,10 @@ export function JobItems({ job }: { job: DownloadJob }) {
           focusBody
           empty={<p>{t('downloads.noItems')}</p>}
           onRange={onRange}
-          row={({ index, start, height }) => {
-            const item = pages.get(Math.floor(index / PAGE))?.[index % PAGE];
+          row={(place) => {
+            const item = pages.get(Math.floor(place.index / PAGE))?.[place.index % PAGE];
             return (
-              <DataRow
-                key={index}
-                index={index}
-                start={start}
-                height={height}
-                className={`downloads-row downloads-item-${item?.state ?? 'loading'}`}
-                data-status={item?.state}
-              >
+              <DataRow key={place.index} place={place} className={`downloads-row downloads-item-${item?.state ?? 'loading'}`} data-status={item?.state}>
                 <span role="cell">{item?.transactionId ?? '…'}</span>
                 <span role="cell">{item ? t(`downloads.itemStatus.${item.state}`) : ''}</span>
                 <span role="cell">{item?.file ?? ''}</span>

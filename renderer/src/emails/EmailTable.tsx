@@ -86,17 +86,7 @@ const Body = memo(function Body({ count, rowAt, queryKey, onRows, selected, lang
       onRange={onRows}
       row={(place) => {
         const e = rowAt(place.index);
-        if (!e)
-          return (
-            <DataRow
-              key={`at-${place.index}`}
-              index={place.index}
-              start={place.start}
-              height={place.height}
-              aria-busy="true"
-              className="emails-row is-loading"
-            />
-          );
+        if (!e) return <DataRow key={`at-${place.index}`} place={place} aria-busy="true" className="emails-row is-loading" />;
         return <Row key={e.id} entry={e} {...place} selected={selected.has(e.id)} lang={lang} onToggle={onToggle} />;
       }}
     />
@@ -115,15 +105,7 @@ const Row = memo(function Row({ entry: e, index, start, height, selected, focusa
   const { t } = useTranslation();
   const result = emailResult(e, lang, t);
   return (
-    <DataRow
-      index={index}
-      start={start}
-      height={height}
-      selected={selected}
-      data-state={e.state}
-      data-tx={e.transactionId}
-      className={`emails-row state-${e.state}`}
-    >
+    <DataRow place={{ index, start, height }} selected={selected} data-state={e.state} data-tx={e.transactionId} className={`emails-row state-${e.state}`}>
       <span role="cell">
         <input
           type="checkbox"

@@ -112,7 +112,7 @@ const Row = memo(function Row({ inv, index, start, height, selected, focusable, 
   const place = { index, start, height };
   if (!inv) {
     return (
-      <DataRow {...place} className="issued-row issued-loading">
+      <DataRow place={place} className="issued-row issued-loading">
         <span role="cell" />
         <span role="cell">…</span>
       </DataRow>
@@ -123,7 +123,7 @@ const Row = memo(function Row({ inv, index, start, height, selected, focusable, 
   const words = status.words.map((w) => pick(w, lang)).join(' · ');
   const allowed = correctionsAllowed(inv);
   return (
-    <DataRow {...place} selected={selected} data-tx={inv.transactionId} className={`issued-row tax-${status.tax}`}>
+    <DataRow place={place} selected={selected} data-tx={inv.transactionId} className={`issued-row tax-${status.tax}`}>
       <span role="cell">
         <input
           type="checkbox"
