@@ -167,9 +167,9 @@ export class Outbox extends OutboxReads {
         if (entries.length >= max) break;
       }
       const armed = this.stmt(
-        `UPDATE email_outbox SET state = 'sending', claim_token = ?, claimed_at = ?, attempts = attempts + 1, updated_at = ?
-           WHERE state = 'queued' AND id IN (${entries.map(() => '?').join(', ')})`,
-      ).run(token, at, at, ...entries.map((e) => e.id));
+        `UPDATE email_outbox SET state = 'sending', claim_token = ?1, claimed_at = ?2, attempts = attempts + 1, updated_at = ?2
+           WHERE state = 'queued' AND id IN (SELECT value FROM json_each(?3))`,
+      ).run(token, at, JSON.stringify(entries.map((e) => e.id)));
       if (Number(armed.changes) !== entries.length) throw claimLost(entries.length, Number(armed.changes));
       return { token, kind: first.kind, profileId, entries };
     });
@@ -201,8 +201,8 @@ export class Outbox extends OutboxReads {
       const r = this.stmt(
         `UPDATE email_outbox SET state = ?, send_email_status = ?, error_code = ?, retryable = ?, last_error = ?, last_error_vi = ?,
            claim_token = NULL, claimed_at = NULL, updated_at = ?, done_at = ?
-         WHERE claim_token = ? AND state = 'sending' AND id IN (${ids.map(() => '?').join(', ')})`,
-      ).run(v.state, v.sendEmailStatus, v.errorCode, v.retryable ? 1 : 0, v.message?.en ?? null, v.message?.vi ?? null, at, done, token, ...ids);
+         WHERE id IN (SELECT value FROM json_each(?)) AND claim_token = ? AND state = 'sending'`,
+      ).run(v.state, v.sendEmailStatus, v.errorCode, v.retryable ? 1 : 0, v.message?.en ?? null, v.message?.vi ?? null, at, done, JSON.stringify(ids), token);
       changed += Number(r.changes);
     }
     if (changed !== verdicts.size) throw claimLost(verdicts.size, changed);

@@ -152,3 +152,16 @@ export function emailSortIndexes(db: DatabaseSync): void {
     CREATE INDEX email_outbox_by_kind ON email_outbox(profile_id, kind);
   `);
 }
+
+/**
+ * What is due is found among queued entries only: the index holds a row while it is queued, so
+ * the claim that arms it removes one entry and its outcome touches nothing here (the whole-table
+ * index by state also moved on every settle). The queue screen sorts and filters by state with
+ * email_outbox_by_state.
+ */
+export function emailDueAmongQueued(db: DatabaseSync): void {
+  db.exec(`
+    DROP INDEX email_outbox_due;
+    CREATE INDEX email_outbox_queued_due ON email_outbox(profile_id, next_attempt_at) WHERE state = 'queued';
+  `);
+}
