@@ -62,6 +62,8 @@ function message(error: unknown, secrets: readonly string[]): Bilingual {
 
 function cleanedVerdicts(verdicts: Map<number, Verdict>, secrets: readonly string[]): Map<number, Verdict> {
   for (const [id, v] of verdicts) {
+    // Nothing from the service in it (a shared verdict of a batch that went well): kept as it is.
+    if (v.errorCode === null && v.message === null) continue;
     verdicts.set(id, {
       ...v,
       errorCode: v.errorCode === null ? null : redact(v.errorCode, secrets, { keepEmails: true }),
