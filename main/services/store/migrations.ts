@@ -3,7 +3,7 @@ import { createIssuingTables } from '../issuing/schema';
 import type { DatabaseSync } from 'node:sqlite';
 import { addDownloadCounters, addDownloadFileIndex, addDownloadOwner, createDownloadsTables } from '../downloads/schema';
 import { createDraftsTables } from '../drafts/schema';
-import { createEmailAttempts, createEmailsTables, emailDueAmongQueued, emailSortIndexes, emailTimesAsText } from '../emails/schema';
+import { createEmailAttempts, createEmailsTables, emailBatchIndexes, emailSortIndexes, emailTimesAsText } from '../emails/schema';
 import { createTemplatesTables } from '../templates/schema';
 
 /**
@@ -97,5 +97,5 @@ export const migrations: Migration[] = [
   { version: 13, name: 'register of issued invoices and the days synced', up: (db) => createRegisterTables(db) },
   { version: 14, name: 'email outbox indexes for each sort key of the queue list', up: (db) => emailSortIndexes(db) },
   { version: 15, name: 'download item file names by job, ignoring case', up: (db) => addDownloadFileIndex(db) },
-  { version: 16, name: 'email outbox: what is due found among queued entries only', up: (db) => emailDueAmongQueued(db) },
+  { version: 16, name: 'email outbox: what is due found among queued entries only; no index of claim tokens', up: (db) => emailBatchIndexes(db) },
 ];
