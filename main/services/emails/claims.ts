@@ -43,14 +43,23 @@ export interface Settlement {
 /** Is the process that holds a claim still alive? */
 export type ClaimAlive = (token: string) => boolean;
 
-/** Verdicts grouped by what they write: most entries of a batch share one, so one UPDATE per group. */
+/**
+ * Verdicts grouped by what they write: most entries of a batch share one, so one UPDATE per group.
+ * Shared verdict objects (judge.ts) are grouped by identity first, so a batch compares a few, not each.
+ */
 export function groupVerdicts(verdicts: ReadonlyMap<number, Verdict>): Array<{ v: Verdict; ids: number[] }> {
-  const groups = new Map<string, { v: Verdict; ids: number[] }>();
+  const byObject = new Map<Verdict, number[]>();
   for (const [id, v] of verdicts) {
+    const ids = byObject.get(v);
+    if (ids) ids.push(id);
+    else byObject.set(v, [id]);
+  }
+  const groups = new Map<string, { v: Verdict; ids: number[] }>();
+  for (const [v, ids] of byObject) {
     const key = JSON.stringify([v.state, v.sendEmailStatus, v.errorCode, v.retryable, v.message?.en ?? null, v.message?.vi ?? null]);
     const g = groups.get(key);
-    if (g) g.ids.push(id);
-    else groups.set(key, { v, ids: [id] });
+    if (g) g.ids.push(...ids);
+    else groups.set(key, { v, ids });
   }
   return [...groups.values()];
 }

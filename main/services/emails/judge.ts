@@ -13,7 +13,12 @@ export interface Verdict {
   message: Bilingual | null;
 }
 
-const done = (state: Verdict['state'], status: number): Verdict => ({ state, sendEmailStatus: status, errorCode: null, retryable: false, message: null });
+const done = (state: Verdict['state'], status: number): Verdict =>
+  Object.freeze({ state, sendEmailStatus: status, errorCode: null, retryable: false, message: null });
+/** The verdicts of a batch that went well are these few, shared (and grouped by identity when written). */
+const SENT = done('sent', 3);
+const REQUESTED = done('requested', 4);
+const AT_SERVICE = done('sendingAtService', 1);
 const notSent = (status: number, message: Bilingual): Verdict => ({ state: 'failed', sendEmailStatus: status, errorCode: null, retryable: true, message });
 const unknown = (message: Bilingual): Verdict => ({ state: 'unknown', sendEmailStatus: null, errorCode: null, retryable: false, message });
 
@@ -30,11 +35,11 @@ export function judgeItem(status: number | null, errorCode: string | null): Verd
   if (code !== null) return { state: 'failed', sendEmailStatus: status, errorCode: code, retryable: isRetryableCode(code), message: describeCode(code) };
   switch (status) {
     case 3:
-      return done('sent', 3);
+      return SENT;
     case 4:
-      return done('requested', 4);
+      return REQUESTED;
     case 1:
-      return done('sendingAtService', 1);
+      return AT_SERVICE;
     case 2:
       return notSent(2, { en: 'The service could not send this email (send error).', vi: 'Dịch vụ không gửi được email này (gửi lỗi).' });
     case 0:

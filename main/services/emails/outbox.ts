@@ -167,9 +167,9 @@ export class Outbox extends OutboxReads {
         if (entries.length >= max) break;
       }
       const armed = this.stmt(
-        `UPDATE email_outbox SET state = 'sending', claim_token = ?, claimed_at = ?, attempts = attempts + 1, updated_at = ?
-           WHERE state = 'queued' AND id IN (${entries.map(() => '?').join(', ')})`,
-      ).run(token, at, at, ...entries.map((e) => e.id));
+        `UPDATE email_outbox SET state = 'sending', claim_token = ?1, claimed_at = ?2, attempts = attempts + 1, updated_at = ?2
+           WHERE state = 'queued' AND id IN (SELECT value FROM json_each(?3))`,
+      ).run(token, at, idsOf({ entries }));
       if (Number(armed.changes) !== entries.length) throw claimLost(entries.length, Number(armed.changes));
       return { token, kind: first.kind, profileId, entries };
     });
@@ -201,8 +201,8 @@ export class Outbox extends OutboxReads {
       const r = this.stmt(
         `UPDATE email_outbox SET state = ?, send_email_status = ?, error_code = ?, retryable = ?, last_error = ?, last_error_vi = ?,
            claim_token = NULL, claimed_at = NULL, updated_at = ?, done_at = ?
-         WHERE claim_token = ? AND state = 'sending' AND id IN (${ids.map(() => '?').join(', ')})`,
-      ).run(v.state, v.sendEmailStatus, v.errorCode, v.retryable ? 1 : 0, v.message?.en ?? null, v.message?.vi ?? null, at, done, token, ...ids);
+         WHERE id IN (SELECT value FROM json_each(?)) AND claim_token = ? AND state = 'sending'`,
+      ).run(v.state, v.sendEmailStatus, v.errorCode, v.retryable ? 1 : 0, v.message?.en ?? null, v.message?.vi ?? null, at, done, JSON.stringify(ids), token);
       changed += Number(r.changes);
     }
     if (changed !== verdicts.size) throw claimLost(verdicts.size, changed);
@@ -212,23 +212,23 @@ export class Outbox extends OutboxReads {
    * The request certainly did not reach the service (connection refused, 429, 503, auth refused
    * before sending…): the claimed entries go back to `queued`, due at `nextAt`, the attempt not counted.
    */
-  release(token: string, nextAt: number, problem: Bilingual | null): void {
+  release(claim: Claim, nextAt: number, problem: Bilingual | null): void {
     const at = this.now();
     this.stmt(
       `UPDATE email_outbox SET state = 'queued', claim_token = NULL, claimed_at = NULL, attempts = max(0, attempts - 1),
          next_attempt_at = ?, last_error = ?, last_error_vi = ?, updated_at = ?
-       WHERE claim_token = ? AND state = 'sending'`,
-    ).run(stamp(nextAt), problem?.en ?? null, problem?.vi ?? null, at, token);
-    this.ownClaims.delete(token);
+       WHERE id IN (SELECT value FROM json_each(?)) AND claim_token = ? AND state = 'sending'`,
+    ).run(stamp(nextAt), problem?.en ?? null, problem?.vi ?? null, at, idsOf(claim), claim.token);
+    this.ownClaims.delete(claim.token);
   }
 
   /** The request may have reached the service: every claimed entry waits in `unknown` for the user. */
-  markUnknown(token: string, problem: Bilingual): void {
+  markUnknown(claim: Claim, problem: Bilingual): void {
     this.stmt(
       `UPDATE email_outbox SET state = 'unknown', claim_token = NULL, claimed_at = NULL, retryable = 0, last_error = ?, last_error_vi = ?, updated_at = ?
-       WHERE claim_token = ? AND state = 'sending'`,
-    ).run(problem.en, problem.vi, this.now(), token);
-    this.ownClaims.delete(token);
+       WHERE id IN (SELECT value FROM json_each(?)) AND claim_token = ? AND state = 'sending'`,
+    ).run(problem.en, problem.vi, this.now(), idsOf(claim), claim.token);
+    this.ownClaims.delete(claim.token);
   }
 
   /**
@@ -346,6 +346,11 @@ export class Outbox extends OutboxReads {
       return toEntry(this.row(id)!);
     });
   }
+}
+
+/** A claim's entry numbers as the JSON list its statements take (`id IN (SELECT value FROM json_each(?))`). */
+function idsOf(claim: Pick<Claim, 'entries'>): string {
+  return JSON.stringify(claim.entries.map((e) => e.id));
 }
 
 function definedOnly<T extends object>(patch: T): Partial<T> {

@@ -152,3 +152,19 @@ export function emailSortIndexes(db: DatabaseSync): void {
     CREATE INDEX email_outbox_by_kind ON email_outbox(profile_id, kind);
   `);
 }
+
+/**
+ * Fewer indexes for each batch to move. What is due is found among queued entries only: the index
+ * holds a row while it is queued, so the claim that arms it removes one entry and its outcome
+ * touches nothing here (the whole-table index by state moved on every settle too). The index of
+ * claim tokens goes: a claim's rows are written by their entry numbers (with the token as a
+ * check), and a recovery reads the rows in `sending` once per flush. The queue screen sorts and
+ * filters by state with email_outbox_by_state.
+ */
+export function emailBatchIndexes(db: DatabaseSync): void {
+  db.exec(`
+    DROP INDEX email_outbox_due;
+    DROP INDEX email_outbox_claim;
+    CREATE INDEX email_outbox_queued_due ON email_outbox(profile_id, next_attempt_at) WHERE state = 'queued';
+  `);
+}

@@ -67,6 +67,8 @@ function message(error: unknown, secrets: readonly string[]): Bilingual {
 
 function cleanedVerdicts(verdicts: Map<number, Verdict>, secrets: readonly string[]): Map<number, Verdict> {
   for (const [id, v] of verdicts) {
+    // Nothing from the service in it (a shared verdict of a batch that went well): kept as it is.
+    if (v.errorCode === null && v.message === null) continue;
     verdicts.set(id, {
       ...v,
       errorCode: v.errorCode === null ? null : redact(v.errorCode, secrets, { keepEmails: true }),
@@ -322,7 +324,7 @@ export class EmailSender<S extends SenderSession> {
     const p = message(error, this.secrets);
     if (!isApiError(error)) {
       // Unexpected: the request may have left. Never guess "not sent".
-      outbox.markUnknown(claim.token, p);
+      outbox.markUnknown(claim, p);
       this.deps.log?.('error', `email sender: unexpected failure, ${claim.entries.length} entries left unknown: ${p.en}`);
       return null;
     }
@@ -331,15 +333,15 @@ export class EmailSender<S extends SenderSession> {
       case 'malformed':
       case 'network':
       case 'timeout':
-        outbox.markUnknown(claim.token, p);
+        outbox.markUnknown(claim, p);
         this.setStatus({ lastError: p });
         return null;
       case 'cancelled':
         // Refused before it left (the client checks the signal first).
-        outbox.release(claim.token, 0, null);
+        outbox.release(claim, 0, null);
         return 'stop';
       case 'auth': {
-        outbox.release(claim.token, 0, p);
+        outbox.release(claim, 0, p);
         this.setStatus({ state: 'paused', lastError: p });
         // No lane claims more while the refusal is reported (reporting may try a renewal first).
         pass.halt ??= 'session';
@@ -351,7 +353,7 @@ export class EmailSender<S extends SenderSession> {
       }
       case 'offline': {
         const at = this.retryAt(pass);
-        outbox.release(claim.token, at, p);
+        outbox.release(claim, at, p);
         this.setStatus({ state: 'offline', lastError: p, nextAttemptAt: new Date(at).toISOString() });
         this.deps.checkConnectivity?.();
         this.retimer.schedule(at);
@@ -360,7 +362,7 @@ export class EmailSender<S extends SenderSession> {
       case 'rate_limited':
       case 'unavailable': {
         const at = this.retryAt(pass, error.retryAfterMs ?? 0);
-        outbox.release(claim.token, at, p);
+        outbox.release(claim, at, p);
         this.setStatus({ state: 'backoff', lastError: p, nextAttemptAt: new Date(at).toISOString() });
         this.retimer.schedule(at);
         return 'stop';
@@ -369,7 +371,7 @@ export class EmailSender<S extends SenderSession> {
         const code = error.serviceCode;
         if (code && /^InvoiceQuantityTooLarge$/i.test(code) && claim.entries.length > 1) {
           this.batchCap = Math.min(this.batchCap, Math.max(1, Math.floor(claim.entries.length / 2)));
-          outbox.release(claim.token, 0, null);
+          outbox.release(claim, 0, null);
           this.deps.log?.('warn', `email sender: the service refused ${claim.entries.length} invoices per request; using ${this.batchCap}`);
           return null;
         }
@@ -379,7 +381,7 @@ export class EmailSender<S extends SenderSession> {
       case 'config':
       default: {
         const at = this.retryAt(pass);
-        outbox.release(claim.token, at, p);
+        outbox.release(claim, at, p);
         this.setStatus({ state: 'paused', lastError: p });
         this.retimer.schedule(at);
         return 'stop';

@@ -3,7 +3,7 @@ import { createIssuingTables } from '../issuing/schema';
 import type { DatabaseSync } from 'node:sqlite';
 import { addDownloadCounters, addDownloadFileIndex, addDownloadOwner, createDownloadsTables } from '../downloads/schema';
 import { createDraftsTables } from '../drafts/schema';
-import { createEmailAttempts, createEmailsTables, emailSortIndexes, emailTimesAsText } from '../emails/schema';
+import { createEmailAttempts, createEmailsTables, emailBatchIndexes, emailSortIndexes, emailTimesAsText } from '../emails/schema';
 import { createTemplatesTables } from '../templates/schema';
 
 /**
@@ -102,4 +102,5 @@ export const migrations: Migration[] = [
     name: 'register rows and synced days belong to a service (address + tax code); search and count indexes',
     up: (db) => keyRegisterByService(db),
   },
+  { version: 17, name: 'email outbox: what is due found among queued entries only; no index of claim tokens', up: (db) => emailBatchIndexes(db) },
 ];

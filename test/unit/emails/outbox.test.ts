@@ -110,7 +110,7 @@ describe('Outbox', () => {
     expect(outbox.requeue([id], 'resend')).toMatchObject({ changed: 0, left: [{ id, state: 'queued' }] }); // already waiting
     const c2 = outbox.claim('sandbox', 5)!;
     expect(c2.entries).toMatchObject([{ id, receiverEmail: 'moi@x.vn', attempts: 2 }]);
-    outbox.markUnknown(c2.token, { en: 'reset', vi: 'ngắt kết nối' });
+    outbox.markUnknown(c2, { en: 'reset', vi: 'ngắt kết nối' });
     expect(outbox.requeue([id], 'retry').changed).toBe(0); // unknown: not by a plain retry
     expect(outbox.requeue([id], 'retryUnknown').changed).toBe(1);
     const c3 = outbox.claim('sandbox', 5)!;
@@ -129,7 +129,7 @@ describe('Outbox', () => {
   it('a cancelled entry whose earlier send may have arrived goes back only on resend', () => {
     const { added } = outbox.add('sandbox', [clean('TX1')]);
     const id = added[0]!;
-    outbox.markUnknown(outbox.claim('sandbox', 5)!.token, { en: 'reset', vi: 'reset' });
+    outbox.markUnknown(outbox.claim('sandbox', 5)!, { en: 'reset', vi: 'reset' });
     expect(outbox.cancel([id]).changed).toBe(1);
     expect(outbox.requeue([id], 'retry')).toMatchObject({ changed: 0, left: [{ id, state: 'cancelled' }] });
     expect(outbox.add('sandbox', [clean('TX1')]).skipped).toMatchObject([{ entryId: id, state: 'cancelled' }]);
@@ -156,12 +156,12 @@ describe('Outbox', () => {
   it('release puts entries back with a due time; markUnknown leaves them for the user', () => {
     outbox.add('sandbox', [clean('A1'), clean('A2')]);
     const c = outbox.claim('sandbox', 1)!;
-    outbox.release(c.token, clock + 5000, { en: 'offline', vi: 'offline' });
+    outbox.release(c, clock + 5000, { en: 'offline', vi: 'offline' });
     expect(outbox.due('sandbox')).toEqual({ due: true, nextAt: clock + 5000 });
     expect(outbox.get(c.entries[0]!.id)).toMatchObject({ state: 'queued', attempts: 0, lastError: { en: 'offline' } });
     const d = outbox.claim('sandbox', 5)!;
     expect(d.entries.map((e) => e.transactionId)).toEqual(['A2']);
-    outbox.markUnknown(d.token, { en: 'reset', vi: 'reset' });
+    outbox.markUnknown(d, { en: 'reset', vi: 'reset' });
     expect(outbox.get(d.entries[0]!.id)).toMatchObject({ state: 'unknown', attempts: 1 });
     clock += 6000;
     expect(outbox.claim('sandbox', 5)!.entries.map((e) => e.transactionId)).toEqual(['A1']);
