@@ -6,6 +6,9 @@
  *    same screen opened on an empty range in the same run (the screen's fixed cost: the ratio);
  * 2. a search for a buyer (time from the query leaving the 200 ms typing pause to the rows shown);
  * 3. a date filter ("Today" pressed → rows shown);
+ * each timed from the click or input event as the page receives it (what a person waits for); the
+ * same steps timed from before the test driver's own checks (scrolling into view, hit tests, its
+ * round trips) are printed beside them, with where the time of a step went around the list call;
  * 4. the scroll frame time while the table scrolls through the whole list (rows fetched page by
  *    page as they come into view), frames over 33 ms per pass;
  * plus the register query alone in Node for the same filters. Goal: each of 1–3 under 100 ms.
@@ -37,6 +40,7 @@ const REPEAT = 5;
 let store: Store;
 let sb: Sandbox;
 
+const list = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(', ');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
 
@@ -305,12 +309,11 @@ it('opens, searches and filters the register in Chromium under 100 ms at 10 000 
       const f = m.frames;
       lines.push(
         `  ${size.toLocaleString('vi-VN')} invoices (inserted in ${insertMs.toFixed(0)} ms, search index merged in ${tidyMs.toFixed(0)} ms):`,
-        `    open the screen: ${median(m.open).toFixed(0)} ms [${m.open.map((x) => x.toFixed(0)).join(', ')}]; empty-range baseline ${median(m.empty).toFixed(0)} ms; ratio ${(median(m.open) / median(m.empty)).toFixed(2)}`,
-        `      where it went: ${splitText(m.splits.open)}`,
-        `    search a buyer:  ${median(m.search).toFixed(0)} ms after the typing pause [${m.search.map((x) => x.toFixed(0)).join(', ')}]`,
-        `    date filter (Today): ${median(m.today).toFixed(0)} ms [${m.today.map((x) => x.toFixed(0)).join(', ')}]`,
-        `      where it went: ${splitText(m.splits.today)}`,
-        `    from the page's own click/input event: open ${median(m.fromInput.open).toFixed(0)} ms, empty range ${median(m.fromInput.empty).toFixed(0)} ms, search ${median(m.fromInput.search).toFixed(0)} ms after the pause, Today ${median(m.fromInput.today).toFixed(0)} ms`,
+        `    open the screen: ${median(m.fromInput.open).toFixed(0)} ms from the click [${list(m.fromInput.open)}]; empty range ${median(m.fromInput.empty).toFixed(0)} ms; ratio ${(median(m.fromInput.open) / median(m.fromInput.empty)).toFixed(2)}`,
+        `    search a buyer: ${median(m.fromInput.search).toFixed(0)} ms after the typing pause [${list(m.fromInput.search)}]`,
+        `    date filter (Today): ${median(m.fromInput.today).toFixed(0)} ms from the click [${list(m.fromInput.today)}]`,
+        `    with the test driver's checks before it acts: open ${median(m.open).toFixed(0)} ms (empty range ${median(m.empty).toFixed(0)}), search ${median(m.search).toFixed(0)} ms, Today ${median(m.today).toFixed(0)} ms`,
+        `      open: ${splitText(m.splits.open)}; Today: ${splitText(m.splits.today)}`,
         `    issued.list over HTTP: ${m.calls.length} calls, median ${median(m.calls.map((c) => c.total)).toFixed(1)} ms (host to first byte ${median(m.calls.map((c) => c.host)).toFixed(1)} ms), median body ${(median(m.calls.map((c) => c.bytes)) / 1024).toFixed(1)} KiB`,
         `    query alone (Node): open ${sql.open.toFixed(1)} ms, search ${sql.search.toFixed(1)} ms, today ${sql.today.toFixed(1)} ms, last page ${sql.deep.toFixed(1)} ms`,
         `    scroll pass top→bottom: ${f.pass.length} frames, median ${median(f.pass).toFixed(1)} ms, p95 ${pct(f.pass, 95).toFixed(1)} ms, max ${Math.max(...f.pass).toFixed(1)} ms, frames over 33 ms: ${f.pass.filter((x) => x > 33.4).length}`,
