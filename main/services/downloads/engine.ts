@@ -168,28 +168,35 @@ export class DownloadEngine {
     return batch;
   }
 
-  /** After a crash: finish renames that were decided, or send the item back to pending. */
+  /** After a crash: finish renames that were decided, or send the item back to pending (a page at a time). */
   private async recoverPlacing(): Promise<void> {
-    const placing = this.opts.repo.itemsWithStatus(this.job.id, 'placing');
-    if (placing.length === 0) return;
-    const outcomes: ItemOutcome[] = [];
-    for (const item of placing) {
-      const temp = this.tempPath(item.seq);
-      let final: string | null;
-      try {
-        final = item.file ? resolveInside(this.folder, item.file) : null;
-      } catch {
-        final = null;
-      }
-      if (final && (await exists(temp))) {
-        await this.place(temp, final, this.unzip, item.seq);
-        outcomes.push({ seq: item.seq, status: 'saved', file: item.file, bytes: await sizeOf(final) });
-      } else if (final && (await exists(final))) {
-        outcomes.push({ seq: item.seq, status: 'saved', file: item.file, bytes: await sizeOf(final) });
-      } else {
-        outcomes.push({ seq: item.seq, status: 'pending' });
-      }
+    for (let after = -1; ;) {
+      const placing = this.opts.repo.itemsAfter(this.job.id, 'placing', after, 500);
+      if (placing.length === 0) return;
+      after = placing[placing.length - 1]!.seq;
+      await this.recoverPage(placing);
     }
+  }
+
+  private async recoverPage(placing: ItemRow[]): Promise<void> {
+    // Each item has its own temporary and final name: the page's items are settled in parallel.
+    const outcomes = await Promise.all(
+      placing.map(async (item): Promise<ItemOutcome> => {
+        const temp = this.tempPath(item.seq);
+        let final: string | null;
+        try {
+          final = item.file ? resolveInside(this.folder, item.file) : null;
+        } catch {
+          final = null;
+        }
+        if (final && (await exists(temp))) {
+          await this.place(temp, final, this.unzip, item.seq);
+          return { seq: item.seq, status: 'saved', file: item.file, bytes: await sizeOf(final) };
+        }
+        if (final && (await exists(final))) return { seq: item.seq, status: 'saved', file: item.file, bytes: await sizeOf(final) };
+        return { seq: item.seq, status: 'pending' };
+      }),
+    );
     if (this.opts.durable) await syncFolder(this.folder);
     this.opts.repo.record(this.job.id, outcomes);
   }
