@@ -256,7 +256,7 @@ export class DownloadEngine {
   private async storeBatch(batch: ItemRow[], result: Extract<DownloadResult, { kind: 'items' }>): Promise<void> {
     const matches = matchAnswers(batch, result.items);
     const outcomes: ItemOutcome[] = [];
-    const contents: Array<{ item: ItemRow; bytes: Uint8Array }> = [];
+    const contents: Array<{ item: ItemRow; bytes: Uint8Array | string }> = [];
     for (const item of batch) {
       const match = matches.get(item.seq)!;
       if (!('answer' in match)) {
@@ -291,7 +291,7 @@ export class DownloadEngine {
         );
         continue;
       }
-      contents.push({ item, bytes: typeof content === 'string' ? Buffer.from(content, 'utf8') : content });
+      contents.push({ item, bytes: content });
     }
 
     const written = await Promise.all(contents.map(({ item, bytes }) => this.writeTemp(item, bytes)));
@@ -345,14 +345,11 @@ export class DownloadEngine {
    * with it (a refused or unwritable archive, a failed write) fails this item only, and its
    * temporary file or folder is removed at once.
    */
-  private async writeTemp(item: ItemRow, bytes: Uint8Array): Promise<Ready | ItemOutcome> {
+  private async writeTemp(item: ItemRow, bytes: Uint8Array | string): Promise<Ready | ItemOutcome> {
     const temp = this.tempPath(item.seq);
     try {
-      if (!this.unzip) {
-        await writeFileFully(temp, bytes, this.opts.durable);
-        return { item, temp, bytes: bytes.length, isDir: false };
-      }
-      const entries = readZipSafely(bytes, this.opts.zipLimits ?? DEFAULT_ZIP_LIMITS);
+      if (!this.unzip) return { item, temp, bytes: await writeFileFully(temp, bytes, this.opts.durable), isDir: false };
+      const entries = readZipSafely(typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes, this.opts.zipLimits ?? DEFAULT_ZIP_LIMITS);
       await fs.promises.rm(temp, { recursive: true, force: true });
       await fs.promises.mkdir(temp);
       return { item, temp, bytes: await writeEntries(temp, entries), isDir: true };
