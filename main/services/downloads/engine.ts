@@ -4,7 +4,8 @@ import { describeErrorCode } from '../../../common/envelope';
 import type { DownloadDataType } from '../../../common/model';
 import { apiErrors, isApiError, type ApiError } from '../api/errors';
 import type { DownloadResult } from '../api/normalise';
-import { exists, placeFile, removeWithPrefix, sizeOf, syncFolder, writeFileFully } from './files';
+import { placeFile, removeWithPrefix, syncFolder, writeFileFully } from './files';
+import { recoverPlacing } from './recovery';
 import { matchAnswers } from './matching';
 import { fileNameFor, numbered, resolveInside, TEMP_PREFIX } from './names';
 import { apiFailure, AuthStop, failure, message, withBatchRetries, writeFailure } from './outcomes';
@@ -49,6 +50,9 @@ export class DownloadEngine {
   /** The last seq read from the store: pending items are read a batch at a time, never all at once. */
   private after = -1;
   private drained = false;
+  /** Crash recovery and the folder listing: storing a batch waits for it. */
+  private ready: Promise<void> = Promise.resolve();
+  private prepared = false;
 
   constructor(options: EngineOptions) {
     this.opts = {
@@ -95,11 +99,11 @@ export class DownloadEngine {
   private async execute(): Promise<EngineOutcome> {
     const { repo } = this.opts;
     await fs.promises.mkdir(this.folder, { recursive: true });
-    await this.recoverPlacing();
-    // One listing of the folder up front; names this job gives are asked of the store.
-    for (const name of await this.removeTemps()) this.existing.add(name.toLowerCase());
     // The row's counters are kept by triggers in every transaction that changes an item: nothing to recount.
     this.meter = new ProgressMeter(repo.counts(this.job.id), this.opts.onProgress, this.opts.progressIntervalMs);
+    // Crash leftovers are settled while the first calls are in flight; no file is written before.
+    this.ready = this.prepare();
+    this.ready.catch(() => this.controller.abort());
 
     let authError: ApiError | undefined;
     const onError = (batch: ItemRow[], error: unknown) => {
@@ -124,7 +128,12 @@ export class DownloadEngine {
     const saving = new Set<Promise<void>>();
     const worker = async () => {
       while (!this.signal.aborted && authError === undefined) {
-        const batch = this.nextBatch();
+        let batch = this.nextBatch();
+        if (!batch && !this.prepared) {
+          // Items the recovery sends back to pending may come after the queue ran dry.
+          await this.ready.catch(() => {});
+          batch = this.nextBatch();
+        }
         if (!batch) return;
         let result: Extract<DownloadResult, { kind: 'items' }> | null;
         try {
@@ -146,9 +155,11 @@ export class DownloadEngine {
       await Promise.all(Array.from({ length: this.opts.concurrency }, () => worker()));
       while (saving.size > 0) await Promise.race(saving);
     } finally {
+      await this.ready.catch(() => {});
       await this.removeTemps();
       this.meter.emit(true);
     }
+    await this.ready;
     if (authError) return { kind: 'auth', error: authError };
     if (this.signal.aborted) return { kind: 'stopped' };
     return { kind: 'done' };
@@ -168,37 +179,26 @@ export class DownloadEngine {
     return batch;
   }
 
-  /** After a crash: finish renames that were decided, or send the item back to pending (a page at a time). */
-  private async recoverPlacing(): Promise<void> {
-    for (let after = -1; ;) {
-      const placing = this.opts.repo.itemsAfter(this.job.id, 'placing', after, 500);
-      if (placing.length === 0) return;
-      after = placing[placing.length - 1]!.seq;
-      await this.recoverPage(placing);
+  /** Settles crash leftovers, lists the folder once (names this job gives are asked of the store), takes the counts again. */
+  private async prepare(): Promise<void> {
+    try {
+      const back = await recoverPlacing({
+        repo: this.opts.repo,
+        jobId: this.job.id,
+        folder: this.folder,
+        unzip: this.unzip,
+        durable: this.opts.durable,
+        tempPath: (seq, suffix) => this.tempPath(seq, suffix),
+      });
+      // Sent back behind the reading position: asked again from here (those ahead are read in turn).
+      const behind = back.filter((item) => item.seq <= this.after);
+      for (let i = 0; i < behind.length; i += this.opts.batchSize) this.again.push(behind.slice(i, i + this.opts.batchSize));
+      if (back.length > 0) this.drained = false;
+      for (const name of await this.removeTemps()) this.existing.add(name.toLowerCase());
+      Object.assign(this.meter.counts, this.opts.repo.counts(this.job.id));
+    } finally {
+      this.prepared = true;
     }
-  }
-
-  private async recoverPage(placing: ItemRow[]): Promise<void> {
-    // Each item has its own temporary and final name: the page's items are settled in parallel.
-    const outcomes = await Promise.all(
-      placing.map(async (item): Promise<ItemOutcome> => {
-        const temp = this.tempPath(item.seq);
-        let final: string | null;
-        try {
-          final = item.file ? resolveInside(this.folder, item.file) : null;
-        } catch {
-          final = null;
-        }
-        if (final && (await exists(temp))) {
-          await this.place(temp, final, this.unzip, item.seq);
-          return { seq: item.seq, status: 'saved', file: item.file, bytes: await sizeOf(final) };
-        }
-        if (final && (await exists(final))) return { seq: item.seq, status: 'saved', file: item.file, bytes: await sizeOf(final) };
-        return { seq: item.seq, status: 'pending' };
-      }),
-    );
-    if (this.opts.durable) await syncFolder(this.folder);
-    this.opts.repo.record(this.job.id, outcomes);
   }
 
   /** Deletes every temporary name of this job in the folder (crash leftovers, aborted writes). */
@@ -254,6 +254,7 @@ export class DownloadEngine {
 
   /** Writes one answered batch: temp files (in parallel), names decided and recorded, renames, outcomes committed. */
   private async storeBatch(batch: ItemRow[], result: Extract<DownloadResult, { kind: 'items' }>): Promise<void> {
+    await this.ready;
     const matches = matchAnswers(batch, result.items);
     const outcomes: ItemOutcome[] = [];
     const contents: Array<{ item: ItemRow; bytes: Uint8Array | string }> = [];
