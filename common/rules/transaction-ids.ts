@@ -9,6 +9,7 @@ export interface ParsedIds {
   blanks: number;
 }
 
+const SEPARATOR = /[\s,;]/;
 const HEADER = /^(transaction[\s_-]*id|transactionid|mã tra cứu|ma tra cuu|id)$/i;
 
 /** Drops blanks and duplicates (exact match after trimming), keeping the first occurrence. */
@@ -18,7 +19,7 @@ export function dedupeIds(raw: readonly string[]): ParsedIds {
   let duplicates = 0;
   let blanks = 0;
   for (const entry of raw) {
-    const id = entry.replace(/^\uFEFF/, '').trim();
+    const id = (entry.charCodeAt(0) === 0xfeff ? entry.slice(1) : entry).trim();
     if (id === '') {
       blanks++;
       continue;
@@ -35,6 +36,9 @@ export function dedupeIds(raw: readonly string[]): ParsedIds {
 
 /** Rows pasted from a spreadsheet: two or more lines, each with the same number (≥ 2) of tab-separated cells. */
 function isSpreadsheetPaste(lines: readonly string[]): boolean {
+  const first = lines.find((l) => l.trim() !== '');
+  // One cell in the first row: not a table (no need to look at the other lines).
+  if (first === undefined || !first.includes('\t')) return false;
   const filled = lines.filter((l) => l.trim() !== '');
   if (filled.length < 2) return false;
   const cells = filled[0]!.split('\t').length;
@@ -56,6 +60,11 @@ export function parseIdsText(text: string, fileName?: string): ParsedIds {
   if (!isTable) {
     const raw: string[] = [];
     for (const line of lines) {
+      // Most lines of a long list are one ID: only a line with a separator is split.
+      if (!SEPARATOR.test(line)) {
+        raw.push(line);
+        continue;
+      }
       const parts = line.split(/[\s,;]+/);
       if (parts.every((p) => p === '')) raw.push('');
       else raw.push(...parts.filter((p) => p !== ''));

@@ -4,7 +4,8 @@ import { describeErrorCode } from '../../../common/envelope';
 import type { DownloadDataType } from '../../../common/model';
 import { apiErrors, isApiError, type ApiError } from '../api/errors';
 import type { DownloadResult } from '../api/normalise';
-import { exists, placeFile, removeWithPrefix, sizeOf, syncFolder, writeFileFully } from './files';
+import { placeFile, removeWithPrefix, syncFolder, writeFileFully } from './files';
+import { recoverPlacing } from './recovery';
 import { matchAnswers } from './matching';
 import { fileNameFor, numbered, resolveInside, TEMP_PREFIX } from './names';
 import { apiFailure, AuthStop, failure, message, withBatchRetries, writeFailure } from './outcomes';
@@ -49,6 +50,9 @@ export class DownloadEngine {
   /** The last seq read from the store: pending items are read a batch at a time, never all at once. */
   private after = -1;
   private drained = false;
+  /** Crash recovery and the folder listing: storing a batch waits for it. */
+  private ready: Promise<void> = Promise.resolve();
+  private prepared = false;
 
   constructor(options: EngineOptions) {
     this.opts = {
@@ -95,11 +99,11 @@ export class DownloadEngine {
   private async execute(): Promise<EngineOutcome> {
     const { repo } = this.opts;
     await fs.promises.mkdir(this.folder, { recursive: true });
-    await this.recoverPlacing();
-    // One listing of the folder up front; names this job gives are asked of the store.
-    for (const name of await this.removeTemps()) this.existing.add(name.toLowerCase());
     // The row's counters are kept by triggers in every transaction that changes an item: nothing to recount.
     this.meter = new ProgressMeter(repo.counts(this.job.id), this.opts.onProgress, this.opts.progressIntervalMs);
+    // Crash leftovers are settled while the first calls are in flight; no file is written before.
+    this.ready = this.prepare();
+    this.ready.catch(() => this.controller.abort());
 
     let authError: ApiError | undefined;
     const onError = (batch: ItemRow[], error: unknown) => {
@@ -124,7 +128,12 @@ export class DownloadEngine {
     const saving = new Set<Promise<void>>();
     const worker = async () => {
       while (!this.signal.aborted && authError === undefined) {
-        const batch = this.nextBatch();
+        let batch = this.nextBatch();
+        if (!batch && !this.prepared) {
+          // Items the recovery sends back to pending may come after the queue ran dry.
+          await this.ready.catch(() => {});
+          batch = this.nextBatch();
+        }
         if (!batch) return;
         let result: Extract<DownloadResult, { kind: 'items' }> | null;
         try {
@@ -146,9 +155,11 @@ export class DownloadEngine {
       await Promise.all(Array.from({ length: this.opts.concurrency }, () => worker()));
       while (saving.size > 0) await Promise.race(saving);
     } finally {
+      await this.ready.catch(() => {});
       await this.removeTemps();
       this.meter.emit(true);
     }
+    await this.ready;
     if (authError) return { kind: 'auth', error: authError };
     if (this.signal.aborted) return { kind: 'stopped' };
     return { kind: 'done' };
@@ -168,30 +179,26 @@ export class DownloadEngine {
     return batch;
   }
 
-  /** After a crash: finish renames that were decided, or send the item back to pending. */
-  private async recoverPlacing(): Promise<void> {
-    const placing = this.opts.repo.itemsWithStatus(this.job.id, 'placing');
-    if (placing.length === 0) return;
-    const outcomes: ItemOutcome[] = [];
-    for (const item of placing) {
-      const temp = this.tempPath(item.seq);
-      let final: string | null;
-      try {
-        final = item.file ? resolveInside(this.folder, item.file) : null;
-      } catch {
-        final = null;
-      }
-      if (final && (await exists(temp))) {
-        await this.place(temp, final, this.unzip, item.seq);
-        outcomes.push({ seq: item.seq, status: 'saved', file: item.file, bytes: await sizeOf(final) });
-      } else if (final && (await exists(final))) {
-        outcomes.push({ seq: item.seq, status: 'saved', file: item.file, bytes: await sizeOf(final) });
-      } else {
-        outcomes.push({ seq: item.seq, status: 'pending' });
-      }
+  /** Settles crash leftovers, lists the folder once (names this job gives are asked of the store), takes the counts again. */
+  private async prepare(): Promise<void> {
+    try {
+      const back = await recoverPlacing({
+        repo: this.opts.repo,
+        jobId: this.job.id,
+        folder: this.folder,
+        unzip: this.unzip,
+        durable: this.opts.durable,
+        tempPath: (seq, suffix) => this.tempPath(seq, suffix),
+      });
+      // Sent back behind the reading position: asked again from here (those ahead are read in turn).
+      const behind = back.filter((item) => item.seq <= this.after);
+      for (let i = 0; i < behind.length; i += this.opts.batchSize) this.again.push(behind.slice(i, i + this.opts.batchSize));
+      if (back.length > 0) this.drained = false;
+      for (const name of await this.removeTemps()) this.existing.add(name.toLowerCase());
+      Object.assign(this.meter.counts, this.opts.repo.counts(this.job.id));
+    } finally {
+      this.prepared = true;
     }
-    if (this.opts.durable) await syncFolder(this.folder);
-    this.opts.repo.record(this.job.id, outcomes);
   }
 
   /** Deletes every temporary name of this job in the folder (crash leftovers, aborted writes). */
@@ -247,9 +254,10 @@ export class DownloadEngine {
 
   /** Writes one answered batch: temp files (in parallel), names decided and recorded, renames, outcomes committed. */
   private async storeBatch(batch: ItemRow[], result: Extract<DownloadResult, { kind: 'items' }>): Promise<void> {
+    await this.ready;
     const matches = matchAnswers(batch, result.items);
     const outcomes: ItemOutcome[] = [];
-    const contents: Array<{ item: ItemRow; bytes: Uint8Array }> = [];
+    const contents: Array<{ item: ItemRow; bytes: Uint8Array | string }> = [];
     for (const item of batch) {
       const match = matches.get(item.seq)!;
       if (!('answer' in match)) {
@@ -284,7 +292,7 @@ export class DownloadEngine {
         );
         continue;
       }
-      contents.push({ item, bytes: typeof content === 'string' ? Buffer.from(content, 'utf8') : content });
+      contents.push({ item, bytes: content });
     }
 
     const written = await Promise.all(contents.map(({ item, bytes }) => this.writeTemp(item, bytes)));
@@ -338,14 +346,11 @@ export class DownloadEngine {
    * with it (a refused or unwritable archive, a failed write) fails this item only, and its
    * temporary file or folder is removed at once.
    */
-  private async writeTemp(item: ItemRow, bytes: Uint8Array): Promise<Ready | ItemOutcome> {
+  private async writeTemp(item: ItemRow, bytes: Uint8Array | string): Promise<Ready | ItemOutcome> {
     const temp = this.tempPath(item.seq);
     try {
-      if (!this.unzip) {
-        await writeFileFully(temp, bytes, this.opts.durable);
-        return { item, temp, bytes: bytes.length, isDir: false };
-      }
-      const entries = readZipSafely(bytes, this.opts.zipLimits ?? DEFAULT_ZIP_LIMITS);
+      if (!this.unzip) return { item, temp, bytes: await writeFileFully(temp, bytes, this.opts.durable), isDir: false };
+      const entries = readZipSafely(typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes, this.opts.zipLimits ?? DEFAULT_ZIP_LIMITS);
       await fs.promises.rm(temp, { recursive: true, force: true });
       await fs.promises.mkdir(temp);
       return { item, temp, bytes: await writeEntries(temp, entries), isDir: true };

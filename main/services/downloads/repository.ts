@@ -4,6 +4,7 @@ import { downloadFlags, kindFromFlags, type Bilingual, type DownloadDataType, ty
 import type { StatementSync } from 'node:sqlite';
 import { Statements, type Store } from '../store';
 import { OwnershipLost, type OwnerAlive } from './ownership';
+import { releasePageCache, withPageCache } from './page-cache';
 
 export interface JobSettings {
   type: DownloadDataType;
@@ -138,6 +139,11 @@ export function jobFingerprint(scope: string, settings: JobSettings, ids: readon
   return h.digest('hex');
 }
 
+/** Item outcomes recorded between two releases of the page cache. */
+const RELEASE_CACHE_EVERY = 2_000;
+/** The page cache (KB) while a job's items are inserted. */
+const INSERT_CACHE_KB = 4_096;
+
 /** Download jobs and their items in `einvoice.db` (tables in schema.ts). */
 export class JobsRepository {
   constructor(
@@ -161,27 +167,32 @@ export class JobsRepository {
     const stamp = this.now().toISOString();
     const fingerprint = jobFingerprint(scope, settings, ids);
     const flags = downloadFlags(settings.kind);
-    this.store.transaction(() => {
-      this.sql(
-        `INSERT INTO download_jobs(id, profile_id, fingerprint, type, with_code, calc, folder, existing, unzip, status, base_url, created_at, updated_at)
+    // The items are appended in order and not read back here: a small page cache is enough, and
+    // the rest goes to the log as the insert goes instead of being held until the commit.
+    withPageCache(this.store.db, INSERT_CACHE_KB, () =>
+      this.store.transaction(() => {
+        this.sql(
+          `INSERT INTO download_jobs(id, profile_id, fingerprint, type, with_code, calc, folder, existing, unzip, status, base_url, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'ready', ?, ?, ?)`,
-      ).run(
-        id,
-        profileId,
-        fingerprint,
-        settings.type,
-        flags.invoiceWithCode ? 1 : 0,
-        flags.invoiceCalcu ? 1 : 0,
-        settings.folder,
-        settings.existing,
-        settings.unzip ? 1 : 0,
-        baseUrl,
-        stamp,
-        stamp,
-      );
-      const insert = this.sql(`INSERT INTO download_items(job_id, seq, transaction_id, status) VALUES (?, ?, ?, 'pending')`);
-      ids.forEach((tid, seq) => insert.run(id, seq, tid));
-    });
+        ).run(
+          id,
+          profileId,
+          fingerprint,
+          settings.type,
+          flags.invoiceWithCode ? 1 : 0,
+          flags.invoiceCalcu ? 1 : 0,
+          settings.folder,
+          settings.existing,
+          settings.unzip ? 1 : 0,
+          baseUrl,
+          stamp,
+          stamp,
+        );
+        const insert = this.sql(`INSERT INTO download_items(job_id, seq, transaction_id, status) VALUES (?, ?, ?, 'pending')`);
+        ids.forEach((tid, seq) => insert.run(id, seq, tid));
+      }),
+    );
+    this.releaseCache();
     return this.get(id)!;
   }
 
@@ -262,21 +273,22 @@ export class JobsRepository {
     return job ? job.counts : { total: 0, pending: 0, placing: 0, saved: 0, skipped: 0, failed: 0, bytes: 0 };
   }
 
-  /** Items in a state, in order (the engine reads the `placing` ones after a crash). */
-  itemsWithStatus(id: string, status: ItemState): ItemRow[] {
-    const rows = this.sql('SELECT seq, transaction_id, status, file, bytes, attempts FROM download_items WHERE job_id = ? AND status = ? ORDER BY seq').all(
-      id,
-      status,
-    ) as unknown as RawItem[];
+  /**
+   * Up to `limit` items in a state after seq `after`, in order: the engine reads its work (and,
+   * after a crash, the `placing` items) a page at a time. INDEXED BY: without statistics the
+   * planner would walk the job's items by seq from the start, past every item already saved.
+   */
+  itemsAfter(id: string, status: ItemState, after: number, limit: number): ItemRow[] {
+    const rows = this.sql(
+      `SELECT seq, transaction_id, status, file, bytes, attempts FROM download_items INDEXED BY download_items_status
+       WHERE job_id = ? AND status = ? AND seq > ? ORDER BY seq LIMIT ?`,
+    ).all(id, status, after, limit) as unknown as RawItem[];
     return rows.map(toItem);
   }
 
-  /** Up to `limit` pending items after seq `after`, in order: the engine reads its work a batch at a time. */
+  /** Up to `limit` pending items after seq `after`, in order. */
   pendingAfter(id: string, after: number, limit: number): ItemRow[] {
-    const rows = this.sql(
-      `SELECT seq, transaction_id, status, file, bytes, attempts FROM download_items WHERE job_id = ? AND status = 'pending' AND seq > ? ORDER BY seq LIMIT ?`,
-    ).all(id, after, limit) as unknown as RawItem[];
-    return rows.map(toItem);
+    return this.itemsAfter(id, 'pending', after, limit);
   }
 
   /** The seq of the job's first item still pending or placing; null when every item has settled. */
@@ -337,9 +349,19 @@ export class JobsRepository {
     return this.page(id, 0, Number.MAX_SAFE_INTEGER, 'failed').items;
   }
 
+  /** Releases the page cache after a job's insert and every RELEASE_CACHE_EVERY outcomes (see page-cache.ts). */
+  private releaseCache(): void {
+    this.recorded = 0;
+    releasePageCache(this.store.db);
+  }
+
+  private recorded = 0;
+
   /** Records many item outcomes in one transaction (the engine commits per batch, not per file). */
   record(jobId: string, outcomes: readonly ItemOutcome[]): void {
     if (outcomes.length === 0) return;
+    this.recorded += outcomes.length;
+    if (this.recorded >= RELEASE_CACHE_EVERY) this.releaseCache();
     const stamp = this.now().toISOString();
     this.store.transaction(() => {
       // Ownership is checked in the same transaction as the writes: a process that lost the job writes nothing.

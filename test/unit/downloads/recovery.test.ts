@@ -1,0 +1,68 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { DownloadsService } from '../../../main/services/downloads';
+import { TEMP_PREFIX } from '../../../main/services/downloads/names';
+import { ProfileService } from '../../../main/services/profiles';
+import { openDatabase, type Store } from '../../../main/services/store';
+import { makeTempDir } from '../../support/temp-dir';
+import { ScriptedClient } from './scripted-client';
+
+const temps: Array<() => void> = [];
+const stores: Store[] = [];
+afterEach(() => {
+  for (const s of stores.splice(0)) s.close();
+  for (const c of temps.splice(0)) c();
+});
+
+const body = (id: string) => `<Invoice>${id}</Invoice>`;
+
+it('a job left with placing items: complete temp files are placed without asking again, the others are asked once more wherever the reading position is', async () => {
+  const tmp = makeTempDir('einvoice-dl-recovery-');
+  temps.push(tmp.cleanup);
+  const store = openDatabase(path.join(tmp.dir, 'data'));
+  stores.push(store);
+  const profileId = new ProfileService(store).activeId();
+  const client = new ScriptedClient((ids) => ({
+    kind: 'items',
+    envelopeSuccess: true,
+    items: ids.map((id) => ({ transactionId: id, content: body(id), errorCode: null, link: null })),
+  }));
+  const service = new DownloadsService({
+    store,
+    activeProfileId: () => profileId,
+    session: async () => ({ profileId, client }),
+    engine: { durable: false, batchSize: 10, concurrency: 2 },
+  });
+  const out = path.join(tmp.dir, 'out');
+  const ids = Array.from({ length: 120 }, (_, i) => `ID-${String(i).padStart(3, '0')}`);
+  const { job } = await service.create({ ids, type: 'Xml', folder: out }, profileId);
+
+  // As a kill leaves it: 10–99 saved; 0–4 placing with their temp file complete; 5–9 and 100–104
+  // placing with nothing written (sent back to pending: 5–9 behind the reading position, 100–104 ahead).
+  const set = store.db.prepare('UPDATE download_items SET status = ?, file = ? WHERE job_id = ? AND seq = ?');
+  const temp = (seq: number) => path.join(out, `${TEMP_PREFIX}${job.id.slice(0, 8)}-${seq}`);
+  for (let seq = 0; seq < 105; seq++) {
+    const name = `${ids[seq]}.xml`;
+    if (seq >= 10 && seq < 100) {
+      set.run('saved', name, job.id, seq);
+      fs.writeFileSync(path.join(out, name), body(ids[seq]!));
+    } else {
+      set.run('placing', name, job.id, seq);
+      if (seq < 5) fs.writeFileSync(temp(seq), body(ids[seq]!));
+    }
+  }
+  fs.writeFileSync(temp(200), 'a leftover of an aborted write');
+
+  service.start(job.id);
+  const view = await service.whenDone(job.id);
+  expect(view).toMatchObject({ status: 'done', saved: 120, failed: 0, skipped: 0 });
+  const asked = client.calls.flat();
+  expect(asked.sort()).toEqual([...ids.slice(5, 10), ...ids.slice(100)].sort()); // each once, none of the placed ones
+  const files = fs.readdirSync(out).sort();
+  expect(files).toEqual(ids.map((id) => `${id}.xml`).sort()); // no temp file left
+  for (const id of ids) expect(fs.readFileSync(path.join(out, `${id}.xml`), 'utf8')).toBe(body(id));
+  const row = service.repo.get(job.id)!.counts;
+  expect(row).toMatchObject({ total: 120, pending: 0, placing: 0, saved: 120 });
+  await service.close();
+});
