@@ -41,10 +41,19 @@ export class OutboxReads {
     return row ? toEntry(row) : null;
   }
 
-  /** One page of the queue (a query's rows in its order, `limit` from `offset`) and how many rows the query has. */
-  list(profileId: string, q: ListQuery = {}): { items: EmailEntry[]; total: number } {
-    const { sql, params } = whereOf(profileId, q);
-    const total = (this.stmt(`SELECT count(*) AS n FROM email_outbox WHERE ${sql}`).get(...params) as { n: number }).n;
+  /**
+   * One page of the queue (a query's rows in its order, `limit` from `offset`) and how many rows the
+   * query has: taken from `counts` (the state counts just read) unless the query searches.
+   */
+  list(profileId: string, q: ListQuery = {}, counts?: EmailCounts): { items: EmailEntry[]; total: number } {
+    let total: number;
+    if (counts && !q.search?.trim()) {
+      const states = q.states && q.states.length > 0 ? new Set(q.states) : EMAIL_STATES;
+      total = [...states].reduce((sum, state) => sum + counts[state], 0);
+    } else {
+      const { sql, params } = whereOf(profileId, q);
+      total = (this.stmt(`SELECT count(*) AS n FROM email_outbox WHERE ${sql}`).get(...params) as { n: number }).n;
+    }
     return { items: this.page<Row>('*', profileId, q).map(toEntry), total };
   }
 

@@ -187,7 +187,8 @@ export class EmailService {
 
   list(query: ListQuery) {
     const profileId = this.deps.activeProfileId();
-    return { ...this.outbox.list(profileId, query), counts: this.outbox.counts(profileId) };
+    const counts = this.outbox.counts(profileId);
+    return { ...this.outbox.list(profileId, query, counts), counts };
   }
 
   keys(query: ListQuery) {

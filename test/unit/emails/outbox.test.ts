@@ -247,4 +247,25 @@ describe('Outbox', () => {
     expect(outbox.list('sandbox', { sort: 'transactionId', dir: 'asc' }).items.map((e) => e.transactionId)).toEqual(['A-1', 'B-2', 'C-3']);
     expect(outbox.list('sandbox', { search: '%' }).total).toBe(0);
   });
+
+  it('takes a query’s total from the state counts when it does not search, the same as counting its rows', () => {
+    outbox.add('sandbox', [clean('B-2', 'bob@x.vn'), clean('A-1', 'ann@x.vn'), clean('C-3', 'cat@x.vn'), clean('D-4', 'dan@x.vn')]);
+    const c = outbox.claim('sandbox', 2)!;
+    outbox.settle({ token: c.token, verdicts: new Map(c.entries.map((e, i) => [e.id, judgeItem(i === 0 ? 2 : 3, i === 0 ? 'InvalidEmail' : null)])) });
+    const counts = outbox.counts('sandbox');
+    const queries = [
+      {},
+      { states: ['failed' as const] },
+      { states: ['queued' as const, 'sent' as const] },
+      { states: ['failed' as const, 'failed' as const] },
+      { states: [] },
+    ];
+    for (const q of queries) {
+      const counted = outbox.list('sandbox', q);
+      expect(counted.total).toBe(counted.items.length);
+      expect(outbox.list('sandbox', q, counts).total).toBe(counted.total);
+    }
+    // A search counts its rows whatever counts it is given.
+    expect(outbox.list('sandbox', { search: 'ann' }, counts).total).toBe(1);
+  });
 });
