@@ -148,8 +148,7 @@ export function scaleBench(root: string): void {
     );
     expect(ratio).toBeLessThanOrEqual(1.2);
     // Printed, not asserted: the goal (≤ 64 MB) is not met yet (see the README's figures).
-    // The goal is < 1 s; on a machine so loaded that a fresh 1 000-ID job needs longer than that to
-    // reach its first call, the resume is held to that job's start instead (both printed above).
-    expect(resumeMs).toBeLessThan(Math.max(1_000, smallSetup * 1.5));
+    // Process start included; a fresh job's time to its first call is printed beside it.
+    expect(resumeMs).toBeLessThan(1_000);
   }, 600_000);
 }
