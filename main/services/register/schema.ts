@@ -1,5 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
-import { activeScope, rememberScope } from './service-key';
+import { activeScope, rememberScope, UNKNOWN_SELLER } from './service-key';
 
 /**
  * The register of issued invoices, created by a migration entry in store/migrations.ts. Once
@@ -97,7 +97,9 @@ export function keyRegisterByService(db: DatabaseSync): void {
   const profiles = db.prepare('SELECT DISTINCT profile_id FROM issued_invoices').all() as Array<{ profile_id: string }>;
   const put = db.prepare('INSERT INTO temp.register_scope (profile_id, service_key) VALUES (?, ?)');
   for (const { profile_id } of profiles) {
-    const scope = activeScope(db, profile_id);
+    const active = activeScope(db, profile_id);
+    // Signed out at the upgrade: the seller is not known yet; the first one signed in adopts them.
+    const scope = active.service.endsWith('|') ? { ...active, service: `${active.service}${UNKNOWN_SELLER}` } : active;
     put.run(profile_id, scope.service);
     rememberScope(db, scope, at);
   }

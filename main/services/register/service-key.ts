@@ -51,3 +51,41 @@ export function rememberScope(db: Db, scope: RegisterScope, at: string): void {
      ON CONFLICT (profile_id) DO UPDATE SET address = excluded.address, tax_code = excluded.tax_code, seen_at = excluded.seen_at`,
   ).run(scope.profileId, scope.service.slice(0, cut), scope.service.slice(cut + 1), at);
 }
+
+/** The tax code of rows kept from before the register was keyed by service, when no seller was signed in. */
+export const UNKNOWN_SELLER = '?';
+
+/**
+ * Rows kept from before the register was keyed by service while nobody was signed in belong to
+ * the first seller signed in at that address: moved into `scope`, so that sign-in does not hide
+ * them. (Rows read under a bare token, whose seller is never known, stay apart.) An invoice already
+ * under `scope` keeps that copy. Cheap when there is nothing to move (two index lookups).
+ */
+export function adoptUnknownSeller(db: Db, scope: RegisterScope): boolean {
+  const unknown = unknownSellerKey(scope);
+  if (!unknown || !hasRowsUnder(db, scope.profileId, unknown)) return false;
+  for (const table of ['issued_invoices', 'issued_sync_days']) {
+    db.prepare(`UPDATE OR IGNORE ${table} SET service_key = ? WHERE profile_id = ? AND service_key = ?`).run(scope.service, scope.profileId, unknown);
+    db.prepare(`DELETE FROM ${table} WHERE profile_id = ? AND service_key = ?`).run(scope.profileId, unknown);
+  }
+  return true;
+}
+
+/** Whether `adoptUnknownSeller` has anything to move (a read, outside any transaction). */
+export function hasUnknownSeller(db: Db, scope: RegisterScope): boolean {
+  const unknown = unknownSellerKey(scope);
+  return unknown !== null && hasRowsUnder(db, scope.profileId, unknown);
+}
+
+/** The same address with the unknown seller; null when `scope` itself has no known tax code. */
+function unknownSellerKey(scope: RegisterScope): string | null {
+  const cut = scope.service.lastIndexOf('|');
+  const taxCode = scope.service.slice(cut + 1);
+  return taxCode === '' || taxCode === UNKNOWN_SELLER ? null : `${scope.service.slice(0, cut + 1)}${UNKNOWN_SELLER}`;
+}
+
+function hasRowsUnder(db: Db, profileId: string, service: string): boolean {
+  return ['issued_invoices', 'issued_sync_days'].some(
+    (table) => db.prepare(`SELECT 1 AS x FROM ${table} WHERE profile_id = ? AND service_key = ? LIMIT 1`).get(profileId, service) !== undefined,
+  );
+}

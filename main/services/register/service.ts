@@ -13,7 +13,7 @@ import type { SignedInSession } from '../auth';
 import type { DraftsRepository } from '../drafts/repository';
 import type { Store } from '../store';
 import { RegisterRepository } from './repository';
-import { activeScope, rememberScope, type RegisterScope } from './service-key';
+import { activeScope, adoptUnknownSeller, hasUnknownSeller, rememberScope, type RegisterScope } from './service-key';
 import { syncRange } from './sync';
 
 export interface RegisterServiceDeps {
@@ -58,7 +58,9 @@ export class RegisterService {
 
   /** The active profile and its service now: the register shows only the rows read from it. */
   scope(profileId = this.deps.activeProfileId()): RegisterScope {
-    return activeScope(this.deps.store.db, profileId);
+    const scope = activeScope(this.deps.store.db, profileId);
+    if (hasUnknownSeller(this.deps.store.db, scope)) this.deps.store.transaction((db) => adoptUnknownSeller(db, scope));
+    return scope;
   }
 
   list(q: IssuedQuery): { items: IssuedInvoice[]; total: number } {

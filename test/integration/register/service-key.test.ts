@@ -10,7 +10,7 @@ import { vietnamToday } from '../../../common/rules';
 import { startSandbox, type Sandbox } from '../../../main/sandbox';
 import { SANDBOX_CREDENTIALS } from '../../../main/sandbox/tokens';
 import { upsertRows } from '../../../main/services/register/repository';
-import { activeScope } from '../../../main/services/register/service-key';
+import { activeScope, adoptUnknownSeller, hasUnknownSeller } from '../../../main/services/register/service-key';
 import { addDays, daysBetween, runsOf } from '../../../main/services/register/sync';
 import { openDatabase } from '../../../main/services/store';
 import { migrations } from '../../../main/services/store/migrations';
@@ -183,6 +183,53 @@ describe('a register written before it was tied to a service', () => {
         expect(count('SELECT count(*) AS n FROM issued_invoices')).toBe(2);
         expect(count(`SELECT n FROM issued_day_counts WHERE service_key = 'sandbox|' AND inv_date = '${to}'`)).toBe(1);
         expect(count(`SELECT n FROM issued_day_counts WHERE service_key = '${scope.service}' AND inv_date = '${from}'`)).toBe(1);
+      } finally {
+        store.close();
+      }
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
+  it('kept while signed out: the rows are the first signed-in seller’s at that address, not hidden by the sign-in', () => {
+    const tmp = makeTempDir('einvoice-register-upgrade-out-');
+    try {
+      const old = openDatabase(tmp.dir, { migrations: migrations.slice(0, 15) });
+      old.db
+        .prepare(
+          "INSERT INTO profiles (id, name, kind, base_url, created_at, updated_at) VALUES ('p1', 'Máy chủ', 'custom', 'https://hd.example.vn/api/', ?, ?)",
+        )
+        .run(today, today);
+      old.db
+        .prepare(
+          `INSERT INTO issued_invoices (profile_id, transaction_id, inv_series, inv_no, inv_date, kind, buyer_name, source, search, updated_at)
+           VALUES ('p1', 'TXOLD2', '1C26TAA', '00000001', ?, 'withCode', 'Công ty Cũ', 'queue', 'cong ty cu', ?)`,
+        )
+        .run(from, today);
+      old.close();
+
+      const store = openDatabase(tmp.dir);
+      try {
+        // Signed out at the upgrade: the seller is not known yet; the rows are still shown.
+        const before = activeScope(store.db, 'p1');
+        expect(before.service).toBe('https://hd.example.vn/api|?');
+        expect(hasUnknownSeller(store.db, before)).toBe(false);
+        expect(store.db.prepare('SELECT service_key FROM issued_invoices').all()).toEqual([{ service_key: before.service }]);
+        // A bare token (no tax code) does not take them.
+        store.db.prepare("INSERT INTO profile_auth (profile_id, method, signed_in_at, tax_code) VALUES ('p1', 'token', ?, NULL)").run(today);
+        expect(hasUnknownSeller(store.db, activeScope(store.db, 'p1'))).toBe(false);
+        store.db.prepare("DELETE FROM profile_auth WHERE profile_id = 'p1'").run();
+        // Signed in with a tax code: the rows move to that seller, once.
+        store.db.prepare("INSERT INTO profile_auth (profile_id, method, signed_in_at, tax_code) VALUES ('p1', 'credentials', ?, '0101243150')").run(today);
+        const after = activeScope(store.db, 'p1');
+        expect(after.service).toBe('https://hd.example.vn/api|0101243150');
+        expect(hasUnknownSeller(store.db, after)).toBe(true);
+        expect(store.transaction((db) => adoptUnknownSeller(db, after))).toBe(true);
+        expect(hasUnknownSeller(store.db, after)).toBe(false);
+        expect(store.db.prepare('SELECT service_key, transaction_id, source FROM issued_invoices').all()).toEqual([
+          { service_key: after.service, transaction_id: 'TXOLD2', source: 'queue' },
+        ]);
+        expect(store.db.prepare(`SELECT sum(n) AS n FROM issued_day_counts WHERE service_key = ?`).get(after.service)).toEqual({ n: 1 });
       } finally {
         store.close();
       }
