@@ -82,6 +82,16 @@ test('this month, one series, 30 chosen: downloaded as 30 PDFs, emailed to their
   await page.keyboard.press('Space');
   for (let i = 1; i < 30; i++) await page.keyboard.press('Shift+ArrowDown');
   await expect(page.getByTestId('issued-selected')).toHaveText('Đã chọn 30');
+  // End and Home move the focus to rows not drawn yet (the table draws only a window of rows).
+  const shown = Number((await page.getByText(/^\d+ hóa đơn$/).textContent())!.split(' ')[0]);
+  const focusedRow = () => page.evaluate(() => document.activeElement?.closest('[role=row]')?.getAttribute('data-index'));
+  await page.keyboard.press('End');
+  await expect.poll(focusedRow).toBe(String(shown - 1));
+  await page.keyboard.press('Home');
+  await expect.poll(focusedRow).toBe('0');
+  await page.keyboard.press('ArrowDown');
+  await expect.poll(focusedRow).toBe('1');
+  await expect(page.getByTestId('issued-selected')).toHaveText('Đã chọn 30');
   await page.screenshot({ path: `${SHOTS}/issued-selected.png` });
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
   await expectNoSeriousAxe(page, 'main');

@@ -87,6 +87,18 @@ export function VirtualRows({ count, rowHeight, className, testId, empty, resetK
     setActive(0);
   }, [resetKey, scrollRef]);
 
+  // A row moved to by the keyboard may exist only after the scroll has rendered a new window: its
+  // checkbox takes the focus once it is there (after this render or a later one).
+  const focusing = useRef<number | null>(null);
+  const focusPending = () => {
+    const i = focusing.current;
+    const box = i === null ? null : scrollRef.current?.querySelector<HTMLInputElement>(`[data-index="${i}"] input[type=checkbox]`);
+    if (!box) return;
+    focusing.current = null;
+    box.focus();
+  };
+  useEffect(focusPending);
+
   const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
     if (!(e.target instanceof HTMLInputElement) || e.target.type !== 'checkbox' || count === 0) return;
     const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / rowHeight) - 1);
@@ -105,7 +117,8 @@ export function VirtualRows({ count, rowHeight, className, testId, empty, resetK
     setActive(i);
     onMove?.(i, e.shiftKey);
     scrollToIndex(i);
-    requestAnimationFrame(() => scrollRef.current?.querySelector<HTMLInputElement>(`[data-index="${i}"] input[type=checkbox]`)?.focus());
+    focusing.current = i;
+    focusPending();
   };
   const rows: ReactNode[] = [];
   if (count > 0) {
