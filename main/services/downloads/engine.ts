@@ -189,10 +189,13 @@ export class DownloadEngine {
         unzip: this.unzip,
         durable: this.opts.durable,
         tempPath: (seq, suffix) => this.tempPath(seq, suffix),
+        // Sent back behind the reading position as it is when they are recorded: asked again from
+        // here; those ahead of it are read in turn (judged per page, as the reader moves meanwhile).
+        onSentBack: (page) => {
+          const behind = page.filter((item) => item.seq <= this.after);
+          for (let i = 0; i < behind.length; i += this.opts.batchSize) this.again.push(behind.slice(i, i + this.opts.batchSize));
+        },
       });
-      // Sent back behind the reading position: asked again from here (those ahead are read in turn).
-      const behind = back.filter((item) => item.seq <= this.after);
-      for (let i = 0; i < behind.length; i += this.opts.batchSize) this.again.push(behind.slice(i, i + this.opts.batchSize));
       if (back.length > 0) this.drained = false;
       for (const name of await this.removeTemps()) this.existing.add(name.toLowerCase());
       Object.assign(this.meter.counts, this.opts.repo.counts(this.job.id));

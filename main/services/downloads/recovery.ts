@@ -9,6 +9,8 @@ export interface RecoveryContext {
   unzip: boolean;
   durable: boolean;
   tempPath(seq: number, suffix?: string): string;
+  /** Each page's items sent back to pending, told in the same turn as they are recorded. */
+  onSentBack?(items: ItemRow[]): void;
 }
 
 /**
@@ -25,7 +27,10 @@ export async function recoverPlacing(ctx: RecoveryContext): Promise<ItemRow[]> {
     const outcomes = await Promise.all(placing.map((item) => settle(ctx, item)));
     if (ctx.durable) await syncFolder(ctx.folder);
     ctx.repo.record(ctx.jobId, outcomes);
-    for (const [i, o] of outcomes.entries()) if (o.status === 'pending') back.push({ ...placing[i]!, status: 'pending', file: null, bytes: 0 });
+    const page: ItemRow[] = [];
+    for (const [i, o] of outcomes.entries()) if (o.status === 'pending') page.push({ ...placing[i]!, status: 'pending', file: null, bytes: 0 });
+    if (page.length > 0) ctx.onSentBack?.(page);
+    back.push(...page);
   }
 }
 

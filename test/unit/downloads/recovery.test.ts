@@ -66,3 +66,37 @@ it('a job left with placing items: complete temp files are placed without asking
   expect(row).toMatchObject({ total: 120, pending: 0, placing: 0, saved: 120 });
   await service.close();
 });
+
+it('more placing items than one recovery page, sent back while the workers read: each asked once', async () => {
+  const tmp = makeTempDir('einvoice-dl-recovery-pages-');
+  temps.push(tmp.cleanup);
+  const store = openDatabase(path.join(tmp.dir, 'data'));
+  stores.push(store);
+  const profileId = new ProfileService(store).activeId();
+  const client = new ScriptedClient((ids) => ({
+    kind: 'items',
+    envelopeSuccess: true,
+    items: ids.map((id) => ({ transactionId: id, content: body(id), errorCode: null, link: null })),
+  }));
+  const service = new DownloadsService({
+    store,
+    activeProfileId: () => profileId,
+    session: async () => ({ profileId, client }),
+    engine: { durable: false, batchSize: 50, concurrency: 4 },
+  });
+  const out = path.join(tmp.dir, 'out');
+  const ids = Array.from({ length: 1600 }, (_, i) => `ID-${String(i).padStart(4, '0')}`);
+  const { job } = await service.create({ ids, type: 'Xml', folder: out }, profileId);
+  // A kill with every other item placing and nothing written (800: two recovery pages), the others
+  // pending: the workers read pending items while recovery sends the placing ones back page by page.
+  store.db.prepare("UPDATE download_items SET status = 'placing', file = 'ID-' || printf('%04d', seq) || '.xml' WHERE job_id = ? AND seq % 2 = 0").run(job.id);
+
+  service.start(job.id);
+  const view = await service.whenDone(job.id);
+  expect(view).toMatchObject({ status: 'done', saved: 1600, failed: 0 });
+  const asked = client.calls.flat();
+  expect(asked.length).toBe(1600);
+  expect(new Set(asked).size).toBe(1600);
+  expect(fs.readdirSync(out).sort()).toEqual(ids.map((id) => `${id}.xml`));
+  await service.close();
+});
