@@ -17,7 +17,8 @@ afterEach(() => {
 
 const body = (id: string) => `<Invoice>${id}</Invoice>`;
 
-it('a job left with placing items: complete temp files are placed without asking again, the others are asked once more wherever the reading position is', async () => {
+/** A downloads service on a fresh store whose client answers every ID with its XML, and a job of `count` IDs. */
+async function jobOf(count: number, engine: { batchSize: number; concurrency: number }) {
   const tmp = makeTempDir('einvoice-dl-recovery-');
   temps.push(tmp.cleanup);
   const store = openDatabase(path.join(tmp.dir, 'data'));
@@ -32,11 +33,16 @@ it('a job left with placing items: complete temp files are placed without asking
     store,
     activeProfileId: () => profileId,
     session: async () => ({ profileId, client }),
-    engine: { durable: false, batchSize: 10, concurrency: 2 },
+    engine: { durable: false, ...engine },
   });
   const out = path.join(tmp.dir, 'out');
-  const ids = Array.from({ length: 120 }, (_, i) => `ID-${String(i).padStart(3, '0')}`);
+  const ids = Array.from({ length: count }, (_, i) => `ID-${String(i).padStart(count > 1000 ? 4 : 3, '0')}`);
   const { job } = await service.create({ ids, type: 'Xml', folder: out }, profileId);
+  return { store, client, service, out, ids, job };
+}
+
+it('a job left with placing items: complete temp files are placed without asking again, the others are asked once more wherever the reading position is', async () => {
+  const { store, client, service, out, ids, job } = await jobOf(120, { batchSize: 10, concurrency: 2 });
 
   // As a kill leaves it: 10–99 saved; 0–4 placing with their temp file complete; 5–9 and 100–104
   // placing with nothing written (sent back to pending: 5–9 behind the reading position, 100–104 ahead).
@@ -68,25 +74,7 @@ it('a job left with placing items: complete temp files are placed without asking
 });
 
 it('more placing items than one recovery page, sent back while the workers read: each asked once', async () => {
-  const tmp = makeTempDir('einvoice-dl-recovery-pages-');
-  temps.push(tmp.cleanup);
-  const store = openDatabase(path.join(tmp.dir, 'data'));
-  stores.push(store);
-  const profileId = new ProfileService(store).activeId();
-  const client = new ScriptedClient((ids) => ({
-    kind: 'items',
-    envelopeSuccess: true,
-    items: ids.map((id) => ({ transactionId: id, content: body(id), errorCode: null, link: null })),
-  }));
-  const service = new DownloadsService({
-    store,
-    activeProfileId: () => profileId,
-    session: async () => ({ profileId, client }),
-    engine: { durable: false, batchSize: 50, concurrency: 4 },
-  });
-  const out = path.join(tmp.dir, 'out');
-  const ids = Array.from({ length: 1600 }, (_, i) => `ID-${String(i).padStart(4, '0')}`);
-  const { job } = await service.create({ ids, type: 'Xml', folder: out }, profileId);
+  const { store, client, service, out, ids, job } = await jobOf(1600, { batchSize: 50, concurrency: 4 });
   // A kill with every other item placing and nothing written (800: two recovery pages), the others
   // pending: the workers read pending items while recovery sends the placing ones back page by page.
   store.db.prepare("UPDATE download_items SET status = 'placing', file = 'ID-' || printf('%04d', seq) || '.xml' WHERE job_id = ? AND seq % 2 = 0").run(job.id);
