@@ -80,9 +80,10 @@ export const SORT_COLUMNS: Record<NonNullable<ListQuery['sort']>, string> = {
 export function whereOf(profileId: string, q: Pick<ListQuery, 'states' | 'search'>): { sql: string; params: SQLInputValue[] } {
   const parts = ['profile_id = ?'];
   const params: SQLInputValue[] = [profileId];
-  if (q.states && q.states.length > 0 && q.states.length < EMAIL_STATES.length) {
-    parts.push(`state IN (${q.states.map(() => '?').join(', ')})`);
-    params.push(...q.states);
+  const states = [...new Set(q.states ?? [])];
+  if (states.length > 0 && states.length < EMAIL_STATES.length) {
+    parts.push(`state IN (${states.map(() => '?').join(', ')})`);
+    params.push(...states);
   }
   const search = q.search?.trim();
   if (search) {

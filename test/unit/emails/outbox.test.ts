@@ -259,6 +259,7 @@ describe('Outbox', () => {
       { states: ['queued' as const, 'sent' as const] },
       { states: ['failed' as const, 'failed' as const] },
       { states: [] },
+      { states: Array<'sent'>(8).fill('sent') },
     ];
     for (const q of queries) {
       const counted = outbox.list('sandbox', q);
