@@ -119,25 +119,30 @@ describe('the register and the service it was read from', () => {
   }, 120_000);
 });
 
+/** A schema-15 data folder (before the register was keyed by service) with profile p1 and one invoice of `source`; `signedIn`: with a credentials sign-in and a synced day. */
+function oldRegister(dir: string, o: { signedIn: boolean; transactionId: string; source: 'sync' | 'queue' }): void {
+  const old = openDatabase(dir, { migrations: migrations.slice(0, 15) });
+  old.db
+    .prepare("INSERT INTO profiles (id, name, kind, base_url, created_at, updated_at) VALUES ('p1', 'Máy chủ', 'custom', 'https://hd.example.vn/api/', ?, ?)")
+    .run(today, today);
+  if (o.signedIn) {
+    old.db.prepare("INSERT INTO profile_auth (profile_id, method, signed_in_at, tax_code) VALUES ('p1', 'credentials', ?, '0101243150')").run(today);
+  }
+  old.db
+    .prepare(
+      `INSERT INTO issued_invoices (profile_id, transaction_id, inv_series, inv_no, inv_date, kind, buyer_name, source, search, updated_at)
+       VALUES ('p1', ?, '1C26TAA', '00000001', ?, 'withCode', 'Công ty Cũ', ?, 'cong ty cu', ?)`,
+    )
+    .run(o.transactionId, from, o.source, today);
+  if (o.signedIn) old.db.prepare("INSERT INTO issued_sync_days (profile_id, kind, day, synced_at) VALUES ('p1', 'withCode', ?, ?)").run(from, today);
+  old.close();
+}
+
 describe('a register written before it was tied to a service', () => {
   it('keeps its rows under the profile’s service and reads its days once more', () => {
     const tmp = makeTempDir('einvoice-register-upgrade-');
     try {
-      const old = openDatabase(tmp.dir, { migrations: migrations.slice(0, 15) });
-      old.db
-        .prepare(
-          "INSERT INTO profiles (id, name, kind, base_url, created_at, updated_at) VALUES ('p1', 'Máy chủ', 'custom', 'https://hd.example.vn/api/', ?, ?)",
-        )
-        .run(today, today);
-      old.db.prepare("INSERT INTO profile_auth (profile_id, method, signed_in_at, tax_code) VALUES ('p1', 'credentials', ?, '0101243150')").run(today);
-      old.db
-        .prepare(
-          `INSERT INTO issued_invoices (profile_id, transaction_id, inv_series, inv_no, inv_date, kind, buyer_name, source, search, updated_at)
-           VALUES ('p1', 'TXOLD1', '1C26TAA', '00000001', ?, 'withCode', 'Công ty Cũ', 'sync', 'cong ty cu', ?)`,
-        )
-        .run(from, today);
-      old.db.prepare("INSERT INTO issued_sync_days (profile_id, kind, day, synced_at) VALUES ('p1', 'withCode', ?, ?)").run(from, today);
-      old.close();
+      oldRegister(tmp.dir, { signedIn: true, transactionId: 'TXOLD1', source: 'sync' });
 
       const store = openDatabase(tmp.dir);
       try {
@@ -194,19 +199,7 @@ describe('a register written before it was tied to a service', () => {
   it('kept while signed out: the rows are the first signed-in seller’s at that address, not hidden by the sign-in', () => {
     const tmp = makeTempDir('einvoice-register-upgrade-out-');
     try {
-      const old = openDatabase(tmp.dir, { migrations: migrations.slice(0, 15) });
-      old.db
-        .prepare(
-          "INSERT INTO profiles (id, name, kind, base_url, created_at, updated_at) VALUES ('p1', 'Máy chủ', 'custom', 'https://hd.example.vn/api/', ?, ?)",
-        )
-        .run(today, today);
-      old.db
-        .prepare(
-          `INSERT INTO issued_invoices (profile_id, transaction_id, inv_series, inv_no, inv_date, kind, buyer_name, source, search, updated_at)
-           VALUES ('p1', 'TXOLD2', '1C26TAA', '00000001', ?, 'withCode', 'Công ty Cũ', 'queue', 'cong ty cu', ?)`,
-        )
-        .run(from, today);
-      old.close();
+      oldRegister(tmp.dir, { signedIn: false, transactionId: 'TXOLD2', source: 'queue' });
 
       const store = openDatabase(tmp.dir);
       try {
