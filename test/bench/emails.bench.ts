@@ -6,7 +6,8 @@
  *    and JSON-in-string parsed). Ours keeps up to DEFAULT_EMAIL_LANES requests in flight (the first
  *    alone): each lane's answer is settled in the transaction that claims and arms its next batch,
  *    and lanes whose turns come together share that transaction, so one commit (one fsync) serves
- *    several batches; every request still leaves only after its arm is committed; per-item judging.
+ *    several batches (a commit never waits for lanes still out, so the service is kept busy while
+ *    we commit); every request still leaves only after its arm is committed; per-item judging.
  *    The arms alternate over several rounds and the medians are compared, with the service
  *    answering in 20 ms and on zero-latency loopback; acceptance: ours / raw throughput ≥ 0.9 with
  *    20 ms latency; the loopback ratio (target ≥ 0.9, not asserted: it moves with the fsync time of

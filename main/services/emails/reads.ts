@@ -63,7 +63,11 @@ export class OutboxReads {
     return { ids: rows.map((r) => r.id), states: rows.map((r) => r.state) };
   }
 
-  /** Rows of a query in its order; every sort key has an index ending in the rowid, so a page costs an index walk, not a sort. */
+  /**
+   * Rows of a query in its order. The entry number, names, addresses, invoice and kind have an index
+   * ending in the rowid (a page is an index walk); state, last change and attempts, which every batch
+   * sent changes, have none (a page is one pass over the table).
+   */
   private page<T>(columns: string, profileId: string, q: ListQuery): T[] {
     const { sql, params } = whereOf(profileId, q);
     const column = SORT_COLUMNS[q.sort ?? 'id'];
@@ -76,9 +80,10 @@ export class OutboxReads {
     ) as unknown as T[];
   }
 
+  /** Entries per state, as the table's triggers keep them. */
   counts(profileId: string): EmailCounts {
     const counts = Object.fromEntries(EMAIL_STATES.map((s) => [s, 0])) as EmailCounts;
-    const rows = this.stmt('SELECT state, count(*) AS n FROM email_outbox WHERE profile_id = ? GROUP BY state').all(profileId) as Array<{
+    const rows = this.stmt('SELECT state, n FROM email_state_counts WHERE profile_id = ?').all(profileId) as Array<{
       state: EmailState;
       n: number;
     }>;

@@ -168,3 +168,37 @@ export function emailBatchIndexes(db: DatabaseSync): void {
     CREATE INDEX email_outbox_queued_due ON email_outbox(profile_id, next_attempt_at) WHERE state = 'queued';
   `);
 }
+
+/**
+ * Nothing indexed moves while a batch is sent. The indexes by state, last change and attempts
+ * changed twice for every entry of every batch (claim, then outcome) and cost more than the rest of
+ * the send cycle together; the counts per state they served are kept instead in a table of a few
+ * rows by triggers (every insert, delete and change of state, whichever statement makes it — an
+ * import, a claim, a cascade from a removed profile), and a list sorted or filtered by those
+ * columns reads the table (one pass, no index to keep up).
+ */
+export function emailStateCounts(db: DatabaseSync): void {
+  db.exec(`
+    DROP INDEX email_outbox_by_state;
+    DROP INDEX email_outbox_by_updated;
+    DROP INDEX email_outbox_by_attempts;
+    CREATE TABLE email_state_counts (
+      profile_id TEXT NOT NULL,
+      state      TEXT NOT NULL,
+      n          INTEGER NOT NULL,
+      PRIMARY KEY (profile_id, state)
+    ) WITHOUT ROWID, STRICT;
+    INSERT INTO email_state_counts SELECT profile_id, state, count(*) FROM email_outbox GROUP BY profile_id, state;
+    CREATE TRIGGER email_counts_insert AFTER INSERT ON email_outbox BEGIN
+      INSERT INTO email_state_counts VALUES (NEW.profile_id, NEW.state, 1) ON CONFLICT DO UPDATE SET n = n + 1;
+    END;
+    CREATE TRIGGER email_counts_delete AFTER DELETE ON email_outbox BEGIN
+      UPDATE email_state_counts SET n = n - 1 WHERE profile_id = OLD.profile_id AND state = OLD.state;
+    END;
+    CREATE TRIGGER email_counts_update AFTER UPDATE OF state, profile_id ON email_outbox
+      WHEN OLD.state IS NOT NEW.state OR OLD.profile_id IS NOT NEW.profile_id BEGIN
+      UPDATE email_state_counts SET n = n - 1 WHERE profile_id = OLD.profile_id AND state = OLD.state;
+      INSERT INTO email_state_counts VALUES (NEW.profile_id, NEW.state, 1) ON CONFLICT DO UPDATE SET n = n + 1;
+    END;
+  `);
+}

@@ -21,11 +21,6 @@ export interface SenderTuning extends PacingTuning {
 }
 
 export const DEFAULT_EMAIL_LANES = 4;
-/**
- * A commit waits for the lanes whose answers are about to come, at most as long as the last answer
- * took (so a slow request costs the others at most one more round trip), within these bounds (ms).
- */
-const COMMIT_WAIT_MS = { min: 2, max: 50 };
 
 export interface SenderDeps<S extends SenderSession> extends SenderTuning, WorkerPorts<S> {
   outbox: Outbox;
@@ -91,9 +86,6 @@ export class EmailSender<S extends SenderSession> {
   /** Shrinks when the service says a batch is too large. */
   private batchCap = Number.POSITIVE_INFINITY;
   private inFlight = 0;
-  /** Lanes whose request is out, and how long the last answer took. */
-  private lanesOut = 0;
-  private lastAnswerMs = 0;
   private status: EmailSenderStatus;
   /** The tokens of the sessions this sender used: never stored or shown. */
   private readonly secrets: string[] = [];
@@ -104,10 +96,7 @@ export class EmailSender<S extends SenderSession> {
       onError: (error) => this.deps.log?.('error', `email sender: ${message(error, this.secrets).en}`),
       onEnd: () => this.deps.onChange?.(),
     });
-    this.commits = new GroupCommit((fn) => deps.outbox.together(fn), {
-      expected: () => this.lanesOut,
-      maxWaitMs: () => Math.min(COMMIT_WAIT_MS.max, Math.max(COMMIT_WAIT_MS.min, this.lastAnswerMs)),
-    });
+    this.commits = new GroupCommit((fn) => deps.outbox.together(fn));
   }
 
   /** How many entries are in a request right now (for the work-in-progress probe). */
@@ -299,17 +288,12 @@ export class EmailSender<S extends SenderSession> {
 
   private async sendClaim(claim: Claim, session: S): Promise<{ ok: true; outcome: SendEmailOutcome } | { ok: false; error: unknown }> {
     this.inFlight += claim.entries.length;
-    this.lanesOut++;
-    const sent = performance.now();
     try {
       return { ok: true, outcome: await this.deps.send(session, requestFor(claim), this.retimer.abort.signal) };
     } catch (error) {
       return { ok: false, error };
     } finally {
       this.inFlight -= claim.entries.length;
-      this.lanesOut--;
-      this.lastAnswerMs = performance.now() - sent;
-      this.commits.poke();
     }
   }
 

@@ -3,7 +3,7 @@ import { createIssuingTables } from '../issuing/schema';
 import type { DatabaseSync } from 'node:sqlite';
 import { addDownloadCounters, addDownloadFileIndex, addDownloadOwner, createDownloadsTables } from '../downloads/schema';
 import { createDraftsTables } from '../drafts/schema';
-import { createEmailAttempts, createEmailsTables, emailBatchIndexes, emailSortIndexes, emailTimesAsText } from '../emails/schema';
+import { createEmailAttempts, createEmailsTables, emailBatchIndexes, emailSortIndexes, emailStateCounts, emailTimesAsText } from '../emails/schema';
 import { createTemplatesTables } from '../templates/schema';
 
 /**
@@ -103,4 +103,5 @@ export const migrations: Migration[] = [
     up: (db) => keyRegisterByService(db),
   },
   { version: 17, name: 'email outbox: what is due found among queued entries only; no index of claim tokens', up: (db) => emailBatchIndexes(db) },
+  { version: 18, name: 'email outbox: counts per state kept in a table; no index moves while a batch is sent', up: (db) => emailStateCounts(db) },
 ];
