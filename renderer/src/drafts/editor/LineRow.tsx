@@ -32,6 +32,25 @@ function rowLabels(t: TFunction, line: number): RowLabels & { itemTypes: Array<[
   };
 }
 
+type SetLine = ReturnType<typeof useEditor.getState>['setLine'];
+
+/** What a line's fields call, bound to the line's place. */
+function lineHandlers(index: number, setLine: SetLine, focus: (path: string | null) => void) {
+  return {
+    Quantity: (stored: string) => setLine(index, { Quantity: stored }),
+    UnitPrice: (stored: string) => setLine(index, { UnitPrice: stored }),
+    DiscountRate: (stored: string) => setLine(index, { DiscountRate: stored, discountBy: 'rate' }),
+    ItemCode: (v: string) => setLine(index, { ItemCode: v }),
+    ItemName: (v: string) => setLine(index, { ItemName: v }),
+    pickItem: (item: CatalogueItem) => {
+      const line = useEditor.getState().draft?.lines[index];
+      if (!line) return;
+      setLine(index, withCatalogueItem(line, item));
+      focus(line.ItemType === ItemType.Note ? null : `lines[${index}].Quantity`);
+    },
+  };
+}
+
 interface RowProps {
   index: number;
   line: DraftLine;
@@ -58,6 +77,8 @@ export const LineRow = memo(function LineRow({ index, line, computed, decimals, 
   const discount = showsDiscount(line.ItemType);
   const labels = useMemo(() => rowLabels(t, n), [t, n]);
   const label = (column: keyof RowLabels) => labels[column];
+  // The same handlers on every render of this line: a keystroke re-renders the field typed in, not its neighbours.
+  const on = useMemo(() => lineHandlers(index, setLine, focus), [index, setLine, focus]);
   const cell = (field: string) => ({
     'data-cell': true,
     'data-row': index,
@@ -100,23 +121,19 @@ export const LineRow = memo(function LineRow({ index, line, computed, decimals, 
         disabled={opts.disabled}
         dot={dot}
         decimals={opts.decimals}
-        onValue={(stored) => setLine(index, field === 'DiscountRate' ? { DiscountRate: stored, discountBy: 'rate' } : { [field]: stored })}
+        onValue={on[field]}
       />
     </td>
   );
-  const pickItem = (item: CatalogueItem) => {
-    setLine(index, withCatalogueItem(line, item));
-    focus(line.ItemType === ItemType.Note ? null : `lines[${index}].Quantity`);
-  };
   const itemAc = (field: 'ItemCode' | 'ItemName', column: keyof RowLabels) => (
     <td className={field === 'ItemName' ? 'wide' : undefined}>
       <Autocomplete<CatalogueItem>
         {...cell(field)}
         aria-label={label(column)}
         value={line[field]}
-        onChange={(v) => setLine(index, { [field]: v })}
+        onChange={on[field]}
         search={searchItems}
-        onPick={pickItem}
+        onPick={on.pickItem}
         listLabel={labels.suggestions}
       />
     </td>
