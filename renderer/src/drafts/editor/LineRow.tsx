@@ -173,9 +173,7 @@ export const LineRow = memo(function LineRow({ index, line, computed, decimals, 
         {number('DiscountRate', 'discountRate', 'either', { disabled: !discount })}
         {text('VATRateName', 'vat', { disabled: !amounts })}
         <td className="num amount" data-testid={`line-amount-${index}`}>
-          <span className="amount-text">
-            {computed && amounts ? `${computed.sign < 0 ? '−' : ''}${formatAmount(computed.AmountWithoutVATOC, decimals)}` : ''}
-          </span>
+          {computed && amounts ? `${computed.sign < 0 ? '−' : ''}${formatAmount(computed.AmountWithoutVATOC, decimals)}` : ''}
         </td>
       </tr>
       {messages.length > 0 && (
