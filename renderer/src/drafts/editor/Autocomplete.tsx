@@ -1,4 +1,4 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState, type CSSProperties, type InputHTMLAttributes, type KeyboardEvent } from 'react';
+import { memo, useEffect, useId, useLayoutEffect, useRef, useState, type CSSProperties, type InputHTMLAttributes, type KeyboardEvent } from 'react';
 import { createPortal } from 'react-dom';
 
 export interface Suggestion<T> {
@@ -39,7 +39,7 @@ function placeList(input: HTMLElement, listHeight: number): CSSProperties {
  * A text input with a suggestion list (ARIA combobox): type, ArrowDown/ArrowUp to move, Enter to
  * take the highlighted suggestion, Escape to close. With the list closed, keys go to the form.
  */
-export function Autocomplete<T>({ value, onChange, search, onPick, listLabel, onKeyDown, onBlur, ...rest }: Props<T>) {
+function AutocompleteField<T>({ value, onChange, search, onPick, listLabel, onKeyDown, onBlur, ...rest }: Props<T>) {
   const [items, setItems] = useState<Suggestion<T>[]>([]);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
@@ -187,3 +187,6 @@ export function Autocomplete<T>({ value, onChange, search, onPick, listLabel, on
     </div>
   );
 }
+
+/** Memoised: a line's name and code fields are left alone while a keystroke changes another field of the line. */
+export const Autocomplete = memo(AutocompleteField) as typeof AutocompleteField;

@@ -1,5 +1,5 @@
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ItemType } from '../../../../common/model/invoice';
 import { lineVatFix, vatChoicesOn } from '../../../../common/rules/vat-dates';
@@ -124,20 +124,7 @@ export function LineGrid({
             <col key={c} className={`c-${c}`} />
           ))}
         </colgroup>
-        <thead ref={headRef}>
-          <tr>
-            <th scope="col">#</th>
-            <th scope="col">{t('drafts.grid.type')}</th>
-            <th scope="col">{t('drafts.grid.code')}</th>
-            <th scope="col">{t('drafts.grid.name')}</th>
-            <th scope="col">{t('drafts.grid.unit')}</th>
-            <th scope="col">{t('drafts.grid.quantity')}</th>
-            <th scope="col">{t('drafts.grid.price')}</th>
-            <th scope="col">{t('drafts.grid.discountRate')}</th>
-            <th scope="col">{t('drafts.grid.vat')}</th>
-            <th scope="col">{t('drafts.grid.amount')}</th>
-          </tr>
-        </thead>
+        <GridHead headRef={headRef} />
         {/* Each line is its own <tbody> (the line and, under it, its problems), measured as one. */}
         <Spacer height={padTop} />
         {items.map(({ index: i }) => (
@@ -149,7 +136,8 @@ export function LineGrid({
             decimals={decimals}
             moneyDot={moneyDot}
             problems={problems.get(i) ?? ''}
-            vatFix={lineVatFix(lines[i]!, invDate)}
+            // The fix is shown only beside a line's problems: judged for those lines alone.
+            vatFix={problems.has(i) ? lineVatFix(lines[i]!, invDate) : null}
             measure={virtualizer.measureElement}
           />
         ))}
@@ -164,6 +152,27 @@ export function LineGrid({
     </div>
   );
 }
+
+/** The column headers: the same on every keystroke, so rendered once per language. */
+const GridHead = memo(function GridHead({ headRef }: { headRef: Ref<HTMLTableSectionElement> }) {
+  const { t } = useTranslation();
+  return (
+    <thead ref={headRef}>
+      <tr>
+        <th scope="col">#</th>
+        <th scope="col">{t('drafts.grid.type')}</th>
+        <th scope="col">{t('drafts.grid.code')}</th>
+        <th scope="col">{t('drafts.grid.name')}</th>
+        <th scope="col">{t('drafts.grid.unit')}</th>
+        <th scope="col">{t('drafts.grid.quantity')}</th>
+        <th scope="col">{t('drafts.grid.price')}</th>
+        <th scope="col">{t('drafts.grid.discountRate')}</th>
+        <th scope="col">{t('drafts.grid.vat')}</th>
+        <th scope="col">{t('drafts.grid.amount')}</th>
+      </tr>
+    </thead>
+  );
+});
 
 /** The room of the lines the virtual grid does not render, above or below the ones it does. */
 function Spacer({ height }: { height: number }) {

@@ -1,4 +1,5 @@
-import { memo, type FocusEvent, type Ref } from 'react';
+import { memo, useMemo, type FocusEvent, type Ref } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { CatalogueItem } from '../../../../common/calls/catalogues';
 import { ITEM_TYPES, ItemType } from '../../../../common/model/invoice';
@@ -8,6 +9,47 @@ import { normaliseVatLabel, showsAmounts, showsDiscount, withCatalogueItem, type
 import { NumberInput } from './NumberInput';
 import { searchItems } from './search';
 import { useEditor, type LineField } from './store';
+
+const COLUMNS = {
+  type: 'drafts.grid.type',
+  code: 'drafts.grid.code',
+  name: 'drafts.grid.name',
+  unit: 'drafts.grid.unit',
+  quantity: 'drafts.grid.quantity',
+  price: 'drafts.grid.price',
+  discountRate: 'drafts.grid.discountRate',
+  vat: 'drafts.grid.vat',
+} as const;
+type RowLabels = Record<keyof typeof COLUMNS, string>;
+
+/** A line's cell names ("Số lượng, dòng 3") and the line types: worked out once per line number and language, not per keystroke. */
+function rowLabels(t: TFunction, line: number): RowLabels & { itemTypes: Array<[ItemType, string]>; suggestions: string } {
+  const labels = Object.fromEntries(Object.entries(COLUMNS).map(([k, key]) => [k, t('drafts.grid.cellLabel', { column: t(key), line })])) as RowLabels;
+  return {
+    ...labels,
+    itemTypes: ITEM_TYPES.map((type) => [type, `${type} · ${t(`drafts.itemType.${type}`)}`]),
+    suggestions: t('drafts.grid.itemSuggestions'),
+  };
+}
+
+type SetLine = ReturnType<typeof useEditor.getState>['setLine'];
+
+/** What a line's fields call, bound to the line's place. */
+function lineHandlers(index: number, setLine: SetLine, focus: (path: string | null) => void) {
+  return {
+    Quantity: (stored: string) => setLine(index, { Quantity: stored }),
+    UnitPrice: (stored: string) => setLine(index, { UnitPrice: stored }),
+    DiscountRate: (stored: string) => setLine(index, { DiscountRate: stored, discountBy: 'rate' }),
+    ItemCode: (v: string) => setLine(index, { ItemCode: v }),
+    ItemName: (v: string) => setLine(index, { ItemName: v }),
+    pickItem: (item: CatalogueItem) => {
+      const line = useEditor.getState().draft?.lines[index];
+      if (!line) return;
+      setLine(index, withCatalogueItem(line, item));
+      focus(line.ItemType === ItemType.Note ? null : `lines[${index}].Quantity`);
+    },
+  };
+}
 
 interface RowProps {
   index: number;
@@ -33,7 +75,10 @@ export const LineRow = memo(function LineRow({ index, line, computed, decimals, 
   const issues = problems ? (JSON.parse(problems) as Record<string, string>) : {};
   const amounts = showsAmounts(line.ItemType);
   const discount = showsDiscount(line.ItemType);
-  const label = (column: string) => t('drafts.grid.cellLabel', { column, line: n });
+  const labels = useMemo(() => rowLabels(t, n), [t, n]);
+  const label = (column: keyof RowLabels) => labels[column];
+  // The same handlers on every render of this line: a keystroke re-renders the field typed in, not its neighbours.
+  const on = useMemo(() => lineHandlers(index, setLine, focus), [index, setLine, focus]);
   const cell = (field: string) => ({
     'data-cell': true,
     'data-row': index,
@@ -42,7 +87,7 @@ export const LineRow = memo(function LineRow({ index, line, computed, decimals, 
     'aria-describedby': issues[field] ? `err-l${index}-${field}` : undefined,
   });
   const messages = Object.entries(issues);
-  const text = (field: LineField, column: string, opts: { disabled?: boolean } = {}) => (
+  const text = (field: LineField, column: keyof RowLabels, opts: { disabled?: boolean } = {}) => (
     <td>
       <input
         {...cell(field)}
@@ -62,7 +107,12 @@ export const LineRow = memo(function LineRow({ index, line, computed, decimals, 
       />
     </td>
   );
-  const number = (field: 'Quantity' | 'UnitPrice' | 'DiscountRate', column: string, dot: DotStyle, opts: { disabled?: boolean; decimals?: number } = {}) => (
+  const number = (
+    field: 'Quantity' | 'UnitPrice' | 'DiscountRate',
+    column: keyof RowLabels,
+    dot: DotStyle,
+    opts: { disabled?: boolean; decimals?: number } = {},
+  ) => (
     <td className="num">
       <NumberInput
         {...cell(field)}
@@ -71,24 +121,20 @@ export const LineRow = memo(function LineRow({ index, line, computed, decimals, 
         disabled={opts.disabled}
         dot={dot}
         decimals={opts.decimals}
-        onValue={(stored) => setLine(index, field === 'DiscountRate' ? { DiscountRate: stored, discountBy: 'rate' } : { [field]: stored })}
+        onValue={on[field]}
       />
     </td>
   );
-  const pickItem = (item: CatalogueItem) => {
-    setLine(index, withCatalogueItem(line, item));
-    focus(line.ItemType === ItemType.Note ? null : `lines[${index}].Quantity`);
-  };
-  const itemAc = (field: 'ItemCode' | 'ItemName', column: string) => (
+  const itemAc = (field: 'ItemCode' | 'ItemName', column: keyof RowLabels) => (
     <td className={field === 'ItemName' ? 'wide' : undefined}>
       <Autocomplete<CatalogueItem>
         {...cell(field)}
         aria-label={label(column)}
         value={line[field]}
-        onChange={(v) => setLine(index, { [field]: v })}
+        onChange={on[field]}
         search={searchItems}
-        onPick={pickItem}
-        listLabel={t('drafts.grid.itemSuggestions')}
+        onPick={on.pickItem}
+        listLabel={labels.suggestions}
       />
     </td>
   );
@@ -108,24 +154,24 @@ export const LineRow = memo(function LineRow({ index, line, computed, decimals, 
         <td>
           <select
             {...cell('ItemType')}
-            aria-label={label(t('drafts.grid.type'))}
+            aria-label={label('type')}
             value={line.ItemType}
             onChange={(e) => setLineType(index, Number(e.target.value) as ItemType)}
           >
-            {ITEM_TYPES.map((type) => (
+            {labels.itemTypes.map(([type, name]) => (
               <option key={type} value={type}>
-                {`${type} · ${t(`drafts.itemType.${type}`)}`}
+                {name}
               </option>
             ))}
           </select>
         </td>
-        {itemAc('ItemCode', t('drafts.grid.code'))}
-        {itemAc('ItemName', t('drafts.grid.name'))}
-        {text('UnitName', t('drafts.grid.unit'), { disabled: !amounts })}
-        {number('Quantity', t('drafts.grid.quantity'), 'either', { disabled: !amounts })}
-        {number('UnitPrice', t('drafts.grid.price'), moneyDot, { disabled: !amounts })}
-        {number('DiscountRate', t('drafts.grid.discountRate'), 'either', { disabled: !discount })}
-        {text('VATRateName', t('drafts.grid.vat'), { disabled: !amounts })}
+        {itemAc('ItemCode', 'code')}
+        {itemAc('ItemName', 'name')}
+        {text('UnitName', 'unit', { disabled: !amounts })}
+        {number('Quantity', 'quantity', 'either', { disabled: !amounts })}
+        {number('UnitPrice', 'price', moneyDot, { disabled: !amounts })}
+        {number('DiscountRate', 'discountRate', 'either', { disabled: !discount })}
+        {text('VATRateName', 'vat', { disabled: !amounts })}
         <td className="num amount" data-testid={`line-amount-${index}`}>
           {computed && amounts ? `${computed.sign < 0 ? '−' : ''}${formatAmount(computed.AmountWithoutVATOC, decimals)}` : ''}
         </td>

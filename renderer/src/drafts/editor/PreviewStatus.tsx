@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../../app/store';
 import { useEditor } from './store';
@@ -5,7 +6,7 @@ import { messageOf } from './useDraftProblems';
 import type { PreviewState } from './usePreview';
 
 /** What the last preview did: opened, refused by the service, not sent (the draft's errors), offline. */
-export function PreviewStatus({ preview, run }: { preview: PreviewState; run(force?: boolean): Promise<void> }) {
+export const PreviewStatus = memo(function PreviewStatus({ preview, run }: { preview: PreviewState; run(force?: boolean): Promise<void> }) {
   const { t, i18n } = useTranslation();
   const online = useAppStore((s) => s.online);
   const focus = useEditor((s) => s.focus);
@@ -47,4 +48,4 @@ export function PreviewStatus({ preview, run }: { preview: PreviewState; run(for
       {online === false && preview.state !== 'error' && <p className="notice notice-offline">{t('drafts.preview.offlineHint')}</p>}
     </div>
   );
-}
+});

@@ -1,7 +1,9 @@
+import type { TFunction } from 'i18next';
+import { memo, useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ColumnHeaders } from '../../app/fields';
 import { formatAmount } from './format';
-import { dotStyleFor, type ComputedInvoice, type Decimal } from './money';
+import { dotStyleFor, type ComputedInvoice, type Decimal, type DotStyle } from './money';
 import { NumberInput } from './NumberInput';
 import { useEditor } from './store';
 
@@ -9,6 +11,29 @@ import { useEditor } from './store';
  * The totals in invoice order: sale amount before discount, the discount, the amount after it,
  * VAT and the total payable; then TaxRateInfo (with the hand-typed VAT override) and the words.
  */
+const TOTALS_LABELS = [
+  'base',
+  'discount',
+  'editedVat',
+  'gross',
+  'override',
+  'rate',
+  'rateVat',
+  'taxRateInfo',
+  'title',
+  'total',
+  'vat',
+  'withoutVat',
+  'words',
+  'wordsAuto',
+  'wordsEdited',
+] as const;
+
+/** The block's fixed words, looked up once per language rather than on every keystroke. */
+function totalsLabels(t: TFunction): Record<(typeof TOTALS_LABELS)[number], string> {
+  return Object.fromEntries(TOTALS_LABELS.map((k) => [k, t(`drafts.totals.${k}`)])) as Record<(typeof TOTALS_LABELS)[number], string>;
+}
+
 export function TotalsBlock({
   computed,
   vatOverrides,
@@ -19,9 +44,10 @@ export function TotalsBlock({
   byPath: Map<string, string>;
 }) {
   const { t } = useTranslation();
+  const labels = useMemo(() => totalsLabels(t), [t]);
+  const rateColumns = useMemo(() => [labels.rate, labels.base, labels.rateVat, labels.override], [labels]);
   const meta = useEditor((s) => s.meta);
   const setWords = useEditor((s) => s.setWords);
-  const setVatOverride = useEditor((s) => s.setVatOverride);
   const decimals = computed.rule.decimals;
   const fmt = (v: Decimal) => formatAmount(v, decimals);
   const tot = computed.totals;
@@ -29,53 +55,41 @@ export function TotalsBlock({
   const moneyDot = dotStyleFor('amount', computed.currency);
   return (
     <section className="block totals" aria-labelledby="h-totals">
-      <h2 id="h-totals">{t('drafts.totals.title')}</h2>
+      <h2 id="h-totals">{labels.title}</h2>
       <dl>
-        <dt>{t('drafts.totals.gross')}</dt>
+        <dt>{labels.gross}</dt>
         <dd data-testid="total-gross">{fmt(tot.grossAmountOC)}</dd>
-        <dt>{t('drafts.totals.discount')}</dt>
+        <dt>{labels.discount}</dt>
         <dd data-testid="total-discount">{fmt(tot.TotalDiscountAmountOC)}</dd>
-        <dt>{t('drafts.totals.withoutVat')}</dt>
+        <dt>{labels.withoutVat}</dt>
         <dd data-testid="total-without-vat">{fmt(tot.TotalAmountWithoutVATOC)}</dd>
-        <dt>{t('drafts.totals.vat')}</dt>
+        <dt>{labels.vat}</dt>
         <dd data-testid="total-vat">{fmt(tot.TotalVATAmountOC)}</dd>
-        <dt>{t('drafts.totals.total')}</dt>
+        <dt>{labels.total}</dt>
         <dd data-testid="total-amount" className="grand">
           {fmt(tot.TotalAmountOC)} {computed.currency}
         </dd>
       </dl>
       <table className="tax-rates" data-testid="tax-rate-info">
-        <caption>{t('drafts.totals.taxRateInfo')}</caption>
-        <ColumnHeaders columns={[t('drafts.totals.rate'), t('drafts.totals.base'), t('drafts.totals.rateVat'), t('drafts.totals.override')]} />
+        <caption>{labels.taxRateInfo}</caption>
+        <ColumnHeaders columns={rateColumns} />
         <tbody>
           {computed.taxRates.map((r, i) => {
-            const path = `taxRates[${i}].VATAmountOC`;
-            const problem = byPath.get(path);
             return (
               <tr key={r.VATRateName}>
                 <th scope="row">{r.VATRateName}</th>
                 <td className="num">{fmt(r.AmountWithoutVATOC)}</td>
                 <td className="num">
                   {fmt(r.VATAmountOC)}
-                  {r.edited ? ` (${t('drafts.totals.editedVat')})` : ''}
+                  {r.edited ? ` (${labels.editedVat})` : ''}
                 </td>
-                <td className="vat-override">
-                  <NumberInput
-                    data-path={path}
-                    aria-label={t('drafts.totals.overrideLabel', { rate: r.VATRateName })}
-                    placeholder={t('drafts.totals.overrideAuto')}
-                    value={vatOverrides[r.VATRateName] ?? ''}
-                    dot={moneyDot}
-                    aria-invalid={problem && r.overrideInvalid ? true : undefined}
-                    aria-describedby={problem && r.overrideInvalid ? `${path}-err` : undefined}
-                    onValue={(stored) => setVatOverride(r.VATRateName, stored === '' ? null : stored)}
-                  />
-                  {problem && r.overrideInvalid && (
-                    <span className="field-error" id={`${path}-err`}>
-                      {problem}
-                    </span>
-                  )}
-                </td>
+                <OverrideCell
+                  index={i}
+                  rate={r.VATRateName}
+                  value={vatOverrides[r.VATRateName] ?? ''}
+                  moneyDot={moneyDot}
+                  problem={r.overrideInvalid ? byPath.get(`taxRates[${i}].VATAmountOC`) : undefined}
+                />
               </tr>
             );
           })}
@@ -83,10 +97,10 @@ export function TotalsBlock({
       </table>
       <div className="field words">
         <label htmlFor="f-words">
-          {t('drafts.totals.words')}{' '}
+          {labels.words}{' '}
           {meta.wordsEdited && (
             <span className="badge-edited" data-testid="words-edited">
-              {t('drafts.totals.wordsEdited')}
+              {labels.wordsEdited}
             </span>
           )}
         </label>
@@ -101,7 +115,7 @@ export function TotalsBlock({
         />
         {meta.wordsEdited && (
           <button type="button" onClick={() => setWords(null)}>
-            {t('drafts.totals.wordsAuto')}
+            {labels.wordsAuto}
           </button>
         )}
         {meta.wordsEdited && meta.words.trim() !== computed.words && <span className="hint">{t('drafts.totals.wordsDiffer', { words: computed.words })}</span>}
@@ -109,3 +123,43 @@ export function TotalsBlock({
     </section>
   );
 }
+
+/** A rate's hand-typed VAT: its own component, so a keystroke elsewhere leaves the field alone. */
+const OverrideCell = memo(function OverrideCell({
+  index,
+  rate,
+  value,
+  moneyDot,
+  problem,
+}: {
+  index: number;
+  rate: string;
+  value: string;
+  moneyDot: DotStyle;
+  /** Shown only when the typed VAT itself is refused. */
+  problem: string | undefined;
+}) {
+  const { t } = useTranslation();
+  const setVatOverride = useEditor((s) => s.setVatOverride);
+  const path = `taxRates[${index}].VATAmountOC`;
+  const onValue = useCallback((stored: string) => setVatOverride(rate, stored === '' ? null : stored), [setVatOverride, rate]);
+  return (
+    <td className="vat-override">
+      <NumberInput
+        data-path={path}
+        aria-label={t('drafts.totals.overrideLabel', { rate })}
+        placeholder={t('drafts.totals.overrideAuto')}
+        value={value}
+        dot={moneyDot}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={problem ? `${path}-err` : undefined}
+        onValue={onValue}
+      />
+      {problem && (
+        <span className="field-error" id={`${path}-err`}>
+          {problem}
+        </span>
+      )}
+    </td>
+  );
+});

@@ -14,16 +14,28 @@ let firstDirtyAt = 0;
 let inFlight: Promise<void> | undefined;
 let declared = false;
 
+let sent = false;
+let cancelDeclare: (() => void) | undefined;
+
+/**
+ * Tells the updater whether edits are unsaved. The first keystroke after a save flips it: the
+ * call goes out in idle time after that keystroke's frame, and only the latest state is sent.
+ */
 function declare(busy: boolean): void {
   if (declared === busy) return;
   declared = busy;
-  void bridge
-    .call('updates.declareWork', {
-      key: 'drafts.unsaved',
-      busy,
-      message: { en: 'A draft has unsaved edits', vi: 'Có hóa đơn nháp chưa lưu xong' },
-    })
-    .catch(() => {});
+  cancelDeclare ??= whenIdle(() => {
+    cancelDeclare = undefined;
+    if (sent === declared) return;
+    sent = declared;
+    void bridge
+      .call('updates.declareWork', {
+        key: 'drafts.unsaved',
+        busy: sent,
+        message: { en: 'A draft has unsaved edits', vi: 'Có hóa đơn nháp chưa lưu xong' },
+      })
+      .catch(() => {});
+  }, 200);
 }
 
 /** Saves the open draft now (waits for a save in flight first). `learn` feeds the catalogues. */
