@@ -1,10 +1,11 @@
-import { memo } from 'react';
+import { memo, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EmailEntry, EmailState } from '../../../common/calls/emails';
 import { formatCount, formatDateTime } from '../../../common/format';
 import type { Lang } from '../app/error-text';
 import { DataRow, VirtualRows, type RowPlace } from '../app/VirtualRows';
 import { emailResult } from './result';
+import type { QueuePages } from './queue-pages';
 import type { EmailQueue, Selection, SortDir, SortKey } from './useEmailQueue';
 
 const ROW_HEIGHT = 40;
@@ -21,7 +22,7 @@ const SORTABLE_COLUMNS = ['transactionId', 'receiverName', 'receiverEmail', 'kin
 
 interface TableProps {
   /** The query's rows (read page by page), the whole queue's count and the selection (useEmailQueue). */
-  queue: Pick<EmailQueue, 'total' | 'queueTotal' | 'rowAt' | 'queryKey' | 'showRows' | 'selected' | 'toggle' | 'selectAll'>;
+  queue: Pick<EmailQueue, 'total' | 'queueTotal' | 'rowAt' | 'pages' | 'queryKey' | 'showRows' | 'selected' | 'toggle' | 'selectAll'>;
   lang: Lang;
   sort: SortKey;
   dir: SortDir;
@@ -56,16 +57,29 @@ export function EmailTable({ queue, lang, sort, dir, onSort }: TableProps) {
           {header('updatedAt')}
         </div>
       </div>
-      <Body count={count} rowAt={queue.rowAt} queryKey={queue.queryKey} onRows={queue.showRows} selected={selected} lang={lang} onToggle={queue.toggle} />
+      <Body
+        count={count}
+        rowAt={queue.rowAt}
+        pages={queue.pages}
+        queryKey={queue.queryKey}
+        onRows={queue.showRows}
+        selected={selected}
+        lang={lang}
+        onToggle={queue.toggle}
+      />
       <p className="emails-total">{t('emails.total', { shown: formatCount(count, lang), total: formatCount(queue.queueTotal, lang) })}</p>
     </div>
   );
 }
 
-/** The scrolling body: virtualised rows; a row whose page is still being read is an empty placeholder of the same height. */
+/**
+ * The scrolling body: virtualised rows; a row whose page is still being read is an empty placeholder
+ * of the same height. A page arriving re-renders this body only.
+ */
 interface BodyProps {
   count: number;
   rowAt: (index: number) => EmailEntry | undefined;
+  pages: QueuePages;
   queryKey: string;
   onRows: (from: number, to: number) => void;
   selected: Selection;
@@ -73,8 +87,9 @@ interface BodyProps {
   onToggle: (id: number, index: number, range: boolean) => void;
 }
 
-const Body = memo(function Body({ count, rowAt, queryKey, onRows, selected, lang, onToggle }: BodyProps) {
+const Body = memo(function Body({ count, rowAt, pages, queryKey, onRows, selected, lang, onToggle }: BodyProps) {
   const { t } = useTranslation();
+  useSyncExternalStore(pages.subscribe, pages.getVersion);
   return (
     <VirtualRows
       count={count}
