@@ -1,4 +1,5 @@
 import { memo, useSyncExternalStore } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { EmailEntry, EmailState } from '../../../common/calls/emails';
 import { formatCount, formatDateTime } from '../../../common/format';
@@ -102,7 +103,7 @@ const Body = memo(function Body({ count, rowAt, pages, queryKey, onRows, selecte
       row={(place) => {
         const e = rowAt(place.index);
         if (!e) return <DataRow key={`at-${place.index}`} place={place} aria-busy="true" className="emails-row is-loading" />;
-        return <Row key={e.id} entry={e} {...place} selected={selected.has(e.id)} lang={lang} onToggle={onToggle} />;
+        return <Row key={e.id} entry={e} {...place} selected={selected.has(e.id)} lang={lang} t={t} onToggle={onToggle} />;
       }}
     />
   );
@@ -112,12 +113,13 @@ interface RowProps extends RowPlace {
   entry: EmailEntry;
   selected: boolean;
   lang: Lang;
+  /** The body's: a row mounted while scrolling subscribes to nothing. */
+  t: TFunction;
   onToggle: (id: number, index: number, range: boolean) => void;
 }
 
 /** One table row; memoised so scrolling re-renders only the rows that enter the window. */
-const Row = memo(function Row({ entry: e, index, start, height, selected, focusable, lang, onToggle, onFocusRow }: RowProps) {
-  const { t } = useTranslation();
+const Row = memo(function Row({ entry: e, index, start, height, selected, focusable, lang, t, onToggle, onFocusRow }: RowProps) {
   const result = emailResult(e, lang, t);
   return (
     <DataRow place={{ index, start, height }} selected={selected} data-state={e.state} data-tx={e.transactionId} className={`emails-row state-${e.state}`}>
