@@ -51,7 +51,7 @@ async function main(): Promise<void> {
 function warmUp(services: Services): void {
   try {
     services.emails.status();
-    services.emails.list({ sort: 'id', dir: 'desc', offset: 0, limit: 100 });
+    services.emails.list({ sort: 'id', dir: 'desc', offset: 0, limit: 50 });
   } catch {
     // No profile yet, or an unreadable queue: the screen reports it when opened.
   }
