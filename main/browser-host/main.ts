@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveDataDir } from '../services/config';
-import { createServices } from '../services/index';
+import { createServices, type Services } from '../services/index';
 import { APP_VERSION } from '../services/version';
 import { startBrowserHost } from './server';
 
@@ -32,6 +32,9 @@ async function main(): Promise<void> {
   console.log(`EINVOICE_BROWSER_HOST ${JSON.stringify({ origin: host.origin, launchUrl: host.launchUrl, dataDir })}`);
   printLink(host.launchUrl);
   if (values.open) openInBrowser(host.launchUrl);
+  // While the browser loads the app: the email queue's first read, so its statements are prepared and
+  // the table's first pages cached before the person opens the screen (slower on a cold start).
+  setTimeout(() => warmUp(services), 0);
   // Enter prints a fresh link (the printed one works once and expires after two minutes).
   process.stdin.on('data', () => printLink(host.newLaunchUrl()));
   process.stdin.on('error', () => undefined);
@@ -43,6 +46,15 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
+}
+
+function warmUp(services: Services): void {
+  try {
+    services.emails.status();
+    services.emails.list({ sort: 'id', dir: 'desc', offset: 0, limit: 50 });
+  } catch {
+    // No profile yet, or an unreadable queue: the screen reports it when opened.
+  }
 }
 
 function printLink(url: string): void {

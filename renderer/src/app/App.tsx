@@ -4,6 +4,7 @@ import { bridge } from '../bridge';
 import { DownloadsArea } from '../downloads/DownloadsArea';
 import { DraftsArea, showDraftList } from '../drafts/DraftsArea';
 import { EmailsArea } from '../emails/EmailsArea';
+import { readQueueAhead } from '../emails/useEmailQueue';
 import { IssuedArea } from '../issued/IssuedArea';
 import { IssuingArea } from '../issuing/IssuingArea';
 import { LANGUAGES, setLanguage, type Language } from '../i18n';
@@ -24,6 +25,16 @@ const AREA_VIEWS: Record<Area, ComponentType> = {
   templates: TemplatesArea,
   settings: SettingsArea,
 };
+
+/** Reads that may start on the click that opens an area, while its screen mounts. */
+const AREA_READ_AHEAD: Partial<Record<Area, () => void>> = { emails: readQueueAhead };
+
+/** Opens an area (from the side bar or Alt+1…7), starting its first read before it mounts. */
+function openArea(name: Area): void {
+  const { area, setArea } = useAppStore.getState();
+  if (name !== area) AREA_READ_AHEAD[name]?.();
+  setArea(name);
+}
 
 function OnlineIndicator() {
   const { t } = useTranslation();
@@ -52,7 +63,7 @@ function LanguageSwitch() {
 
 export function App() {
   const { t } = useTranslation();
-  const { area, setArea, info, setInfo, setOnline } = useAppStore();
+  const { area, info, setInfo, setOnline } = useAppStore();
 
   useEffect(() => {
     bridge.call('app.info', {}).then(setInfo, () => setOnline(false));
@@ -66,12 +77,12 @@ export function App() {
       const target = AREAS.find((a) => String(AREA_KEYS[a]) === event.key);
       if (target) {
         event.preventDefault();
-        setArea(target);
+        openArea(target);
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [setArea]);
+  }, []);
 
   const View = AREA_VIEWS[area];
   return (
@@ -91,7 +102,7 @@ export function App() {
                   aria-current={area === name ? 'page' : undefined}
                   aria-keyshortcuts={`Alt+${AREA_KEYS[name]}`}
                   onClick={() => {
-                    setArea(name);
+                    openArea(name);
                     if (name === 'drafts') void showDraftList();
                   }}
                 >

@@ -1,10 +1,12 @@
-import { memo } from 'react';
+import { memo, useSyncExternalStore } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { EmailEntry, EmailState } from '../../../common/calls/emails';
 import { formatCount, formatDateTime } from '../../../common/format';
 import type { Lang } from '../app/error-text';
 import { DataRow, VirtualRows, type RowPlace } from '../app/VirtualRows';
 import { emailResult } from './result';
+import type { QueuePages } from './queue-pages';
 import type { EmailQueue, Selection, SortDir, SortKey } from './useEmailQueue';
 
 const ROW_HEIGHT = 40;
@@ -21,7 +23,7 @@ const SORTABLE_COLUMNS = ['transactionId', 'receiverName', 'receiverEmail', 'kin
 
 interface TableProps {
   /** The query's rows (read page by page), the whole queue's count and the selection (useEmailQueue). */
-  queue: Pick<EmailQueue, 'total' | 'queueTotal' | 'rowAt' | 'queryKey' | 'showRows' | 'selected' | 'toggle' | 'selectAll'>;
+  queue: Pick<EmailQueue, 'total' | 'queueTotal' | 'rowAt' | 'pages' | 'queryKey' | 'showRows' | 'selected' | 'toggle' | 'selectAll'>;
   lang: Lang;
   sort: SortKey;
   dir: SortDir;
@@ -56,16 +58,29 @@ export function EmailTable({ queue, lang, sort, dir, onSort }: TableProps) {
           {header('updatedAt')}
         </div>
       </div>
-      <Body count={count} rowAt={queue.rowAt} queryKey={queue.queryKey} onRows={queue.showRows} selected={selected} lang={lang} onToggle={queue.toggle} />
+      <Body
+        count={count}
+        rowAt={queue.rowAt}
+        pages={queue.pages}
+        queryKey={queue.queryKey}
+        onRows={queue.showRows}
+        selected={selected}
+        lang={lang}
+        onToggle={queue.toggle}
+      />
       <p className="emails-total">{t('emails.total', { shown: formatCount(count, lang), total: formatCount(queue.queueTotal, lang) })}</p>
     </div>
   );
 }
 
-/** The scrolling body: virtualised rows; a row whose page is still being read is an empty placeholder of the same height. */
+/**
+ * The scrolling body: virtualised rows; a row whose page is still being read is an empty placeholder
+ * of the same height. A page arriving re-renders this body only.
+ */
 interface BodyProps {
   count: number;
   rowAt: (index: number) => EmailEntry | undefined;
+  pages: QueuePages;
   queryKey: string;
   onRows: (from: number, to: number) => void;
   selected: Selection;
@@ -73,8 +88,9 @@ interface BodyProps {
   onToggle: (id: number, index: number, range: boolean) => void;
 }
 
-const Body = memo(function Body({ count, rowAt, queryKey, onRows, selected, lang, onToggle }: BodyProps) {
+const Body = memo(function Body({ count, rowAt, pages, queryKey, onRows, selected, lang, onToggle }: BodyProps) {
   const { t } = useTranslation();
+  useSyncExternalStore(pages.subscribe, pages.getVersion);
   return (
     <VirtualRows
       count={count}
@@ -87,7 +103,7 @@ const Body = memo(function Body({ count, rowAt, queryKey, onRows, selected, lang
       row={(place) => {
         const e = rowAt(place.index);
         if (!e) return <DataRow key={`at-${place.index}`} place={place} aria-busy="true" className="emails-row is-loading" />;
-        return <Row key={e.id} entry={e} {...place} selected={selected.has(e.id)} lang={lang} onToggle={onToggle} />;
+        return <Row key={e.id} entry={e} {...place} selected={selected.has(e.id)} lang={lang} t={t} onToggle={onToggle} />;
       }}
     />
   );
@@ -97,12 +113,13 @@ interface RowProps extends RowPlace {
   entry: EmailEntry;
   selected: boolean;
   lang: Lang;
+  /** The body's: a row mounted while scrolling subscribes to nothing. */
+  t: TFunction;
   onToggle: (id: number, index: number, range: boolean) => void;
 }
 
 /** One table row; memoised so scrolling re-renders only the rows that enter the window. */
-const Row = memo(function Row({ entry: e, index, start, height, selected, focusable, lang, onToggle, onFocusRow }: RowProps) {
-  const { t } = useTranslation();
+const Row = memo(function Row({ entry: e, index, start, height, selected, focusable, lang, t, onToggle, onFocusRow }: RowProps) {
   const result = emailResult(e, lang, t);
   return (
     <DataRow place={{ index, start, height }} selected={selected} data-state={e.state} data-tx={e.transactionId} className={`emails-row state-${e.state}`}>

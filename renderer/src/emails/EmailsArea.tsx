@@ -15,7 +15,7 @@ import { buyerEmails } from '../../../common/rules/issued-register';
 import { EditDialog } from './EditDialog';
 import { AddDialog, ImportDialog } from './EmailForms';
 import { EmailTable } from './EmailTable';
-import { useEmailQueue, type SortDir, type SortKey } from './useEmailQueue';
+import { FIRST_QUERY, useEmailQueue, type SortDir, type SortKey } from './useEmailQueue';
 import './emails.css';
 
 /** The email queue screen: counts per state, filter, search, sort, a virtualised table, bulk actions, add, import, export. */
@@ -24,12 +24,12 @@ export function EmailsArea() {
   const lang = useLang();
   const errorText = useErrorText();
   const { notice, show, fail, clear } = useNotice({ autoHideMs: 10_000 });
-  const [filter, setFilter] = useState<EmailState | 'all'>('all');
+  const [filter, setFilter] = useState<EmailState | 'all'>(FIRST_QUERY.filter);
   // "Open in the email queue" elsewhere hands over the invoice to look for.
   const [search, setSearch] = useState(() => useAppStore.getState().emailSearch ?? '');
   useEffect(() => useAppStore.getState().clearEmailSearch(), []);
-  const [sort, setSort] = useState<SortKey>('id');
-  const [dir, setDir] = useState<SortDir>('desc');
+  const [sort, setSort] = useState<SortKey>(FIRST_QUERY.sort);
+  const [dir, setDir] = useState<SortDir>(FIRST_QUERY.dir);
   const [dialog, setDialog] = useState<'add' | 'import' | 'issued' | null>(null);
   const [editing, setEditing] = useState<EmailEntry | null>(null);
   const queue = useEmailQueue({ filter, search, sort, dir }, fail);

@@ -1,7 +1,11 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { EMAIL_SORT_KEYS, EmailEntry, EmailState } from '../../../common/calls/emails';
+import type { CallResponse } from '../../../common/contract';
 import { bridge } from '../bridge';
 import { useLive } from '../app/useLive';
+import { EMAIL_PAGE, QueuePages } from './queue-pages';
+
+export { EMAIL_PAGE } from './queue-pages';
 
 export type SortKey = (typeof EMAIL_SORT_KEYS)[number];
 export type SortDir = 'asc' | 'desc';
@@ -13,12 +17,36 @@ export interface QueueQuery {
   dir: SortDir;
 }
 
-/** Rows per page read from main: the table asks only for the pages around what it shows. */
-export const EMAIL_PAGE = 100;
+/** The query the screen opens with. */
+export const FIRST_QUERY: QueueQuery = { filter: 'all', search: '', sort: 'id', dir: 'desc' };
 
 /** The filter and search as the contract's list/export request. */
 export function queryRequest(q: Pick<QueueQuery, 'filter' | 'search'>) {
   return { ...(q.filter === 'all' ? {} : { states: [q.filter] }), ...(q.search.trim() ? { search: q.search.trim() } : {}) };
+}
+
+function headRequest(filter: ReturnType<typeof queryRequest>, sort: SortKey, dir: SortDir) {
+  return { ...filter, sort, dir, offset: 0, limit: EMAIL_PAGE };
+}
+
+type Head = CallResponse<'emails.list'>;
+let early: { key: string; at: number; answer: Promise<Head> } | null = null;
+
+/**
+ * Starts reading the first page of the opening query now (on the click that opens the screen), so
+ * main answers while the screen mounts; the screen's first read takes this answer if it is fresh.
+ */
+export function readQueueAhead(): void {
+  const request = headRequest(queryRequest(FIRST_QUERY), FIRST_QUERY.sort, FIRST_QUERY.dir);
+  const answer = bridge.call('emails.list', request);
+  answer.catch(() => undefined);
+  early = { key: JSON.stringify(request), at: performance.now(), answer };
+}
+
+function takeEarly(request: object): Promise<Head> | undefined {
+  const taken = early;
+  early = null;
+  return taken && taken.key === JSON.stringify(request) && performance.now() - taken.at < 2000 ? taken.answer : undefined;
 }
 
 /** The selection: entry number → its state when last seen (for "send again?" and "editable?"). */
@@ -36,91 +64,50 @@ export function useEmailQueue(query: QueueQuery, onError: (error: unknown) => vo
     return () => clearTimeout(timer);
   }, [query.search]);
 
-  const status = useLive('emails.status', {}, { 'emails.changed': (s) => s });
   const filter = useMemo(() => queryRequest({ filter: query.filter, search: debounced }), [query.filter, debounced]);
   const request = useMemo(() => ({ ...filter, sort: query.sort, dir: query.dir }), [filter, query.sort, query.dir]);
+  // The first page before the status: main answers them in turn, and the rows are what the screen waits for.
   const head = useLive(
     'emails.list',
-    { ...request, offset: 0, limit: EMAIL_PAGE },
+    headRequest(filter, query.sort, query.dir),
     { 'emails.changed': 'reload' },
-    { throttleMs: (s) => ((s as { total: number }).total > 2000 ? 1500 : 300), onError },
+    { throttleMs: (s) => ((s as { total: number }).total > 2000 ? 1500 : 300), onError, first: takeEarly },
   );
+  const status = useLive('emails.status', {}, { 'emails.changed': (s) => s });
   const key = JSON.stringify(request);
 
-  // Pages after the first, read for the head they belong to; a new head (a change, another query) reads the visible ones again.
-  const [pages, setPages] = useState<{ head: unknown; key: string; map: ReadonlyMap<number, EmailEntry[]> }>({ head: undefined, key, map: new Map() });
-  const view = useRef({ first: 0, last: 0 });
-  const loading = useRef(new Set<string>());
-  const current = useRef({ head: head.data as unknown, key, request });
-  current.current = { head: head.data, key, request };
-
-  const generation = useRef(0);
-  const load = useCallback(
-    (wanted: number[]) => {
-      const { head: forHead, key: forKey, request: req } = current.current;
-      if (!forHead) return;
-      for (const p of wanted) {
-        const tag = `${generation.current}:${p}`;
-        if (p === 0 || loading.current.has(tag)) continue;
-        loading.current.add(tag);
-        bridge
-          .call('emails.list', { ...req, offset: p * EMAIL_PAGE, limit: EMAIL_PAGE })
-          .then((r) => {
-            if (current.current.head !== forHead) return;
-            setPages((prev) => {
-              const map = new Map(prev.head === forHead || prev.key === forKey ? prev.map : []);
-              map.set(p, r.items);
-              return { head: forHead, key: forKey, map };
-            });
-          }, onError)
-          .finally(() => loading.current.delete(tag));
-      }
-    },
-    [onError],
-  );
-
-  const pagesIn = (first: number, last: number) => Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => first + i);
+  const onErrorRef = useRef(onError);
+  onErrorRef.current = onError;
+  const [pages] = useState(() => new QueuePages((e) => onErrorRef.current(e)));
+  const requestRef = useRef(request);
+  requestRef.current = request;
   useEffect(() => {
-    generation.current++;
-    if (pages.key !== key) view.current = { first: 0, last: 0 };
-    const { first, last } = view.current;
-    // A change of the queue keeps the pages on screen until their new rows arrive (the others are read again when shown); another query starts from the top.
-    setPages((prev) => ({ ...prev, map: new Map([...prev.map].filter(([p]) => prev.key === key && p >= first && p <= last)) }));
-    load(pagesIn(first, last));
-  }, [head.data]);
+    if (!head.data) return;
+    const req = requestRef.current;
+    pages.newHead(JSON.stringify(req), head.data.total, async (offset, limit) => (await bridge.call('emails.list', { ...req, offset, limit })).items);
+  }, [head.data, pages]);
 
   /** The table shows rows `from`…`to`: read the pages they are on (and one either side). */
-  const showRows = useCallback(
-    (from: number, to: number) => {
-      const first = Math.max(0, Math.floor(from / EMAIL_PAGE) - 1);
-      const last = Math.floor(to / EMAIL_PAGE) + 1;
-      view.current = { first, last };
-      const total = (current.current.head as { total: number } | undefined)?.total ?? 0;
-      const lastPage = Math.max(0, Math.ceil(total / EMAIL_PAGE) - 1);
-      const have = pages.head === current.current.head ? pages.map : new Map();
-      load(pagesIn(first, Math.min(last, lastPage)).filter((p) => !have.has(p)));
-    },
-    [load, pages],
-  );
+  const showRows = useCallback((from: number, to: number) => pages.show(from, to), [pages]);
 
-  const samePages = pages.key === key;
   const rowAt = useCallback(
     (index: number): EmailEntry | undefined => {
       const p = Math.floor(index / EMAIL_PAGE);
-      const rows = p === 0 ? head.data?.items : samePages ? pages.map.get(p) : undefined;
+      const rows = p === 0 ? head.data?.items : pages.rows(key, p);
       return rows?.[index - p * EMAIL_PAGE];
     },
-    [head.data, pages, samePages],
+    [head.data, pages, key],
   );
   const total = head.data?.total ?? 0;
 
-  const selection = useSelection(key, request, rowAt, head.data, pages.map, onError);
+  const selection = useSelection(key, request, rowAt, head.data, pages, onError);
   return {
     status: status.data,
     counts: head.data?.counts ?? status.data?.counts,
     queueTotal: status.data?.total ?? total,
     total,
     rowAt,
+    pages,
     showRows,
     queryKey: key,
     reload: head.reload,
@@ -137,23 +124,24 @@ function useSelection(
   request: object,
   rowAt: (index: number) => EmailEntry | undefined,
   head: { items: EmailEntry[] } | undefined,
-  pages: ReadonlyMap<number, EmailEntry[]>,
+  pages: QueuePages,
   onError: (error: unknown) => void,
 ) {
   const [selected, setSelected] = useState<Selection>(new Map());
-  useEffect(() => setSelected(new Map()), [key]);
+  useEffect(() => setSelected((prev) => (prev.size === 0 ? prev : new Map())), [key]);
   useEffect(() => {
-    setSelected((prev) => {
-      if (prev.size === 0) return prev;
-      let next: Map<number, EmailState> | null = null;
-      for (const rows of [head?.items ?? [], ...pages.values()]) {
-        for (const e of rows) {
+    const refresh = () =>
+      setSelected((prev) => {
+        if (prev.size === 0) return prev;
+        let next: Map<number, EmailState> | null = null;
+        for (const e of [...(head?.items ?? []), ...pages.all()]) {
           const was = prev.get(e.id);
           if (was !== undefined && was !== e.state) (next ??= new Map(prev)).set(e.id, e.state);
         }
-      }
-      return next ?? prev;
-    });
+        return next ?? prev;
+      });
+    refresh();
+    return pages.subscribe(refresh);
   }, [head, pages]);
 
   const keys = useCallback(
