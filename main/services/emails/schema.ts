@@ -169,13 +169,17 @@ export function emailBatchIndexes(db: DatabaseSync): void {
   `);
 }
 
+/** The states of an outbox entry, as migration 18 knows them (a later state needs its own migration). */
+const STATES_AT_18 = `'["queued","sending","sent","requested","sendingAtService","failed","unknown","cancelled"]'`;
+
 /**
  * Nothing indexed moves while a batch is sent. The indexes by state, last change and attempts
  * changed twice for every entry of every batch (claim, then outcome) and cost more than the rest of
  * the send cycle together; the counts per state they served are kept instead in a table of a few
  * rows by triggers (every insert, delete and change of state, whichever statement makes it — an
  * import, a claim, a cascade from a removed profile), and a list sorted or filtered by those
- * columns reads the table (one pass, no index to keep up).
+ * columns reads the table (one pass, no index to keep up). Every profile has a row for each state
+ * from its creation, so a change of state is one UPDATE of two rows.
  */
 export function emailStateCounts(db: DatabaseSync): void {
   db.exec(`
@@ -188,17 +192,30 @@ export function emailStateCounts(db: DatabaseSync): void {
       n          INTEGER NOT NULL,
       PRIMARY KEY (profile_id, state)
     ) WITHOUT ROWID, STRICT;
-    INSERT INTO email_state_counts SELECT profile_id, state, count(*) FROM email_outbox GROUP BY profile_id, state;
+    INSERT INTO email_state_counts
+      SELECT p.id, s.value, (SELECT count(*) FROM email_outbox o WHERE o.profile_id = p.id AND o.state = s.value)
+        FROM profiles p, json_each(${STATES_AT_18}) s;
+    CREATE TRIGGER email_counts_profile_added AFTER INSERT ON profiles BEGIN
+      INSERT INTO email_state_counts SELECT NEW.id, value, 0 FROM json_each(${STATES_AT_18});
+    END;
+    CREATE TRIGGER email_counts_profile_removed AFTER DELETE ON profiles BEGIN
+      DELETE FROM email_state_counts WHERE profile_id = OLD.id;
+    END;
     CREATE TRIGGER email_counts_insert AFTER INSERT ON email_outbox BEGIN
-      INSERT INTO email_state_counts VALUES (NEW.profile_id, NEW.state, 1) ON CONFLICT DO UPDATE SET n = n + 1;
+      UPDATE email_state_counts SET n = n + 1 WHERE profile_id = NEW.profile_id AND state = NEW.state;
     END;
     CREATE TRIGGER email_counts_delete AFTER DELETE ON email_outbox BEGIN
       UPDATE email_state_counts SET n = n - 1 WHERE profile_id = OLD.profile_id AND state = OLD.state;
     END;
-    CREATE TRIGGER email_counts_update AFTER UPDATE OF state, profile_id ON email_outbox
-      WHEN OLD.state IS NOT NEW.state OR OLD.profile_id IS NOT NEW.profile_id BEGIN
+    CREATE TRIGGER email_counts_state AFTER UPDATE OF state ON email_outbox
+      WHEN OLD.state IS NOT NEW.state AND OLD.profile_id IS NEW.profile_id BEGIN
+      UPDATE email_state_counts SET n = n + (state = NEW.state) - (state = OLD.state)
+       WHERE profile_id = NEW.profile_id AND state IN (OLD.state, NEW.state);
+    END;
+    CREATE TRIGGER email_counts_profile_moved AFTER UPDATE OF profile_id ON email_outbox
+      WHEN OLD.profile_id IS NOT NEW.profile_id BEGIN
       UPDATE email_state_counts SET n = n - 1 WHERE profile_id = OLD.profile_id AND state = OLD.state;
-      INSERT INTO email_state_counts VALUES (NEW.profile_id, NEW.state, 1) ON CONFLICT DO UPDATE SET n = n + 1;
+      UPDATE email_state_counts SET n = n + 1 WHERE profile_id = NEW.profile_id AND state = NEW.state;
     END;
   `);
 }

@@ -6,7 +6,7 @@ import { checkInput } from '../../../main/services/emails/input';
 import { judgeItem } from '../../../main/services/emails/judge';
 import { Outbox } from '../../../main/services/emails/outbox';
 import { ProfileService } from '../../../main/services/profiles';
-import { openDatabase, type Store } from '../../../main/services/store';
+import { migrations, openDatabase, type Store } from '../../../main/services/store';
 import { makeTempDir } from '../../support/temp-dir';
 
 let tmp: { dir: string; cleanup: () => void };
@@ -101,6 +101,10 @@ it('keeps the counts per state equal to the rows counted, whatever the operation
             break;
           case 'other':
             store.db.exec("UPDATE email_outbox SET state = 'failed' WHERE id % 7 = 0 AND state = 'queued'");
+            // An entry moved to another profile (and changing state on the way) moves its count.
+            store.db
+              .prepare("UPDATE email_outbox SET profile_id = CASE profile_id WHEN 'sandbox' THEN ? ELSE 'sandbox' END, state = 'cancelled' WHERE id % 11 = 0")
+              .run(other.id);
             break;
         }
         expect(nonZero(outbox.counts('sandbox'))).toEqual(counted('sandbox'));
@@ -120,3 +124,28 @@ function clean(id: string) {
   if (!r.ok) throw new Error(r.problem.en);
   return r.value;
 }
+
+it('counts the entries an upgraded database already holds, for every profile', () => {
+  store.close();
+  tmp.cleanup();
+  tmp = makeTempDir('einvoice-email-counts-');
+  const before = migrations.findIndex((m) => m.name.startsWith('email outbox: counts per state'));
+  expect(before).toBeGreaterThan(0);
+  const old = openDatabase(tmp.dir, { migrations: migrations.slice(0, before) });
+  const profiles = new ProfileService(old);
+  const other = profiles.add({ name: 'Cửa hàng 2', kind: 'custom', baseUrl: 'http://127.0.0.1:9' });
+  const outbox = new Outbox(old, { claimAlive: () => false });
+  outbox.add(
+    'sandbox',
+    ['A', 'B', 'C', 'D'].map((t) => ({ input: clean(t) })),
+  );
+  outbox.add(other.id, [{ input: clean('E') }]);
+  const c = outbox.claim('sandbox', 3)!;
+  outbox.settle({ token: c.token, verdicts: new Map(c.entries.map((e, i) => [e.id, judgeItem(i === 0 ? 2 : 3, i === 0 ? 'InvalidEmail' : null)])) });
+  old.close();
+  store = openDatabase(tmp.dir);
+  const upgraded = new Outbox(store);
+  expect(nonZero(upgraded.counts('sandbox'))).toEqual({ queued: 1, failed: 1, sent: 2 });
+  expect(nonZero(upgraded.counts(other.id))).toEqual({ queued: 1 });
+  expect(nonZero(upgraded.counts('sandbox'))).toEqual(counted('sandbox'));
+});
