@@ -171,6 +171,7 @@ export class Outbox extends OutboxReads {
            WHERE state = 'queued' AND id IN (SELECT value FROM json_each(?3))`,
       ).run(token, at, idsOf({ entries }));
       if (Number(armed.changes) !== entries.length) throw claimLost(entries.length, Number(armed.changes));
+      this.moveCounts(profileId, 'queued', 'sending', entries.length);
       return { token, kind: first.kind, profileId, entries };
     });
     if (previous) this.ownClaims.delete(previous.token);
@@ -193,8 +194,26 @@ export class Outbox extends OutboxReads {
     this.ownClaims.delete(settlement.token);
   }
 
+  /**
+   * Moves `n` entries of a profile from one state to another in the counts: what a send-cycle
+   * statement does instead of a trigger per row (into or out of `sending`; schema.ts).
+   */
+  private moveCounts(profileId: string, from: EmailState, to: EmailState, n: number): void {
+    if (n === 0) return;
+    this.stmt('UPDATE email_state_counts SET n = n + CASE state WHEN ?3 THEN ?4 ELSE -?4 END WHERE profile_id = ?1 AND state IN (?2, ?3)').run(
+      profileId,
+      from,
+      to,
+      n,
+    );
+  }
+
   /** Writes every verdict or none: the rows changed must be the rows the claim holds. */
   private writeVerdicts({ token, verdicts }: Settlement, at: string): void {
+    const first = verdicts.keys().next();
+    if (first.done) return;
+    // A claim's entries are of one profile.
+    const owner = this.stmt('SELECT profile_id FROM email_outbox WHERE id = ?').get(first.value) as { profile_id: string } | undefined;
     let changed = 0;
     for (const { v, ids } of groupVerdicts(verdicts)) {
       const done = v.state === 'sent' || v.state === 'requested' || v.state === 'sendingAtService' ? at : null;
@@ -204,6 +223,7 @@ export class Outbox extends OutboxReads {
          WHERE id IN (SELECT value FROM json_each(?)) AND claim_token = ? AND state = 'sending'`,
       ).run(v.state, v.sendEmailStatus, v.errorCode, v.retryable ? 1 : 0, v.message?.en ?? null, v.message?.vi ?? null, at, done, JSON.stringify(ids), token);
       changed += Number(r.changes);
+      if (owner) this.moveCounts(owner.profile_id, 'sending', v.state, Number(r.changes));
     }
     if (changed !== verdicts.size) throw claimLost(verdicts.size, changed);
   }
@@ -214,20 +234,26 @@ export class Outbox extends OutboxReads {
    */
   release(claim: Claim, nextAt: number, problem: Bilingual | null): void {
     const at = this.now();
-    this.stmt(
-      `UPDATE email_outbox SET state = 'queued', claim_token = NULL, claimed_at = NULL, attempts = max(0, attempts - 1),
-         next_attempt_at = ?, last_error = ?, last_error_vi = ?, updated_at = ?
-       WHERE id IN (SELECT value FROM json_each(?)) AND claim_token = ? AND state = 'sending'`,
-    ).run(stamp(nextAt), problem?.en ?? null, problem?.vi ?? null, at, idsOf(claim), claim.token);
+    this.store.transaction(() => {
+      const r = this.stmt(
+        `UPDATE email_outbox SET state = 'queued', claim_token = NULL, claimed_at = NULL, attempts = max(0, attempts - 1),
+           next_attempt_at = ?, last_error = ?, last_error_vi = ?, updated_at = ?
+         WHERE id IN (SELECT value FROM json_each(?)) AND claim_token = ? AND state = 'sending'`,
+      ).run(stamp(nextAt), problem?.en ?? null, problem?.vi ?? null, at, idsOf(claim), claim.token);
+      this.moveCounts(claim.profileId, 'sending', 'queued', Number(r.changes));
+    });
     this.ownClaims.delete(claim.token);
   }
 
   /** The request may have reached the service: every claimed entry waits in `unknown` for the user. */
   markUnknown(claim: Claim, problem: Bilingual): void {
-    this.stmt(
-      `UPDATE email_outbox SET state = 'unknown', claim_token = NULL, claimed_at = NULL, retryable = 0, last_error = ?, last_error_vi = ?, updated_at = ?
-       WHERE id IN (SELECT value FROM json_each(?)) AND claim_token = ? AND state = 'sending'`,
-    ).run(problem.en, problem.vi, this.now(), idsOf(claim), claim.token);
+    this.store.transaction(() => {
+      const r = this.stmt(
+        `UPDATE email_outbox SET state = 'unknown', claim_token = NULL, claimed_at = NULL, retryable = 0, last_error = ?, last_error_vi = ?, updated_at = ?
+         WHERE id IN (SELECT value FROM json_each(?)) AND claim_token = ? AND state = 'sending'`,
+      ).run(problem.en, problem.vi, this.now(), idsOf(claim), claim.token);
+      this.moveCounts(claim.profileId, 'sending', 'unknown', Number(r.changes));
+    });
     this.ownClaims.delete(claim.token);
   }
 
@@ -238,24 +264,27 @@ export class Outbox extends OutboxReads {
    * the database) are left alone. Returns how many became `unknown`.
    */
   recover(): number {
-    // The counts say whether any entry is in `sending` at all (usually none) without reading the table.
-    if (!this.stmt("SELECT 1 AS x FROM email_state_counts WHERE state = 'sending' AND n > 0 LIMIT 1").get()) return 0;
-    const rows = this.stmt("SELECT DISTINCT claim_token AS token FROM email_outbox WHERE state = 'sending'").all() as Array<{ token: string | null }>;
+    const rows = this.stmt("SELECT DISTINCT claim_token AS token, profile_id AS profileId FROM email_outbox WHERE state = 'sending'").all() as Array<{
+      token: string | null;
+      profileId: string;
+    }>;
     const stale = rows.filter((r) => r.token === null || (!this.ownClaims.has(r.token) && !this.claimAlive(r.token)));
     if (stale.length === 0) return 0;
     let n = 0;
     this.store.transaction(() => {
       const unknown = this.stmt(
         `UPDATE email_outbox SET state = 'unknown', claim_token = NULL, claimed_at = NULL, retryable = 0, last_error = ?, last_error_vi = ?, updated_at = ?
-         WHERE state = 'sending' AND claim_token IS ? AND claimed_at IS NOT NULL`,
+         WHERE state = 'sending' AND claim_token IS ? AND profile_id = ? AND claimed_at IS NOT NULL`,
       );
       const requeue = this.stmt(
         `UPDATE email_outbox SET state = 'queued', claim_token = NULL, attempts = max(0, attempts - 1), updated_at = ?
-         WHERE state = 'sending' AND claim_token IS ? AND claimed_at IS NULL`,
+         WHERE state = 'sending' AND claim_token IS ? AND profile_id = ? AND claimed_at IS NULL`,
       );
       for (const r of stale) {
-        n += Number(unknown.run(CRASHED_WHILE_SENDING.en, CRASHED_WHILE_SENDING.vi, this.now(), r.token).changes);
-        requeue.run(this.now(), r.token);
+        const lost = Number(unknown.run(CRASHED_WHILE_SENDING.en, CRASHED_WHILE_SENDING.vi, this.now(), r.token, r.profileId).changes);
+        this.moveCounts(r.profileId, 'sending', 'unknown', lost);
+        this.moveCounts(r.profileId, 'sending', 'queued', Number(requeue.run(this.now(), r.token, r.profileId).changes));
+        n += lost;
       }
     });
     return n;

@@ -179,7 +179,10 @@ const STATES_AT_18 = `'["queued","sending","sent","requested","sendingAtService"
  * rows by triggers (every insert, delete and change of state, whichever statement makes it — an
  * import, a claim, a cascade from a removed profile), and a list sorted or filtered by those
  * columns reads the table (one pass, no index to keep up). Every profile has a row for each state
- * from its creation, so a change of state is one UPDATE of two rows.
+ * from its creation, so a change of state is one UPDATE of two rows. Moves into and out of
+ * `sending` are made by the outbox's own send-cycle statements only (claim, outcome, release,
+ * unknown, recovery), 50 rows at a time: each of them moves the counts once, by the rows it changed
+ * (outbox.ts), instead of a trigger firing per row — a third of a batch's database work.
  */
 export function emailStateCounts(db: DatabaseSync): void {
   db.exec(`
@@ -208,7 +211,7 @@ export function emailStateCounts(db: DatabaseSync): void {
       UPDATE email_state_counts SET n = n - 1 WHERE profile_id = OLD.profile_id AND state = OLD.state;
     END;
     CREATE TRIGGER email_counts_state AFTER UPDATE OF state ON email_outbox
-      WHEN OLD.state IS NOT NEW.state AND OLD.profile_id IS NEW.profile_id BEGIN
+      WHEN OLD.state IS NOT NEW.state AND OLD.profile_id IS NEW.profile_id AND OLD.state <> 'sending' AND NEW.state <> 'sending' BEGIN
       UPDATE email_state_counts SET n = n + (state = NEW.state) - (state = OLD.state)
        WHERE profile_id = NEW.profile_id AND state IN (OLD.state, NEW.state);
     END;

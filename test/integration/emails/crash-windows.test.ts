@@ -251,7 +251,7 @@ describe('crash windows of the email queue, in real processes', () => {
     let rolledBack = 0;
     for (let seed = 0; seed < SEEDS; seed++) {
       let side: { store: Store; outbox: Outbox } = open();
-      enqueue(side.outbox, mine, 24);
+      enqueue(side.outbox, mine, 40);
       side.store.close(); // the last connection closes: everything is in the database file
       fs.rmSync(copies, { recursive: true, force: true });
       keepDurableCopy(path.join(data, 'einvoice.db'), copies); // what the disk holds before the run
@@ -259,7 +259,7 @@ describe('crash windows of the email queue, in real processes', () => {
       const from = sendemails();
       const { child, done } = spawnCli(flushArgs(), env, tmp.dir);
       await requestsAfter(from);
-      await sleep(Math.floor(random() * 700));
+      await sleep(Math.floor(random() * 400));
       child.kill('SIGKILL');
       const r = await done;
       if (!killedBy(r)) continue; // finished before the cut: nothing to drop

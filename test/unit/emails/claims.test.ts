@@ -51,7 +51,10 @@ describe('a claim is never taken over from a live owner', () => {
     owner.add('sandbox', [clean('B1'), clean('B2')]);
     const claim = owner.claim('sandbox', 10)!;
     // Someone else took one of the rows (the recovery of a process that thought the owner dead).
-    second.db.prepare("UPDATE email_outbox SET state = 'unknown', claim_token = NULL WHERE id = ?").run(claim.entries[0]!.id);
+    second.transaction(() => {
+      second.db.prepare("UPDATE email_outbox SET state = 'unknown', claim_token = NULL WHERE id = ?").run(claim.entries[0]!.id);
+      second.db.exec("UPDATE email_state_counts SET n = n + CASE state WHEN 'unknown' THEN 1 ELSE -1 END WHERE state IN ('sending', 'unknown')");
+    });
     expect(() => owner.settle({ token: claim.token, verdicts: new Map(claim.entries.map((e) => [e.id, judgeItem(3, null)])) })).toThrow(
       /changed under this batch/,
     );

@@ -134,18 +134,22 @@ it('counts the entries an upgraded database already holds, for every profile', (
   const old = openDatabase(tmp.dir, { migrations: migrations.slice(0, before) });
   const profiles = new ProfileService(old);
   const other = profiles.add({ name: 'Cửa hàng 2', kind: 'custom', baseUrl: 'http://127.0.0.1:9' });
-  const outbox = new Outbox(old, { claimAlive: () => false });
-  outbox.add(
-    'sandbox',
-    ['A', 'B', 'C', 'D'].map((t) => ({ input: clean(t) })),
+  const insert = old.db.prepare(
+    "INSERT INTO email_outbox (profile_id, transaction_id, receiver_email, kind, state, created_at, updated_at) VALUES (?, ?, 'a@example.com', 'withCode', ?, 'x', 'x')",
   );
-  outbox.add(other.id, [{ input: clean('E') }]);
-  const c = outbox.claim('sandbox', 3)!;
-  outbox.settle({ token: c.token, verdicts: new Map(c.entries.map((e, i) => [e.id, judgeItem(i === 0 ? 2 : 3, i === 0 ? 'InvalidEmail' : null)])) });
+  const rows: Array<[string, EmailState]> = [
+    ['A', 'queued'],
+    ['B', 'failed'],
+    ['C', 'sent'],
+    ['D', 'sent'],
+    ['F', 'sending'],
+  ];
+  for (const [tx, state] of rows) insert.run('sandbox', tx, state);
+  insert.run(other.id, 'E', 'queued');
   old.close();
   store = openDatabase(tmp.dir);
   const upgraded = new Outbox(store);
-  expect(nonZero(upgraded.counts('sandbox'))).toEqual({ queued: 1, failed: 1, sent: 2 });
+  expect(nonZero(upgraded.counts('sandbox'))).toEqual({ queued: 1, failed: 1, sent: 2, sending: 1 });
   expect(nonZero(upgraded.counts(other.id))).toEqual({ queued: 1 });
   expect(nonZero(upgraded.counts('sandbox'))).toEqual(counted('sandbox'));
 });
