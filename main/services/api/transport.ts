@@ -1,3 +1,5 @@
+import { finished } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { Agent, type Dispatcher } from 'undici';
 import { isRetryableFailure } from '../../../common/rules/network';
 import { ApiError, apiErrors } from './errors';
@@ -88,19 +90,38 @@ class AnswerTooLarge extends Error {
   }
 }
 
-/** Reads a body up to `limit` bytes; past it the stream is destroyed (the connection dropped). */
-async function readCapped(body: Dispatcher.ResponseData['body'], limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    total += chunk.length;
-    if (total > limit) {
-      body.destroy();
-      throw new AnswerTooLarge(limit);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, total);
+/**
+ * Reads a body up to `limit` bytes; past it the stream is destroyed (the connection dropped).
+ * Read by events rather than `for await`: one promise per answer, not one per chunk. `asText`
+ * decodes each chunk as it comes (UTF-8, as `Buffer.toString` does): no copy of the whole body
+ * outside the JS heap waiting for a GC.
+ */
+function readCapped(body: Dispatcher.ResponseData['body'], limit: number, asText: true): Promise<string>;
+function readCapped(body: Dispatcher.ResponseData['body'], limit: number, asText: false): Promise<Buffer>;
+function readCapped(body: Dispatcher.ResponseData['body'], limit: number, asText: boolean): Promise<Buffer | string> {
+  return new Promise<Buffer | string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const decoder = asText ? new StringDecoder('utf8') : null;
+    let text = '';
+    let total = 0;
+    const onData = (chunk: Buffer) => {
+      total += chunk.length;
+      if (total > limit) {
+        body.off('data', onData);
+        body.destroy();
+        reject(new AnswerTooLarge(limit));
+        return;
+      }
+      if (decoder) text += decoder.write(chunk);
+      else chunks.push(chunk);
+    };
+    body.on('data', onData);
+    // Settles on the end, an error, or a close before the end (premature close: an error too).
+    finished(body, (error) => {
+      if (error) reject(error);
+      else resolve(decoder ? text + decoder.end() : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
+    });
+  });
 }
 
 export interface HttpResponse {
@@ -287,11 +308,12 @@ export class HttpTransport {
         res.body.destroy();
         throw new AnswerTooLarge(limit);
       }
-      const raw = await readCapped(res.body, limit);
       let text = '';
       let bytes: Uint8Array | null = null;
-      if (req.bytes && status >= 200 && status < 300) bytes = new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength);
-      else text = raw.toString('utf8');
+      if (req.bytes && status >= 200 && status < 300) {
+        const raw = await readCapped(res.body, limit, false);
+        bytes = new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength);
+      } else text = await readCapped(res.body, limit, true);
       if (this.log)
         this.logLine(
           'info',
