@@ -1,5 +1,4 @@
 import { finished } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
 import { Agent, type Dispatcher } from 'undici';
 import { isRetryableFailure } from '../../../common/rules/network';
 import { ApiError, apiErrors } from './errors';
@@ -92,17 +91,13 @@ class AnswerTooLarge extends Error {
 
 /**
  * Reads a body up to `limit` bytes; past it the stream is destroyed (the connection dropped).
- * Read by events rather than `for await`: one promise per answer, not one per chunk. `asText`
- * decodes each chunk as it comes (UTF-8, as `Buffer.toString` does): no copy of the whole body
- * outside the JS heap waiting for a GC.
+ * Read by events rather than `for await`: one promise per answer, not one per chunk. The chunks
+ * stay outside the JS heap until the whole body is there (decoding each as it comes would leave
+ * large strings in the old generation whenever a collection ran while an answer was arriving).
  */
-function readCapped(body: Dispatcher.ResponseData['body'], limit: number, asText: true): Promise<string>;
-function readCapped(body: Dispatcher.ResponseData['body'], limit: number, asText: false): Promise<Buffer>;
-function readCapped(body: Dispatcher.ResponseData['body'], limit: number, asText: boolean): Promise<Buffer | string> {
-  return new Promise<Buffer | string>((resolve, reject) => {
+function readCapped(body: Dispatcher.ResponseData['body'], limit: number): Promise<Buffer> {
+  return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
-    const decoder = asText ? new StringDecoder('utf8') : null;
-    let text = '';
     let total = 0;
     const onData = (chunk: Buffer) => {
       total += chunk.length;
@@ -112,15 +107,11 @@ function readCapped(body: Dispatcher.ResponseData['body'], limit: number, asText
         reject(new AnswerTooLarge(limit));
         return;
       }
-      if (decoder) text += decoder.write(chunk);
-      else chunks.push(chunk);
+      chunks.push(chunk);
     };
     body.on('data', onData);
     // Settles on the end, an error, or a close before the end (premature close: an error too).
-    finished(body, (error) => {
-      if (error) reject(error);
-      else resolve(decoder ? text + decoder.end() : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
-    });
+    finished(body, (error) => (error ? reject(error) : resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total))));
   });
 }
 
@@ -308,12 +299,11 @@ export class HttpTransport {
         res.body.destroy();
         throw new AnswerTooLarge(limit);
       }
+      const raw = await readCapped(res.body, limit);
       let text = '';
       let bytes: Uint8Array | null = null;
-      if (req.bytes && status >= 200 && status < 300) {
-        const raw = await readCapped(res.body, limit, false);
-        bytes = new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength);
-      } else text = await readCapped(res.body, limit, true);
+      if (req.bytes && status >= 200 && status < 300) bytes = new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength);
+      else text = raw.toString('utf8');
       if (this.log)
         this.logLine(
           'info',
