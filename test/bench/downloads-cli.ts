@@ -1,6 +1,7 @@
 /**
  * The `einvoice download` command as the downloads scale benchmark runs it: the CLI bundled from
- * the sources, run in a process of its own with a preload that writes, when the process exits,
+ * the sources, run in a process of its own started as the `einvoice` launcher starts it (the `#!`
+ * line of bin/einvoice.cjs) with a preload that writes, when the process exits,
  * its start time, exit time and peak RSS; and the sandbox's request log, which says when the
  * first Download call of a run arrived.
  */
@@ -24,11 +25,28 @@ export interface CliRun {
 }
 
 export interface CliHarness {
-  run(args: string[], options?: { killAfterItems?: number }): Promise<CliRun>;
+  /** `plain`: without the launcher's environment settings and Node options. */
+  run(args: string[], options?: { killAfterItems?: number; plain?: boolean }): Promise<CliRun>;
 }
 
-/** Bundles the CLI and the exit probe into `work`. */
+/**
+ * How the `einvoice` launcher starts the CLI: the `#!/usr/bin/env -S [NAME=value…] node [option…]`
+ * line of bin/einvoice.cjs, its environment settings and its Node options.
+ */
+export function launcherStart(root: string): { env: Record<string, string>; nodeOptions: string[] } {
+  const first = fs.readFileSync(path.join(root, 'bin', 'einvoice.cjs'), 'utf8').split('\n', 1)[0]!;
+  const words = first
+    .replace(/^#!\S*env\s+(-S\s+)?/, '')
+    .split(/\s+/)
+    .filter(Boolean);
+  const at = words.indexOf('node');
+  const env = Object.fromEntries(words.slice(0, Math.max(0, at)).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]));
+  return { env, nodeOptions: at < 0 ? [] : words.slice(at + 1) };
+}
+
+/** Bundles the CLI and the exit probe into `work`; runs it as the launcher does (`launcherStart`). */
 export async function cliHarness(root: string, work: string, env: Record<string, string>): Promise<CliHarness> {
+  const launcher = launcherStart(root);
   const bundle = path.join(work, 'einvoice-cli.cjs');
   await build({
     entryPoints: [path.join(root, 'main', 'cli', 'main.ts')],
@@ -55,10 +73,17 @@ export async function cliHarness(root: string, work: string, env: Record<string,
       const probeFile = path.join(work, `probe-${n++}.json`);
       fs.rmSync(probeFile, { force: true });
       const spawnedAt = performance.timeOrigin + performance.now();
-      const child = spawn(process.execPath, ['-r', probe, bundle, ...args], {
+      const child = spawn(process.execPath, [...(options.plain ? [] : launcher.nodeOptions), '-r', probe, bundle, ...args], {
         cwd: work,
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, ...env, NODE_PATH: path.join(root, 'node_modules'), BENCH_PROBE_FILE: probeFile, EINVOICE_KEYCHAIN: 'off' },
+        env: {
+          ...process.env,
+          ...(options.plain ? {} : launcher.env),
+          ...env,
+          NODE_PATH: path.join(root, 'node_modules'),
+          BENCH_PROBE_FILE: probeFile,
+          EINVOICE_KEYCHAIN: 'off',
+        },
       });
       const chunks: string[] = [];
       let stderr = '';

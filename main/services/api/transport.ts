@@ -1,3 +1,4 @@
+import { finished } from 'node:stream';
 import { Agent, type Dispatcher } from 'undici';
 import { isRetryableFailure } from '../../../common/rules/network';
 import { ApiError, apiErrors } from './errors';
@@ -88,19 +89,30 @@ class AnswerTooLarge extends Error {
   }
 }
 
-/** Reads a body up to `limit` bytes; past it the stream is destroyed (the connection dropped). */
-async function readCapped(body: Dispatcher.ResponseData['body'], limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    total += chunk.length;
-    if (total > limit) {
-      body.destroy();
-      throw new AnswerTooLarge(limit);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, total);
+/**
+ * Reads a body up to `limit` bytes; past it the stream is destroyed (the connection dropped).
+ * Read by events rather than `for await`: one promise per answer, not one per chunk. The chunks
+ * stay outside the JS heap until the whole body is there (decoding each as it comes would leave
+ * large strings in the old generation whenever a collection ran while an answer was arriving).
+ */
+function readCapped(body: Dispatcher.ResponseData['body'], limit: number): Promise<Buffer> {
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const onData = (chunk: Buffer) => {
+      total += chunk.length;
+      if (total > limit) {
+        body.off('data', onData);
+        body.destroy();
+        reject(new AnswerTooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    body.on('data', onData);
+    // Settles on the end, an error, or a close before the end (premature close: an error too).
+    finished(body, (error) => (error ? reject(error) : resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total))));
+  });
 }
 
 export interface HttpResponse {

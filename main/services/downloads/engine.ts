@@ -53,6 +53,8 @@ export class DownloadEngine {
   /** Crash recovery and the folder listing: storing a batch waits for it. */
   private ready: Promise<void> = Promise.resolve();
   private prepared = false;
+  /** The folder and this job's temporary-name prefix, joined once (a name per item is then one concatenation). */
+  private readonly tempPrefix: string;
 
   constructor(options: EngineOptions) {
     this.opts = {
@@ -68,6 +70,7 @@ export class DownloadEngine {
     this.opts.concurrency = Math.max(1, Math.min(16, Math.trunc(this.opts.concurrency)));
     this.job = options.job;
     this.folder = path.resolve(options.job.folder);
+    this.tempPrefix = path.join(this.folder, `${TEMP_PREFIX}${this.job.id.slice(0, 8)}-`);
   }
 
   get signal(): AbortSignal {
@@ -93,7 +96,7 @@ export class DownloadEngine {
   }
 
   private tempPath(seq: number, suffix = ''): string {
-    return path.join(this.folder, `${TEMP_PREFIX}${this.job.id.slice(0, 8)}-${seq}${suffix}`);
+    return `${this.tempPrefix}${seq}${suffix}`;
   }
 
   private async execute(): Promise<EngineOutcome> {
@@ -210,7 +213,8 @@ export class DownloadEngine {
   }
 
   private place(temp: string, final: string, isDir: boolean, seq: number): Promise<void> {
-    return placeFile(temp, final, isDir, this.tempPath(seq, '.old'));
+    // The `.old` name is only used to replace a folder.
+    return placeFile(temp, final, isDir, isDir ? this.tempPath(seq, '.old') : '');
   }
 
   /** Asks the service for one batch; null when the batch was settled or re-queued here. */

@@ -19,29 +19,48 @@ function call<T>(fn: (done: (error: NodeJS.ErrnoException | null, value: T) => v
 
 /**
  * Writes all of `content` (text as UTF-8) to `file`, fdatasync'ed when `durable`; returns the
- * bytes written. Text goes to the write call as it is: no Buffer per file waiting for a GC.
+ * bytes written. Text goes to the write call as it is: no Buffer per file waiting for a GC. The
+ * steps (open, write, sync, close) chain their callbacks: one promise per file, not one per step.
  */
-export async function writeFileFully(file: string, content: Uint8Array | string, durable: boolean): Promise<number> {
-  const fd = await call<number>((done) => fs.open(file, 'w', done));
-  try {
+export function writeFileFully(file: string, content: Uint8Array | string, durable: boolean): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    let fd = -1;
     let bytes = typeof content === 'string' ? null : content;
-    const total = bytes ? bytes.length : Buffer.byteLength(content as string, 'utf8');
+    let total = 0;
     let offset = 0;
-    if (!bytes) {
-      offset = await call<number>((done) => fs.write(fd, content as string, null, 'utf8', done));
-      // A short write (rare): the rest goes as bytes.
-      if (offset < total) bytes = Buffer.from(content as string, 'utf8');
-    }
-    while (bytes && offset < total) {
-      const at = offset;
-      const from = bytes;
-      offset += await call<number>((done) => fs.write(fd, from, at, total - at, null, done));
-    }
-    if (durable) await call<void>((done) => fs.fdatasync(fd, done));
-    return total;
-  } finally {
-    await call<void>((done) => fs.close(fd, done));
-  }
+    let failure: NodeJS.ErrnoException | null = null;
+    const close = (error: NodeJS.ErrnoException | null) => {
+      failure = error;
+      fs.close(fd, (closeError) => {
+        const e = failure ?? closeError;
+        if (e) reject(e);
+        else resolve(total);
+      });
+    };
+    const synced = (error: NodeJS.ErrnoException | null) => close(error);
+    const wrote = (error: NodeJS.ErrnoException | null, written: number) => {
+      if (error) return close(error);
+      offset += written;
+      if (offset < total) {
+        // A short write (rare): the rest goes as bytes.
+        bytes ??= Buffer.from(content as string, 'utf8');
+        return fs.write(fd, bytes, offset, total - offset, null, wrote);
+      }
+      if (durable) fs.fdatasync(fd, synced);
+      else close(null);
+    };
+    fs.open(file, 'w', (error, opened) => {
+      if (error) return reject(error);
+      fd = opened;
+      try {
+        total = bytes ? bytes.length : Buffer.byteLength(content as string, 'utf8');
+        if (bytes) fs.write(fd, bytes, 0, total, null, wrote);
+        else fs.write(fd, content as string, null, 'utf8', wrote);
+      } catch (thrown) {
+        close(thrown as NodeJS.ErrnoException);
+      }
+    });
+  });
 }
 
 /** Renames a finished temp file/folder to its final name, replacing an existing one (a folder via `oldTemp`). */
