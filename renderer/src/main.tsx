@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { ErrorBoundary } from './app/ErrorBoundary';
+import { whenIdle } from './app/idle';
 import { formatCount, formatDateTime, formatTime } from '../../common/format';
 import { initI18n } from './i18n';
 import './styles.css';
@@ -17,13 +18,10 @@ createRoot(document.getElementById('root')!).render(
 
 // Intl makes its first number and date formats slowly (tens of ms each, loading locale data): made
 // while the app is idle after it first paints, the first screen showing counts or times does not wait.
-requestIdleCallback(
-  () => {
-    const lang = i18n.language === 'en' ? 'en' : 'vi';
-    const now = new Date();
-    formatCount(0, lang);
-    formatDateTime(now, lang);
-    formatTime(now, lang);
-  },
-  { timeout: 2000 },
-);
+whenIdle(() => {
+  const lang = i18n.language === 'en' ? 'en' : 'vi';
+  const now = new Date();
+  formatCount(0, lang);
+  formatDateTime(now, lang);
+  formatTime(now, lang);
+}, 2000);

@@ -9,6 +9,8 @@ export const EMAIL_PAGE = 50;
 
 /** Page reads at once: while the table scrolls fast, the pages it has passed are not read at all. */
 const IN_FLIGHT = 2;
+/** Pause before a page whose read failed is asked for again (ms). */
+export const RETRY_MS = 1000;
 
 type ReadPage = (offset: number, limit: number) => Promise<EmailEntry[]>;
 
@@ -103,6 +105,11 @@ export class QueuePages {
           if (round !== this.round) return;
           this.loading.delete(p);
           this.onError(error);
+          // Rows in view stay placeholders until read: tried again after a pause (not at once, so a
+          // host that keeps refusing is not asked in a loop).
+          setTimeout(() => {
+            if (round === this.round) this.pump();
+          }, RETRY_MS);
         },
       );
     }

@@ -30,7 +30,7 @@ function headRequest(filter: ReturnType<typeof queryRequest>, sort: SortKey, dir
 }
 
 type Head = CallResponse<'emails.list'>;
-let early: { key: string; at: number; answer: Promise<Head> } | null = null;
+let early: { key: string; at: number; answer: Promise<Head>; stale: boolean; off: () => void } | null = null;
 
 /**
  * Starts reading the first page of the opening query now (on the click that opens the screen), so
@@ -40,13 +40,19 @@ export function readQueueAhead(): void {
   const request = headRequest(queryRequest(FIRST_QUERY), FIRST_QUERY.sort, FIRST_QUERY.dir);
   const answer = bridge.call('emails.list', request);
   answer.catch(() => undefined);
-  early = { key: JSON.stringify(request), at: performance.now(), answer };
+  early?.off();
+  // The queue changing before the screen takes the answer makes it stale (the screen listens only once mounted).
+  const off = bridge.on('emails.changed', () => {
+    if (early?.answer === answer) early.stale = true;
+  });
+  early = { key: JSON.stringify(request), at: performance.now(), answer, stale: false, off };
 }
 
 function takeEarly(request: object): Promise<Head> | undefined {
   const taken = early;
   early = null;
-  return taken && taken.key === JSON.stringify(request) && performance.now() - taken.at < 2000 ? taken.answer : undefined;
+  taken?.off();
+  return taken && !taken.stale && taken.key === JSON.stringify(request) && performance.now() - taken.at < 2000 ? taken.answer : undefined;
 }
 
 /** The selection: entry number → its state when last seen (for "send again?" and "editable?"). */

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { EmailEntry } from '../../../common/calls/emails';
-import { EMAIL_PAGE, QueuePages } from '../../../renderer/src/emails/queue-pages';
+import { EMAIL_PAGE, QueuePages, RETRY_MS } from '../../../renderer/src/emails/queue-pages';
 
 /** Page reads the test answers by hand, in any order, to see what the table asks for and when. */
 function reads() {
@@ -106,5 +106,27 @@ describe('the email queue table reads its pages', () => {
     expect(r.pagesAsked()).toEqual([]);
     pages.show(0, 30);
     expect(r.pagesAsked()).toEqual([1]);
+  });
+
+  it('a page whose read failed is asked for again after a pause, not at once', async () => {
+    vi.useFakeTimers();
+    try {
+      const r = reads();
+      const errors: unknown[] = [];
+      const pages = new QueuePages((e) => errors.push(e));
+      pages.newHead('q', 10 * EMAIL_PAGE, r.read);
+      expect(r.pagesAsked()).toEqual([1]);
+      r.open.splice(0, 1)[0]!.fail(new Error('host gone'));
+      await Promise.resolve();
+      await Promise.resolve();
+      expect(errors).toHaveLength(1);
+      expect(r.pagesAsked()).toEqual([]);
+      await vi.advanceTimersByTimeAsync(RETRY_MS);
+      expect(r.pagesAsked()).toEqual([1]);
+      await r.answer(1);
+      expect(pages.rows('q', 1)?.[0]?.id).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { bridge } from '../../bridge';
-import { whenIdle } from './idle';
+import { whenIdle } from '../../app/idle';
 import { useEditor } from './store';
 
 const DEBOUNCE_MS = 350;

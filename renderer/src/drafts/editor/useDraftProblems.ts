@@ -4,7 +4,7 @@ import { isMultiRate, seriesChoiceProblems } from '../../../../common/rules';
 import { LineProblemCache, validateDraft, type Problem } from '../../../../common/validation';
 import type { IncrementalCompute } from './compute';
 import type { ComputeOptions, ComputedInvoice, InvoiceDraft } from './money';
-import { whenIdle } from './idle';
+import { whenIdle } from '../../app/idle';
 import { useEditor } from './store';
 
 export function messageOf(p: { message: string; messageVi: string }, lang: string): string {
