@@ -336,7 +336,8 @@ export class DownloadEngine {
       try {
         this.opts.repo.record(
           this.job.id,
-          placing.map((p) => ({ seq: p.item.seq, status: 'placing', file: p.name, bytes: p.bytes })),
+          // The attempt is counted here: a crash after this point finishes the rename without asking again.
+          placing.map((p) => ({ seq: p.item.seq, status: 'placing', file: p.name, bytes: p.bytes, attempt: true })),
         );
       } finally {
         // Recorded (the store answers for them now), or not recorded and never placed.
@@ -345,7 +346,7 @@ export class DownloadEngine {
       await Promise.all(placing.map((p) => this.place(p.temp, p.final, p.isDir, p.item.seq)));
       if (this.opts.durable) await syncFolder(this.folder);
     }
-    this.commit([...outcomes, ...placing.map((p): ItemOutcome => ({ seq: p.item.seq, status: 'saved', file: p.name, bytes: p.bytes, attempt: true }))]);
+    this.commit([...outcomes, ...placing.map((p): ItemOutcome => ({ seq: p.item.seq, status: 'saved', file: p.name, bytes: p.bytes }))]);
   }
 
   /**

@@ -46,7 +46,7 @@ it('a job left with placing items: complete temp files are placed without asking
 
   // As a kill leaves it: 10–99 saved; 0–4 placing with their temp file complete; 5–9 and 100–104
   // placing with nothing written (sent back to pending: 5–9 behind the reading position, 100–104 ahead).
-  const set = store.db.prepare('UPDATE download_items SET status = ?, file = ? WHERE job_id = ? AND seq = ?');
+  const set = store.db.prepare('UPDATE download_items SET status = ?, file = ?, attempts = 1 WHERE job_id = ? AND seq = ?');
   const temp = (seq: number) => path.join(out, `${TEMP_PREFIX}${job.id.slice(0, 8)}-${seq}`);
   for (let seq = 0; seq < 105; seq++) {
     const name = `${ids[seq]}.xml`;
@@ -70,6 +70,13 @@ it('a job left with placing items: complete temp files are placed without asking
   for (const id of ids) expect(fs.readFileSync(path.join(out, `${id}.xml`), 'utf8')).toBe(body(id));
   const row = service.repo.get(job.id)!.counts;
   expect(row).toMatchObject({ total: 120, pending: 0, placing: 0, saved: 120 });
+  // An attempt is counted once per fetch: the placed ones were fetched once, the ones sent back twice.
+  const attempts = store.db.prepare('SELECT seq, attempts FROM download_items WHERE job_id = ? ORDER BY seq').all(job.id) as Array<{
+    seq: number;
+    attempts: number;
+  }>;
+  const fetchedTwice = (seq: number) => (seq >= 5 && seq < 10) || (seq >= 100 && seq < 105);
+  expect(attempts.filter((a) => a.attempts !== (fetchedTwice(a.seq) ? 2 : 1))).toEqual([]);
   await service.close();
 });
 
@@ -86,5 +93,26 @@ it('more placing items than one recovery page, sent back while the workers read:
   expect(asked.length).toBe(1600);
   expect(new Set(asked).size).toBe(1600);
   expect(fs.readdirSync(out).sort()).toEqual(ids.map((id) => `${id}.xml`));
+  await service.close();
+});
+
+it('the fetch is counted when the names are recorded, so a crash before the rename leaves one attempt, not none', async () => {
+  const { store, service, job } = await jobOf(30, { batchSize: 10, concurrency: 1 });
+  const record = service.repo.record.bind(service.repo);
+  const atPlacing: number[] = [];
+  service.repo.record = (jobId, outcomes) => {
+    record(jobId, outcomes);
+    const placing = outcomes.filter((o) => o.status === 'placing').map((o) => o.seq);
+    if (placing.length === 0) return;
+    const rows = store.db
+      .prepare('SELECT attempts FROM download_items WHERE job_id = ? AND seq IN (SELECT value FROM json_each(?))')
+      .all(jobId, JSON.stringify(placing));
+    atPlacing.push(...rows.map((r) => Number(r.attempts)));
+  };
+  service.start(job.id);
+  expect(await service.whenDone(job.id)).toMatchObject({ status: 'done', saved: 30 });
+  expect(atPlacing).toEqual(Array.from({ length: 30 }, () => 1));
+  const after = store.db.prepare('SELECT attempts FROM download_items WHERE job_id = ?').all(job.id);
+  expect(after.map((r) => Number(r.attempts))).toEqual(Array.from({ length: 30 }, () => 1));
   await service.close();
 });
