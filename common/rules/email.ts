@@ -6,13 +6,16 @@
 /** Pragmatic address check: local@domain.tld, no spaces, one @, a dot in the domain, sane labels. */
 const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
+const SEPARATORS = /[;,]/;
+const TLD = /^[A-Za-z]{2,}$|^xn--[A-Za-z0-9-]+$/;
+
 export function isEmail(address: string): boolean {
   const a = address.trim();
   if (a.length > 254 || !EMAIL.test(a)) return false;
-  const local = a.slice(0, a.lastIndexOf('@'));
-  if (local.length > 64 || local.startsWith('.') || local.endsWith('.') || local.includes('..')) return false;
-  const tld = a.slice(a.lastIndexOf('.') + 1);
-  return /^[A-Za-z]{2,}$|^xn--[A-Za-z0-9-]+$/.test(tld);
+  const at = a.lastIndexOf('@');
+  if (at > 64 || a.charCodeAt(0) === 46 /* . */ || a.charCodeAt(at - 1) === 46) return false;
+  if (a.lastIndexOf('..', at) !== -1) return false;
+  return TLD.test(a.slice(a.lastIndexOf('.') + 1));
 }
 
 interface EmailList {
@@ -25,16 +28,21 @@ interface EmailList {
 }
 
 export function splitEmails(input: string | null | undefined): EmailList {
-  const seen = new Set<string>();
   const addresses: string[] = [];
-  for (const part of (input ?? '').split(/[;,]/)) {
-    const a = part.trim();
-    if (a === '' || seen.has(a.toLowerCase())) continue;
-    seen.add(a.toLowerCase());
-    addresses.push(a);
-  }
-  const valid: string[] = [];
   const invalid: string[] = [];
-  for (const a of addresses) (isEmail(a) ? valid : invalid).push(a);
-  return { addresses, invalid, normalised: valid.join(';') };
+  if (!input) return { addresses, invalid, normalised: '' };
+  // Lists hold a few addresses: a linear look for repeats is cheaper than a Set (a CSV import checks 100 000 rows).
+  const lower: string[] = [];
+  let normalised = '';
+  for (const part of input.split(SEPARATORS)) {
+    const a = part.trim();
+    if (a === '') continue;
+    const key = a.toLowerCase();
+    if (lower.includes(key)) continue;
+    lower.push(key);
+    addresses.push(a);
+    if (isEmail(a)) normalised = normalised === '' ? a : `${normalised};${a}`;
+    else invalid.push(a);
+  }
+  return { addresses, invalid, normalised };
 }
