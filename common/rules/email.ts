@@ -31,15 +31,18 @@ export function splitEmails(input: string | null | undefined): EmailList {
   const addresses: string[] = [];
   const invalid: string[] = [];
   if (!input) return { addresses, invalid, normalised: '' };
-  // Lists hold a few addresses: a linear look for repeats is cheaper than a Set (a CSV import checks 100 000 rows).
+  // Lists hold a few addresses: a linear look for repeats is cheaper than a Set (a CSV import checks
+  // 100 000 rows); a long list gets a Set, so a hostile cell of many addresses stays linear.
   const lower: string[] = [];
+  let seen: Set<string> | null = null;
   let normalised = '';
   for (const part of input.split(SEPARATORS)) {
     const a = part.trim();
     if (a === '') continue;
     const key = a.toLowerCase();
-    if (lower.includes(key)) continue;
-    lower.push(key);
+    if (seen ? seen.has(key) : lower.includes(key)) continue;
+    if (seen) seen.add(key);
+    else if (lower.push(key) > 16) seen = new Set(lower);
     addresses.push(a);
     if (isEmail(a)) normalised = normalised === '' ? a : `${normalised};${a}`;
     else invalid.push(a);

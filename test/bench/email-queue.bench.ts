@@ -1,13 +1,13 @@
 /**
  * The email queue at 10 000 and 100 000 rows, in one run:
- * 1. CSV import through EmailService.importCsv (streamed parse + check, chunks in one transaction)
+ * 1. CSV import through EmailService.importCsv (streamed parse + check, one transaction per chunk)
  *    into a real SQLite file: rows/s at both sizes; acceptance ≥ 50 000 rows/s at 100 000;
  * 2. the queue screen in Chromium (browser host, built renderer) over that data folder: open (the
  *    nav click to the painted first rows), a sort (header click to the painted re-sorted rows) and a
  *    filter (state chip click to the painted filtered rows), each timed in the page from the click to
  *    the paint of the first frame showing the rows, five times (the screen left for the drafts and
- *    opened again); acceptance: medians < 200 ms at 100 000. The first open after the app started
- *    (nothing of the screen compiled or drawn before) is printed on its own;
+ *    opened again); acceptance at 100 000: the medians < 200 ms, and the first open after the app
+ *    started (nothing of the screen compiled or drawn before), printed on its own, < 200 ms too;
  * 3. scroll frame times (requestAnimationFrame deltas while the table scrolls 80 px and 400 px per
  *    frame, and page-sized jumps), next to an idle rAF baseline; frames over 33 ms are counted and
  *    printed for EVERY pass; acceptance 0 in every pass at 100 000.
@@ -155,7 +155,7 @@ async function measureScreen(dataDir: string, n: number): Promise<ScreenFigures>
           `document.querySelector('[data-testid="email-scroll"] [role=row][data-index="0"]')?.getAttribute('data-state') === 'failed' && (document.querySelector('.emails-total')?.textContent ?? '').startsWith('${failedText} ')`,
         ),
       );
-      // Back to every row, in entry order (the screen opens on its own default the next time).
+      // Back to every row (the sort goes back to entry order when the screen opens again).
       await timeAction(
         page,
         { selector: '.emails-filters button[data-state="all"]' },
@@ -238,6 +238,7 @@ it('imports, opens, sorts, filters and scrolls the email queue at 10 000 and 100
   console.log(lines.join('\n'));
   expect(big.n / (big.importMs / 1000)).toBeGreaterThanOrEqual(50_000);
   expect(big.screen.openMs).toBeLessThan(200);
+  expect(big.screen.firstOpenMs, 'the first open after the app started').toBeLessThan(200);
   expect(big.screen.sortMs).toBeLessThan(200);
   expect(big.screen.filterMs).toBeLessThan(200);
   for (const p of big.screen.passes)

@@ -41,6 +41,8 @@ export class DownloadEngine {
   private readonly folder: string;
   /** Names decided in this run and not yet recorded on their item (the store answers for the others); lower case. */
   private readonly reserved = new Set<string>();
+  /** Items whose name is recorded (their attempt counted) and whose outcome is not committed yet. */
+  private readonly counted = new Set<number>();
   /** Names in the folder when the run started; lower case, since Windows and macOS folders ignore case. */
   private readonly existing = new Set<string>();
   private meter!: ProgressMeter;
@@ -120,11 +122,10 @@ export class DownloadEngine {
       // Anything unexpected (disk full, permission denied…) fails the batch's items with the reason.
       const text = error instanceof Error ? error.message : String(error);
       this.opts.log?.('error', `download batch failed: ${text}`);
-      this.commit(
-        batch.map((item) =>
-          failure(item, (error as NodeJS.ErrnoException).code ?? 'WriteFailed', message(`Could not save the file: ${text}`, `Không lưu được tệp: ${text}`)),
-        ),
-      );
+      const code = (error as NodeJS.ErrnoException).code ?? 'WriteFailed';
+      const reason = message(`Could not save the file: ${text}`, `Không lưu được tệp: ${text}`);
+      // An item whose name was recorded has had its attempt counted already.
+      this.commit(batch.map((item) => failure(item, code, reason, !this.counted.delete(item.seq))));
     };
     // Calls in flight are bounded by the workers; saving a batch overlaps the next call, with at
     // most `concurrency` batches waiting to be saved (bounded memory).
@@ -339,6 +340,7 @@ export class DownloadEngine {
           // The attempt is counted here: a crash after this point finishes the rename without asking again.
           placing.map((p) => ({ seq: p.item.seq, status: 'placing', file: p.name, bytes: p.bytes, attempt: true })),
         );
+        for (const p of placing) this.counted.add(p.item.seq);
       } finally {
         // Recorded (the store answers for them now), or not recorded and never placed.
         for (const p of placing) this.reserved.delete(p.name.toLowerCase());
@@ -347,6 +349,7 @@ export class DownloadEngine {
       if (this.opts.durable) await syncFolder(this.folder);
     }
     this.commit([...outcomes, ...placing.map((p): ItemOutcome => ({ seq: p.item.seq, status: 'saved', file: p.name, bytes: p.bytes }))]);
+    for (const p of placing) this.counted.delete(p.item.seq);
   }
 
   /**

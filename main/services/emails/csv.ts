@@ -56,7 +56,7 @@ export function parseEmailCsv(text: string, kind: InvoiceKind): ParsedCsv {
   return { good, bad, rows };
 }
 
-/** Good rows per `onRows` call of readEmailCsv (an import holds all of them in one transaction). */
+/** Good rows per `onRows` call of readEmailCsv: what one import transaction takes. */
 export const CSV_CHUNK = 20_000;
 
 /**

@@ -159,23 +159,21 @@ export class EmailService {
   }
 
   /**
-   * Imports a CSV: good rows are queued a chunk at a time as the parser reaches them, all in one
-   * transaction (an index page is written once, not once per chunk; a failure leaves nothing half
-   * imported), bad rows listed by line with the reason, invoices already sent or waiting skipped by line.
+   * Imports a CSV: good rows are queued (one transaction per chunk of rows, as the parser reaches
+   * them, so another process waits for one chunk at most), bad rows listed by line with the reason,
+   * invoices already sent or waiting skipped by line.
    */
   importCsv(text: string, kind: InvoiceKind, options: { resend?: boolean } = {}): EmailAddResult & { rows: number } {
     const profileId = this.deps.activeProfileId();
     const added: number[] = [];
     const skipped: EmailAddResult['skipped'] = [];
     const rejected: EmailReject[] = [];
-    const parsed = this.deps.store.transaction(() =>
-      readEmailCsv(text, kind, (good) => {
-        const result = this.outbox.add(profileId, good, options);
-        for (const id of result.added) added.push(id);
-        skipped.push(...result.skipped);
-        rejected.push(...result.rejected);
-      }),
-    );
+    const parsed = readEmailCsv(text, kind, (good) => {
+      const result = this.outbox.add(profileId, good, options);
+      for (const id of result.added) added.push(id);
+      skipped.push(...result.skipped);
+      rejected.push(...result.rejected);
+    });
     rejected.push(...parsed.bad);
     rejected.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
     if (added.length > 0) this.afterEnqueue();

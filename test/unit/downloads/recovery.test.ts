@@ -116,3 +116,22 @@ it('the fetch is counted when the names are recorded, so a crash before the rena
   expect(after.map((r) => Number(r.attempts))).toEqual(Array.from({ length: 30 }, () => 1));
   await service.close();
 });
+
+it('a batch that fails after its names were recorded is failed with its one attempt, not two', async () => {
+  const { store, service, job } = await jobOf(20, { batchSize: 10, concurrency: 1 });
+  const record = service.repo.record.bind(service.repo);
+  let refused = false;
+  service.repo.record = (jobId, outcomes) => {
+    // The first batch's final commit is refused, as a full disk would refuse it.
+    if (!refused && outcomes.some((o) => o.status === 'saved')) {
+      refused = true;
+      throw new Error('disk full');
+    }
+    record(jobId, outcomes);
+  };
+  service.start(job.id);
+  expect(await service.whenDone(job.id)).toMatchObject({ saved: 10, failed: 10 });
+  const rows = store.db.prepare('SELECT status, attempts FROM download_items WHERE job_id = ? ORDER BY seq').all(job.id);
+  expect(rows.map((r) => `${String(r.status)}:${Number(r.attempts)}`)).toEqual([...Array(10).fill('failed:1'), ...Array(10).fill('saved:1')]);
+  await service.close();
+});

@@ -25,7 +25,7 @@ function service(): { store: Store; emails: EmailService } {
 const csv = (ids: string[]) => `TransactionID;ReceiverEmail\n${ids.map((id, i) => `${id};k${i}@example.com`).join('\n')}\n`;
 const count = (store: Store) => Number((store.db.prepare('SELECT count(*) AS n FROM email_outbox').get() as { n: number }).n);
 
-it('an import that fails past its first chunk leaves nothing queued; the same file then imports whole, in file order', () => {
+it('an import that fails past its first chunk keeps the chunk it committed; the same file again adds the rest, skips the others, in file order', () => {
   const { store, emails } = service();
   const n = CSV_CHUNK + 500;
   const ids = Array.from({ length: n }, (_, i) => `TX${String(i).padStart(6, '0')}`);
@@ -34,12 +34,13 @@ it('an import that fails past its first chunk leaves nothing queued; the same fi
     `CREATE TEMP TRIGGER refuse BEFORE INSERT ON email_outbox WHEN NEW.transaction_id = '${ids[CSV_CHUNK + 100]}' BEGIN SELECT RAISE(ABORT, 'disk full'); END`,
   );
   expect(() => emails.importCsv(csv(ids), 'withCode')).toThrow(/disk full/);
-  expect(count(store)).toBe(0);
-  expect(emails.list({ sort: 'id', dir: 'asc', offset: 0, limit: 1 }).counts.queued ?? 0).toBe(0);
+  expect(count(store)).toBe(CSV_CHUNK);
+  expect(emails.list({ sort: 'id', dir: 'asc', offset: 0, limit: 1 }).counts.queued).toBe(CSV_CHUNK);
 
   store.db.exec('DROP TRIGGER temp.refuse');
   const r = emails.importCsv(csv(ids), 'withCode');
-  expect(r.added).toHaveLength(n);
+  expect(r.added).toHaveLength(n - CSV_CHUNK);
+  expect(r.skipped.map((s) => s.line)).toEqual(Array.from({ length: CSV_CHUNK }, (_, i) => i + 2));
   expect(r.rejected).toEqual([]);
   const order = store.db.prepare('SELECT transaction_id AS tx FROM email_outbox ORDER BY id').all() as Array<{ tx: string }>;
   expect(order.map((o) => o.tx)).toEqual(ids);
