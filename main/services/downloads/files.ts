@@ -37,7 +37,6 @@ export function writeFileFully(file: string, content: Uint8Array | string, durab
         else resolve(total);
       });
     };
-    const synced = (error: NodeJS.ErrnoException | null) => close(error);
     const wrote = (error: NodeJS.ErrnoException | null, written: number) => {
       if (error) return close(error);
       offset += written;
@@ -46,7 +45,7 @@ export function writeFileFully(file: string, content: Uint8Array | string, durab
         bytes ??= Buffer.from(content as string, 'utf8');
         return fs.write(fd, bytes, offset, total - offset, null, wrote);
       }
-      if (durable) fs.fdatasync(fd, synced);
+      if (durable) fs.fdatasync(fd, close);
       else close(null);
     };
     fs.open(file, 'w', (error, opened) => {
