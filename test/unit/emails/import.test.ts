@@ -1,21 +1,15 @@
-import path from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { SignedInSession } from '../../../main/services/auth';
 import { EmailService } from '../../../main/services/emails';
 import { CSV_CHUNK } from '../../../main/services/emails/csv';
 import { ProfileService } from '../../../main/services/profiles';
-import { openDatabase, type Store } from '../../../main/services/store';
-import { makeTempDir } from '../../support/temp-dir';
+import type { Store } from '../../../main/services/store';
+import { freshStorePerTest } from '../../support/temp-dir';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  for (const c of cleanups.splice(0)) c();
-});
+const ctx = freshStorePerTest('einvoice-email-import-');
 
 function service(): { store: Store; emails: EmailService } {
-  const tmp = makeTempDir('einvoice-email-import-');
-  const store = openDatabase(path.join(tmp.dir, 'data'));
-  cleanups.push(tmp.cleanup, () => store.close());
+  const store = ctx.store;
   new ProfileService(store);
   const session = { profile: { id: 'sandbox' } } as unknown as SignedInSession;
   const emails = new EmailService({ store, activeProfileId: () => 'sandbox', gate: { ready: async () => session, reportAuthFailure: async () => {} } });
