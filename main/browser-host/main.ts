@@ -4,10 +4,12 @@ import { parseArgs } from 'node:util';
 import { resolveDataDir } from '../services/config';
 import { createServices, type Services } from '../services/index';
 import { APP_VERSION } from '../services/version';
+import { keepMemoryFlat } from '../memory-policy';
 import { startBrowserHost } from './server';
 
 /** `node out/main/browser-host.cjs [--port N] [--data-dir DIR] [--open]` */
 async function main(): Promise<void> {
+  keepMemoryFlat();
   const { values } = parseArgs({
     options: {
       port: { type: 'string' },

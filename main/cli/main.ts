@@ -1,5 +1,8 @@
+import { keepMemoryFlat } from '../memory-policy';
 import { builtinCommands } from './commands';
 import { runCli } from './run';
+
+keepMemoryFlat();
 
 /** The `einvoice` command line (bin/einvoice.cjs → out/main/cli.cjs). */
 const controller = new AbortController();

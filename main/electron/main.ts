@@ -4,6 +4,7 @@ import { eventChannel } from '../../common/ipc/channels';
 import { resolveDataDir } from '../services/config';
 import { createServices } from '../services/index';
 import { APP_VERSION, PRODUCT_NAME } from '../services/version';
+import { keepMemoryFlat } from '../memory-policy';
 import { electronDialogs } from './dialogs';
 import { registerContractOnIpc } from './ipc';
 import { openPreviewWindow } from './preview-window';
@@ -12,6 +13,7 @@ import { registerAppScheme, serveRenderer } from './protocol';
 import { finishWorkBeforeQuit } from './shutdown';
 import { createMainWindow, denyAllPermissions } from './windows';
 
+keepMemoryFlat();
 const dataDir = resolveDataDir();
 app.setPath('userData', dataDir);
 registerAppScheme();
