@@ -8,8 +8,9 @@ import { setFlagsFromString } from 'node:v8';
  * (memory outside the JS heap) count towards that limit. Both are read at each collection, so
  * setting them once the process runs takes effect. The downloads scale bench (100 000 vs 1 000
  * IDs through the CLI, also started with `--max-semi-space-size=16` by bin/einvoice.cjs): +53 MB
- * peak with both, +65 MB with the first only, +124 MB with the second only, +180–228 MB with
- * neither; time per ID no worse.
+ * peak with both, +65 MB with the first only, +124 MB with the second only, about +106 MB with
+ * neither; with no option at all (not even the launcher's) +179 to +228 MB. Time per ID moved
+ * less than it does from run to run.
  */
 export function keepMemoryFlat(): void {
   setFlagsFromString('--heap-growing-percent=50');
