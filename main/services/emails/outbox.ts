@@ -29,8 +29,8 @@ interface OutboxOptions {
  */
 export class Outbox extends OutboxReads {
   private readonly claimAlive: ClaimAlive;
-  /** The claims this process (this Outbox) holds right now. */
-  private readonly ownClaims = new Set<string>();
+  /** The claims this process (this Outbox) holds right now, each with the profile it belongs to. */
+  private readonly ownClaims = new Map<string, string>();
 
   constructor(store: Store, options: OutboxOptions = {}) {
     super(store, options.now ?? Date.now);
@@ -175,7 +175,7 @@ export class Outbox extends OutboxReads {
       return { token, kind: first.kind, profileId, entries };
     });
     if (previous) this.ownClaims.delete(previous.token);
-    if (claim) this.ownClaims.add(claim.token);
+    if (claim) this.ownClaims.set(claim.token, profileId);
     return claim;
   }
 
@@ -212,8 +212,10 @@ export class Outbox extends OutboxReads {
   private writeVerdicts({ token, verdicts }: Settlement, at: string): void {
     const first = verdicts.keys().next();
     if (first.done) return;
-    // A claim's entries are of one profile.
-    const owner = this.stmt('SELECT profile_id FROM email_outbox WHERE id = ?').get(first.value) as { profile_id: string } | undefined;
+    // A claim's entries are of one profile: the one it was claimed for.
+    const profileId =
+      this.ownClaims.get(token) ??
+      (this.stmt('SELECT profile_id FROM email_outbox WHERE id = ?').get(first.value) as { profile_id: string } | undefined)?.profile_id;
     let changed = 0;
     for (const { v, ids } of groupVerdicts(verdicts)) {
       const done = v.state === 'sent' || v.state === 'requested' || v.state === 'sendingAtService' ? at : null;
@@ -223,7 +225,7 @@ export class Outbox extends OutboxReads {
          WHERE id IN (SELECT value FROM json_each(?)) AND claim_token = ? AND state = 'sending'`,
       ).run(v.state, v.sendEmailStatus, v.errorCode, v.retryable ? 1 : 0, v.message?.en ?? null, v.message?.vi ?? null, at, done, JSON.stringify(ids), token);
       changed += Number(r.changes);
-      if (owner) this.moveCounts(owner.profile_id, 'sending', v.state, Number(r.changes));
+      if (profileId !== undefined) this.moveCounts(profileId, 'sending', v.state, Number(r.changes));
     }
     if (changed !== verdicts.size) throw claimLost(verdicts.size, changed);
   }
