@@ -26,6 +26,7 @@ import { EmailService } from '../../main/services/emails';
 import { ProfileService } from '../../main/services/profiles';
 import { openDatabase } from '../../main/services/store';
 import { startHostProcess } from '../integration/browser-host/host-process';
+import { installFrameSampler, type RafDeltas } from '../support/frames';
 
 const SIZES = (process.env.EMAIL_QUEUE_SIZES ?? '10000,100000').split(',').map(Number);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -162,21 +163,10 @@ async function measureScreen(dataDir: string, n: number): Promise<ScreenFigures>
         `(document.querySelector('.emails-total')?.textContent ?? '').startsWith('${total} ') && document.querySelector('[data-testid="email-scroll"] [role=row][data-index="0"][data-tx]') !== null`,
       );
     }
+    await installFrameSampler(page);
     const measured = await page.evaluate(async () => {
       const el = document.querySelector<HTMLElement>('[data-testid="email-scroll"]')!;
-      const rafDeltas = (n: number, step?: () => void) =>
-        new Promise<number[]>((resolve) => {
-          const out: number[] = [];
-          let last = performance.now();
-          const tick = (now: number) => {
-            out.push(now - last);
-            last = now;
-            step?.();
-            if (out.length < n) requestAnimationFrame(tick);
-            else resolve(out.slice(1));
-          };
-          requestAnimationFrame(tick);
-        });
+      const rafDeltas = (window as unknown as { __rafDeltas: RafDeltas }).__rafDeltas;
       const idle = await rafDeltas(120);
       const max = el.scrollHeight - el.clientHeight;
       const scrollAt = (px: number, n: number) => {
@@ -197,7 +187,12 @@ async function measureScreen(dataDir: string, n: number): Promise<ScreenFigures>
       ];
       // A jump to the far end and back, as dragging the scroll bar does.
       const ends: number[] = [];
-      for (let i = 0; i < 20; i++) ends.push(...(await rafDeltas(3, () => (el.scrollTop = i % 2 === 0 ? max : 0))));
+      for (let i = 0; i < 20; i++)
+        ends.push(
+          ...(await rafDeltas(3, () => {
+            el.scrollTop = i % 2 === 0 ? max : 0;
+          })),
+        );
       passes.push({ name: 'end ↔ top jumps', frames: ends });
       return { idle, passes, rendered: el.querySelectorAll('[role=row]').length };
     });

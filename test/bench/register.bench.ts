@@ -30,6 +30,7 @@ import { RegisterRepository, upsertRows, type RegisterRow } from '../../main/ser
 import { activeScope } from '../../main/services/register/service-key';
 import { openDatabase, type Store } from '../../main/services/store';
 import { startHostProcess } from '../integration/browser-host/host-process';
+import { installFrameSampler, type RafDeltas } from '../support/frames';
 
 const SIZES = (process.env.REGISTER_SIZES ?? '10000,100000').split(',').map(Number);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -238,21 +239,10 @@ async function measureScreen(page: Page, count: number) {
     );
   }
   // Scrolling through the whole list, fetching as it goes.
+  await installFrameSampler(page);
   const frames = await page.evaluate(async () => {
     const el = document.querySelector<HTMLElement>('[data-testid="issued-scroll"]')!;
-    const rafDeltas = (n: number, step?: () => boolean) =>
-      new Promise<number[]>((resolve) => {
-        const out: number[] = [];
-        let last = performance.now();
-        const tick = (now: number) => {
-          out.push(now - last);
-          last = now;
-          const more = step ? step() : true;
-          if (out.length < n && more) requestAnimationFrame(tick);
-          else resolve(out.slice(1));
-        };
-        requestAnimationFrame(tick);
-      });
+    const rafDeltas = (window as unknown as { __rafDeltas: RafDeltas }).__rafDeltas;
     const idle = await rafDeltas(120);
     const max = el.scrollHeight - el.clientHeight;
     // One pass top to bottom in 600 frames (long jumps over pages never shown), then a gentle one.
