@@ -31,8 +31,9 @@ export function LineGrid({
   const tableRef = useRef<HTMLTableElement>(null);
   const headRef = useRef<HTMLTableSectionElement>(null);
   const [margin, setMargin] = useState(0);
-  // Only the rows near the viewport are in the DOM: a keystroke in a 200-line draft then
-  // lays out and paints about as much as one in a 5-line draft.
+  // Only the rows near the viewport are in the DOM (3 more each way: each row in the DOM is
+  // painted again on every keystroke): a keystroke in a 1 000-line draft then lays out and
+  // paints about as much as one in a 5-line draft.
   // Where the rows start on the page: re-read after layout (ResizeObserver), never forcing one.
   useLayoutEffect(() => {
     const read = () => {
@@ -45,7 +46,7 @@ export function LineGrid({
     observer.observe(editor);
     return () => observer.disconnect();
   }, []);
-  const virtualizer = useWindowVirtualizer({ count: lines.length, estimateSize: () => 34, overscan: 10, scrollMargin: margin });
+  const virtualizer = useWindowVirtualizer({ count: lines.length, estimateSize: () => 34, overscan: 3, scrollMargin: margin });
   useEffect(() => {
     scrollToLine = (i: number) => virtualizer.scrollToIndex(i, { align: 'auto' });
     return () => {
