@@ -49,6 +49,9 @@ export class EmailService {
   private readonly unsubscribe: Array<() => void> = [];
   private emitTimer: NodeJS.Timeout | undefined;
   private lastEmit = 0;
+  /** What `emails.changed` last carried (JSON), and whether the queue itself changed since. */
+  private lastPublished = '';
+  private queueChanged = false;
   private started = false;
 
   constructor(private readonly deps: EmailServiceDeps) {
@@ -60,7 +63,7 @@ export class EmailService {
       outbox: this.outbox,
       send: deps.send ?? ((session, parameter, signal) => this.clientFor(session).sendEmail(parameter, { signal, retry: false })),
       batchSize: () => deps.batchSize?.() ?? DEFAULT_EMAIL_BATCH,
-      onChange: () => this.changed(),
+      onChange: () => this.changed(false),
     });
   }
 
@@ -114,15 +117,27 @@ export class EmailService {
 
   // ---------------------------------------------------------------- events
 
-  /** Publishes `emails.changed`, at most every 250 ms (the last change always goes out). */
-  private changed(): void {
+  /**
+   * Publishes `emails.changed`, at most every 250 ms (the last change always goes out). A change
+   * made by a queue operation always goes out (an edited entry changes no count); a notice of the
+   * sender only when the counts or its status differ from what was last published. Offline, the
+   * sender looks again every few seconds and finds nothing to do, and each event would make an open
+   * queue screen read its rows again.
+   */
+  private changed(byQueue = true): void {
+    if (byQueue) this.queueChanged = true;
     if (!this.deps.bus || this.emitTimer) return;
     const wait = Math.max(0, 250 - (Date.now() - this.lastEmit));
     this.emitTimer = setTimeout(() => {
       this.emitTimer = undefined;
       this.lastEmit = Date.now();
       try {
-        this.deps.bus?.emit('emails.changed', this.status());
+        const status = this.status();
+        const published = JSON.stringify(status);
+        const news = this.queueChanged || published !== this.lastPublished;
+        this.queueChanged = false;
+        this.lastPublished = published;
+        if (news) this.deps.bus?.emit('emails.changed', status);
       } catch (error) {
         this.deps.log?.('warn', `emails.changed not published: ${error instanceof Error ? error.message : String(error)}`);
       }

@@ -181,6 +181,31 @@ describe('Outbox', () => {
     expect(outbox.counts('sandbox')).toMatchObject({ unknown: 2, sent: 0 });
   });
 
+  it('recover reads the table only while the counts show entries being sent, of any profile', () => {
+    const other = new ProfileService(store).add({ name: 'Cửa hàng 2', kind: 'custom', baseUrl: 'http://127.0.0.1:9' });
+    outbox.add('sandbox', [clean('A1'), clean('A2')]);
+    outbox.add(other.id, [clean('B1')]);
+    const prepared: string[] = [];
+    const watched = (label: string) => {
+      const o = new Outbox(store, { now: () => clock, claimAlive: () => false });
+      const prepare = store.db.prepare.bind(store.db);
+      store.db.prepare = ((sql: string) => (prepared.push(`${label}: ${sql}`), prepare(sql))) as typeof store.db.prepare;
+      try {
+        return o.recover();
+      } finally {
+        store.db.prepare = prepare;
+      }
+    };
+    expect(watched('idle')).toBe(0);
+    expect(prepared.filter((sql) => sql.includes('FROM email_outbox'))).toEqual([]);
+    // Another profile's batch, armed by a process that is gone.
+    outbox.claim(other.id, 5);
+    expect(watched('after a crash')).toBe(1);
+    expect(prepared.some((sql) => sql.startsWith('after a crash') && sql.includes('FROM email_outbox'))).toBe(true);
+    expect(outbox.counts(other.id)).toMatchObject({ unknown: 1, sending: 0 });
+    expect(outbox.counts('sandbox')).toMatchObject({ queued: 2, unknown: 0 });
+  });
+
   it('recover puts a claim that was never armed (its request never left) back in the queue', () => {
     outbox.add('sandbox', [clean('A1'), clean('A2')]);
     outbox.claim('sandbox', 5);

@@ -1,0 +1,51 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { EventBus } from '../../../common/ipc/bus';
+import { EmailService } from '../../../main/services/emails';
+import { ProfileService } from '../../../main/services/profiles';
+import { openDatabase, type Store } from '../../../main/services/store';
+import { makeTempDir } from '../../support/temp-dir';
+
+let tmp: { dir: string; cleanup: () => void };
+let store: Store;
+let emails: EmailService;
+const published: unknown[] = [];
+/** Longer than the 250 ms between two events. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+
+beforeEach(() => {
+  tmp = makeTempDir('einvoice-email-events-');
+  store = openDatabase(tmp.dir);
+  new ProfileService(store);
+  const bus = new EventBus();
+  published.length = 0;
+  bus.on('emails.changed', (status) => void published.push(status));
+  emails = new EmailService({
+    store,
+    bus,
+    activeProfileId: () => 'sandbox',
+    isOnline: () => false,
+    gate: { ready: async () => ({ profile: { id: 'sandbox' } }) as never, reportAuthFailure: async () => {} },
+  });
+});
+afterEach(async () => {
+  await emails.stop();
+  store.close();
+  tmp.cleanup();
+});
+
+it('publishes emails.changed when the queue or the sender changed, not for an offline sender that found nothing new', async () => {
+  const { added } = emails.add([{ transactionId: 'TX1', receiverEmail: 'a@example.com' }]);
+  await settle();
+  expect(published).toHaveLength(1);
+  // Offline: every look finds the entry due and the PC offline. The first turns the sender offline.
+  for (let i = 0; i < 3; i++) {
+    await emails.flush();
+    await settle();
+  }
+  expect(published).toHaveLength(2);
+  expect(published[1]).toMatchObject({ sender: { state: 'offline' }, counts: { queued: 1 } });
+  // An edited entry changes no count and no status, and still goes out: the open screen shows the new name.
+  emails.update(added[0]!, { receiverName: 'Cửa hàng Hoa Mai' });
+  await settle();
+  expect(published).toHaveLength(3);
+});
