@@ -264,13 +264,12 @@ export class Outbox extends OutboxReads {
    * young the claim: a clock proves nothing) may have been sent → `unknown`; entries claimed but not armed (the
    * request never left) go back to `queued`. Claims of live processes (the app and the CLI share
    * the database) are left alone. Returns how many became `unknown`. Runs at the start of every
-   * flush, so an offline PC retries it every few seconds: when the counts (moved by the same
-   * statements that move rows in and out of `sending`) say nothing is being sent, the table is not
-   * read at all — at 100 000 entries that read is a pass over the whole table.
+   * flush, so an offline PC retries it every few seconds: when every profile's count of `sending`
+   * (moved in the same transaction as the rows) is 0, the table is not read at all — at 100 000
+   * entries that read is a pass over the whole table. A count that is not 0, right or not, reads it.
    */
   recover(): number {
-    const sending = this.stmt("SELECT coalesce(sum(n), 0) AS n FROM email_state_counts WHERE state = 'sending'").get() as { n: number };
-    if (sending.n === 0) return 0;
+    if (this.stmt("SELECT 1 AS x FROM email_state_counts WHERE state = 'sending' AND n <> 0 LIMIT 1").get() === undefined) return 0;
     const rows = this.stmt("SELECT DISTINCT claim_token AS token, profile_id AS profileId FROM email_outbox WHERE state = 'sending'").all() as Array<{
       token: string | null;
       profileId: string;

@@ -94,7 +94,7 @@ export class EmailSender<S extends SenderSession> {
     this.status = { state: 'idle', nextAttemptAt: null, lastError: null, batchSize: deps.batchSize() };
     this.retimer = new Retimer<FlushOptions>(deps, (options) => this.drain(options), {
       onError: (error) => this.deps.log?.('error', `email sender: ${message(error, this.secrets).en}`),
-      onEnd: () => this.deps.onChange?.(),
+      onEnd: () => this.deps.onChange?.(true),
     });
     this.commits = new GroupCommit((fn) => deps.outbox.together(fn));
   }
@@ -122,7 +122,7 @@ export class EmailSender<S extends SenderSession> {
 
   private setStatus(patch: Partial<EmailSenderStatus>): void {
     this.status = { ...this.status, ...patch };
-    this.deps.onChange?.();
+    this.deps.onChange?.(true);
   }
 
   /** Starts a flush (or makes the running one look again). */

@@ -63,7 +63,7 @@ export class EmailService {
       outbox: this.outbox,
       send: deps.send ?? ((session, parameter, signal) => this.clientFor(session).sendEmail(parameter, { signal, retry: false })),
       batchSize: () => deps.batchSize?.() ?? DEFAULT_EMAIL_BATCH,
-      onChange: () => this.changed(false),
+      onChange: (statusOnly) => this.changed(!statusOnly),
     });
   }
 
@@ -118,14 +118,14 @@ export class EmailService {
   // ---------------------------------------------------------------- events
 
   /**
-   * Publishes `emails.changed`, at most every 250 ms (the last change always goes out). A change
-   * made by a queue operation always goes out (an edited entry changes no count); a notice of the
-   * sender only when the counts or its status differ from what was last published. Offline, the
-   * sender looks again every few seconds and finds nothing to do, and each event would make an open
-   * queue screen read its rows again.
+   * Publishes `emails.changed`, at most every 250 ms (the last change always goes out). A change of
+   * entries always goes out (an edited one changes no count); a change of the sender's state alone
+   * only when the counts or that state differ from what was last published. Offline, the sender
+   * looks again every few seconds and finds nothing to do, and each event would make an open queue
+   * screen read its rows again.
    */
-  private changed(byQueue = true): void {
-    if (byQueue) this.queueChanged = true;
+  private changed(entries = true): void {
+    if (entries) this.queueChanged = true;
     if (!this.deps.bus || this.emitTimer) return;
     const wait = Math.max(0, 250 - (Date.now() - this.lastEmit));
     this.emitTimer = setTimeout(() => {

@@ -43,8 +43,8 @@ export interface WorkerPorts<S extends WorkerSession> {
   ready: (signal: AbortSignal) => Promise<S>;
   /** The service refused the sign-in: pause until a new one (AuthGate.reportAuthFailure). */
   reportAuthFailure: (session: S) => Promise<void> | void;
-  /** The queue or the worker's state changed. */
-  onChange?: () => void;
+  /** The queue or the worker's state changed; `statusOnly`: the worker's state alone, no entry of the queue. */
+  onChange?: (statusOnly?: boolean) => void;
 }
 
 /** The ports of a service's worker, from the service's own dependencies. */
