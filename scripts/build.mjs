@@ -36,6 +36,8 @@ await Promise.all([
       electron: 'main/electron/main.ts',
       'browser-host': 'main/browser-host/main.ts',
       cli: 'main/cli/main.ts',
+      // The thread that reads email CSV imports (main/services/emails/csv-reader.ts).
+      'email-csv': 'main/services/emails/csv-worker.ts',
     },
     outdir: path.join(out, 'main'),
     outExtension: { '.js': '.cjs' },

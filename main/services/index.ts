@@ -16,6 +16,7 @@ import { accessFromSessions, createDrafting, type Drafting } from './drafting';
 import { DownloadsService } from './downloads';
 import { sessionFromGate } from './downloads/session';
 import { EmailService } from './emails';
+import { CsvReader } from './emails/csv-reader';
 import { IssuingService } from './issuing';
 import { issuingFollowUps } from './issuing/ports';
 import { LogFile, type Log } from './logging/log-file';
@@ -148,8 +149,12 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
   const drafting = createDrafting({ store, access, bus, settings: () => settings.get(), now: config.now, log });
   closers.push(() => drafting.close());
 
+  // CSV imports are read and checked on a thread of their own: the built email-csv.cjs beside the host's bundle.
+  const csvReader = new CsvReader(typeof __dirname === 'undefined' ? null : path.join(__dirname, 'email-csv.cjs'));
+  closers.push(() => csvReader.close());
   const emails = new EmailService({
     store,
+    csvReader,
     bus,
     activeProfileId: session.profileId,
     gate: session.gate,

@@ -99,7 +99,7 @@ it('enqueues 10 000 from CSV and flushes vs raw undici (ratio ≥ 0.9)', async (
   // 1. Enqueue from CSV.
   const text = csvText();
   const t0 = performance.now();
-  const imported = emails.importCsv(text, 'withCode');
+  const imported = await emails.importCsv(text, 'withCode');
   const enqueueMs = performance.now() - t0;
   expect(imported.added).toHaveLength(COUNT);
   expect(imported.rejected).toHaveLength(0);

@@ -236,7 +236,7 @@ export const emailCommand: CliCommand = {
       ...(typeof values.bcc === 'string' ? { bccEmail: values.bcc } : {}),
       ...(typeof values.reply === 'string' ? { replyEmail: values.reply } : {}),
     };
-    const result = text !== undefined ? q.emails.importCsv(text, kind, options) : q.emails.add([one], options);
+    const result = text !== undefined ? await q.emails.importCsv(text, kind, options) : q.emails.add([one], options);
     return finish(ctx, q, result, values, waitMs);
   },
 };

@@ -60,12 +60,20 @@ export function parseEmailCsv(text: string, kind: InvoiceKind): ParsedCsv {
 export const CSV_CHUNK = 20_000;
 
 /**
- * Reads an email CSV as parseEmailCsv does, handing the good rows on in chunks of `chunk` as the
- * parser reaches them (in file order), so no more than one chunk of rows is held at a time.
+ * Reads an email CSV as parseEmailCsv does, handing the good rows on in chunks of `chunk` (the
+ * first of `first`) as the parser reaches them (in file order), so no more than one chunk of rows
+ * is held at a time.
  */
-export function readEmailCsv(text: string, kind: InvoiceKind, onRows: (good: ParsedCsv['good']) => void, chunk = CSV_CHUNK): Omit<ParsedCsv, 'good'> {
+export function readEmailCsv(
+  text: string,
+  kind: InvoiceKind,
+  onRows: (good: ParsedCsv['good']) => void,
+  chunk = CSV_CHUNK,
+  first = chunk,
+): Omit<ParsedCsv, 'good'> {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   let good: ParsedCsv['good'] = [];
+  let limit = first;
   const bad: EmailReject[] = [];
   const firstLineEnd = body.search(/\r?\n/);
   const firstLine = firstLineEnd === -1 ? body : body.slice(0, firstLineEnd);
@@ -142,15 +150,48 @@ export function readEmailCsv(text: string, kind: InvoiceKind, onRows: (good: Par
       const checked = checkInput({ ...record, kind });
       if (checked.ok) {
         good.push({ line, input: checked.value });
-        if (good.length >= chunk) {
+        if (good.length >= limit) {
           onRows(good);
           good = [];
+          limit = chunk;
         }
       } else bad.push({ line, index: null, transactionId: record.transactionId?.trim() || null, reason: checked.problem });
     },
   });
   if (good.length > 0) onRows(good);
   return { bad, rows };
+}
+
+/**
+ * A chunk of good rows as the import hands it to the outbox: the rows as the JSON the outbox's bulk
+ * insert binds (`[transactionId, receiverName, receiverEmail, ccEmail, bccEmail, replyEmail, kind]`
+ * each), their line numbers, and whether an invoice appears twice within the chunk. It crosses from
+ * the reader thread as two strings and a flag, with no object per row to copy.
+ */
+export interface EncodedRows {
+  json: string;
+  lines: number[];
+  repeats: boolean;
+}
+
+export function encodeRows(good: ParsedCsv['good']): EncodedRows {
+  const seen = new Set<string>();
+  let repeats = false;
+  for (const { input } of good) if (!repeats) repeats = seen.size === seen.add(input.transactionId).size;
+  return { json: rowsJson(good.map((g) => g.input)), lines: good.map((g) => g.line), repeats };
+}
+
+/** Entries as EncodedRows' JSON. */
+export function rowsJson(inputs: readonly CleanInput[]): string {
+  return JSON.stringify(inputs.map((i) => [i.transactionId, i.receiverName, i.receiverEmail, i.ccEmail, i.bccEmail, i.replyEmail, i.kind]));
+}
+
+export function decodeRows(rows: EncodedRows): ParsedCsv['good'] {
+  const list = JSON.parse(rows.json) as string[][];
+  return list.map(([transactionId, receiverName, receiverEmail, ccEmail, bccEmail, replyEmail, kind], k) => ({
+    line: rows.lines[k]!,
+    input: { transactionId, receiverName, receiverEmail, ccEmail, bccEmail, replyEmail, kind } as CleanInput,
+  }));
 }
 
 const EXPORT_COLUMNS = [...CSV_COLUMNS, 'Kind', 'State', 'SendEmailStatus', 'ErrorCode', 'Attempts', 'LastError', 'CreatedAt', 'UpdatedAt'];

@@ -4,10 +4,11 @@ import { newOwnerToken, ownerAlive } from '../store/owner';
 import { AppError } from '../../../common/errors';
 import type { Store } from '../store';
 import { claimLost, CRASHED_WHILE_SENDING, groupVerdicts, type Claim, type ClaimAlive, type ClaimedEntry, type Settlement } from './claims';
-import { recipientsOf, stamp, toEntry, type Row } from './entries';
+import { BULK_SQL, recipientsOf, stamp, toEntry, type Row } from './entries';
 import { OutboxReads } from './reads';
 import { cancelledAfterMaybeSent, HISTORY_SQL, leftOf, NOT_SENT, reasonFor, RESENDABLE, skipOf } from './history';
 import { checkInput, type CleanInput, type Recipients } from './input';
+import { decodeRows, rowsJson, type EncodedRows } from './csv';
 
 /** States the user may cancel / edit. */
 const CANCELLABLE_STATES: readonly EmailState[] = ['queued', 'failed', 'unknown'];
@@ -102,9 +103,7 @@ export class Outbox extends OutboxReads {
    */
   private insertNew<T extends { input: CleanInput }>(profileId: string, inputs: readonly T[], at: string, added: number[]): T[] {
     if (inputs.length < 2) return [...inputs];
-    const known = this.stmt(
-      'SELECT DISTINCT transaction_id AS tx FROM email_outbox WHERE profile_id = ? AND transaction_id IN (SELECT value FROM json_each(?))',
-    ).all(profileId, JSON.stringify(inputs.map((i) => i.input.transactionId))) as Array<{ tx: string }>;
+    const known = this.stmt(BULK_SQL.known).all(profileId, JSON.stringify(inputs.map((i) => i.input.transactionId))) as Array<{ tx: string }>;
     const seen = new Set(known.map((k) => k.tx));
     const fresh: CleanInput[] = [];
     const rest: T[] = [];
@@ -114,19 +113,23 @@ export class Outbox extends OutboxReads {
       seen.add(item.input.transactionId);
     }
     if (fresh.length === 0) return rest;
-    const rows = this.stmt(
-      `INSERT INTO email_outbox (profile_id, transaction_id, receiver_name, receiver_email, cc_email, bcc_email, reply_email, kind,
-         state, next_attempt_at, created_at, updated_at)
-       SELECT ?1, r.value ->> 0, r.value ->> 1, r.value ->> 2, r.value ->> 3, r.value ->> 4, r.value ->> 5, r.value ->> 6, 'queued', '', ?2, ?2
-         FROM json_each(?3) AS r ORDER BY r.key
-       RETURNING id`,
-    ).all(
-      profileId,
-      at,
-      JSON.stringify(fresh.map((i) => [i.transactionId, i.receiverName, i.receiverEmail, i.ccEmail, i.bccEmail, i.replyEmail, i.kind])),
-    ) as Array<{ id: number }>;
-    for (const r of rows) added.push(r.id);
+    for (const id of this.insertRows(profileId, rowsJson(fresh), at)) added.push(id);
     return rest;
+  }
+
+  /**
+   * Adds a chunk of an import: in one statement when none of its invoices has an entry yet and none
+   * repeats within it (a new file), otherwise as `add` does, row by row where it must.
+   */
+  addRows(profileId: string, rows: EncodedRows, options: { resend?: boolean } = {}): EmailAddResult {
+    const fresh = () => (this.stmt(BULK_SQL.anyKnown).get(profileId, rows.json) ? null : this.insertRows(profileId, rows.json, this.now()));
+    const added = rows.repeats ? null : this.store.transaction(fresh);
+    return added ? { added, rejected: [], skipped: [] } : this.add(profileId, decodeRows(rows), options);
+  }
+
+  /** Inserts queued entries from rows encoded as csv.ts's EncodedRows are, in their order; their entry numbers. */
+  private insertRows(profileId: string, json: string, at: string): number[] {
+    return (this.stmt(BULK_SQL.insert).all(profileId, at, json) as Array<{ id: number }>).map((r) => r.id);
   }
 
   private cancelledAfterMaybeSent(row: Row): boolean {

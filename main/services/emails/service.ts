@@ -10,7 +10,8 @@ import type { SignedInSession } from '../auth';
 import { workerPorts, type WorkGate } from '../scheduling/retimer';
 import type { Store } from '../store';
 import type { WorkInProgress } from '../updates/work-in-progress';
-import { exportEmailCsv, readEmailCsv } from './csv';
+import { exportEmailCsv } from './csv';
+import { CsvReader } from './csv-reader';
 import type { ClaimAlive } from './claims';
 import type { ListQuery } from './entries';
 import { checkInput, type CleanInput } from './input';
@@ -34,6 +35,8 @@ export interface EmailServiceDeps extends SenderTuning {
   /** An undici dispatcher shared by the clients (tests, benchmarks). */
   dispatcher?: Dispatcher;
   claimAlive?: ClaimAlive;
+  /** Reads CSV imports (the composition root's reads them on a thread of its own); default: on this thread. */
+  csvReader?: CsvReader;
 }
 
 export const DEFAULT_EMAIL_BATCH = 20;
@@ -45,6 +48,7 @@ export const DEFAULT_EMAIL_BATCH = 20;
 export class EmailService {
   readonly outbox: Outbox;
   readonly sender: EmailSender<SignedInSession>;
+  private readonly csv: CsvReader;
   private client: { key: string; client: ApiClient } | null = null;
   private readonly unsubscribe: Array<() => void> = [];
   private emitTimer: NodeJS.Timeout | undefined;
@@ -56,6 +60,7 @@ export class EmailService {
 
   constructor(private readonly deps: EmailServiceDeps) {
     this.outbox = new Outbox(deps.store, { now: deps.now, claimAlive: deps.claimAlive });
+    this.csv = deps.csvReader ?? new CsvReader(null);
     const tuning: SenderTuning = deps;
     this.sender = new EmailSender<SignedInSession>({
       ...tuning,
@@ -178,20 +183,24 @@ export class EmailService {
    * them, so another process waits for one chunk at most), bad rows listed by line with the reason,
    * invoices already sent or waiting skipped by line.
    */
-  importCsv(text: string, kind: InvoiceKind, options: { resend?: boolean } = {}): EmailAddResult & { rows: number } {
+  async importCsv(text: string, kind: InvoiceKind, options: { resend?: boolean } = {}): Promise<EmailAddResult & { rows: number }> {
     const profileId = this.deps.activeProfileId();
     const added: number[] = [];
     const skipped: EmailAddResult['skipped'] = [];
     const rejected: EmailReject[] = [];
-    const parsed = readEmailCsv(text, kind, (good) => {
-      const result = this.outbox.add(profileId, good, options);
-      for (const id of result.added) added.push(id);
-      skipped.push(...result.skipped);
-      rejected.push(...result.rejected);
-    });
+    let parsed: { bad: EmailReject[]; rows: number };
+    try {
+      parsed = await this.csv.read(text, kind, (rows) => {
+        const result = this.outbox.addRows(profileId, rows, options);
+        for (const id of result.added) added.push(id);
+        skipped.push(...result.skipped);
+        rejected.push(...result.rejected);
+      });
+    } finally {
+      if (added.length > 0) this.afterEnqueue();
+    }
     rejected.push(...parsed.bad);
     rejected.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
-    if (added.length > 0) this.afterEnqueue();
     return { added, rejected, skipped, rows: parsed.rows };
   }
 

@@ -1,42 +1,116 @@
-import { expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignedInSession } from '../../../main/services/auth';
 import { EmailService } from '../../../main/services/emails';
 import { CSV_CHUNK } from '../../../main/services/emails/csv';
+import { CsvReader, FIRST_CHUNK } from '../../../main/services/emails/csv-reader';
 import { ProfileService } from '../../../main/services/profiles';
 import type { Store } from '../../../main/services/store';
-import { freshStorePerTest } from '../../support/temp-dir';
+import { buildCsvWorker } from '../../support/csv-worker';
+import { freshStorePerTest, makeTempDir } from '../../support/temp-dir';
 
 const ctx = freshStorePerTest('einvoice-email-import-');
+const scratch = makeTempDir('einvoice-csv-worker-');
+let script = '';
+const readers: CsvReader[] = [];
 
-function service(): { store: Store; emails: EmailService } {
+beforeAll(async () => {
+  script = await buildCsvWorker(scratch.dir);
+}, 60_000);
+
+afterAll(async () => {
+  for (const r of readers) await r.close();
+  scratch.cleanup();
+});
+
+/** An import reader: on this thread (null) or on the built reader thread. */
+function reader(onThread: boolean | string): CsvReader {
+  const r = new CsvReader(onThread === true ? script : onThread === false ? null : onThread);
+  readers.push(r);
+  return r;
+}
+
+function service(csvReader: CsvReader): { store: Store; emails: EmailService } {
   const store = ctx.store;
   new ProfileService(store);
   const session = { profile: { id: 'sandbox' } } as unknown as SignedInSession;
-  const emails = new EmailService({ store, activeProfileId: () => 'sandbox', gate: { ready: async () => session, reportAuthFailure: async () => {} } });
+  const emails = new EmailService({
+    store,
+    activeProfileId: () => 'sandbox',
+    gate: { ready: async () => session, reportAuthFailure: async () => {} },
+    csvReader,
+  });
   return { store, emails };
 }
 
 const csv = (ids: string[]) => `TransactionID;ReceiverEmail\n${ids.map((id, i) => `${id};k${i}@example.com`).join('\n')}\n`;
 const count = (store: Store) => Number((store.db.prepare('SELECT count(*) AS n FROM email_outbox').get() as { n: number }).n);
 
-it('an import that fails past its first chunk keeps the chunk it committed; the same file again adds the rest, skips the others, in file order', () => {
-  const { store, emails } = service();
-  const n = CSV_CHUNK + 500;
-  const ids = Array.from({ length: n }, (_, i) => `TX${String(i).padStart(6, '0')}`);
-  // The database refuses one row of the second chunk, as a full disk would refuse a write.
-  store.db.exec(
-    `CREATE TEMP TRIGGER refuse BEFORE INSERT ON email_outbox WHEN NEW.transaction_id = '${ids[CSV_CHUNK + 100]}' BEGIN SELECT RAISE(ABORT, 'disk full'); END`,
-  );
-  expect(() => emails.importCsv(csv(ids), 'withCode')).toThrow(/disk full/);
-  expect(count(store)).toBe(CSV_CHUNK);
-  expect(emails.list({ sort: 'id', dir: 'asc', offset: 0, limit: 1 }).counts.queued).toBe(CSV_CHUNK);
+describe.each([
+  { where: 'on this thread', onThread: false, first: CSV_CHUNK },
+  { where: 'on the reader thread', onThread: true, first: FIRST_CHUNK },
+])('an import read $where', ({ onThread, first }) => {
+  it('that fails past its first chunk keeps the chunk it committed; the same file again adds the rest, skips the others, in file order', async () => {
+    const csvReader = reader(onThread);
+    const { store, emails } = service(csvReader);
+    const n = CSV_CHUNK + 500;
+    const ids = Array.from({ length: n }, (_, i) => `TX${String(i).padStart(6, '0')}`);
+    // The database refuses one row of the second chunk, as a full disk would refuse a write.
+    store.db.exec(
+      `CREATE TEMP TRIGGER refuse BEFORE INSERT ON email_outbox WHEN NEW.transaction_id = '${ids[first + 100]}' BEGIN SELECT RAISE(ABORT, 'disk full'); END`,
+    );
+    await expect(emails.importCsv(csv(ids), 'withCode')).rejects.toThrow(/disk full/);
+    expect(csvReader.threaded).toBe(onThread);
+    expect(count(store)).toBe(first);
+    expect(emails.list({ sort: 'id', dir: 'asc', offset: 0, limit: 1 }).counts.queued).toBe(first);
 
-  store.db.exec('DROP TRIGGER temp.refuse');
-  const r = emails.importCsv(csv(ids), 'withCode');
-  expect(r.added).toHaveLength(n - CSV_CHUNK);
-  expect(r.skipped.map((s) => s.line)).toEqual(Array.from({ length: CSV_CHUNK }, (_, i) => i + 2));
-  expect(r.rejected).toEqual([]);
-  const order = store.db.prepare('SELECT transaction_id AS tx FROM email_outbox ORDER BY id').all() as Array<{ tx: string }>;
-  expect(order.map((o) => o.tx)).toEqual(ids);
-  expect(emails.list({ sort: 'id', dir: 'asc', offset: 0, limit: 1 }).counts.queued).toBe(n);
+    store.db.exec('DROP TRIGGER temp.refuse');
+    const r = await emails.importCsv(csv(ids), 'withCode');
+    expect(r.added).toHaveLength(n - first);
+    expect(r.skipped.map((s) => s.line)).toEqual(Array.from({ length: first }, (_, i) => i + 2));
+    expect(r.rejected).toEqual([]);
+    const order = store.db.prepare('SELECT transaction_id AS tx FROM email_outbox ORDER BY id').all() as Array<{ tx: string }>;
+    expect(order.map((o) => o.tx)).toEqual(ids);
+    expect(emails.list({ sort: 'id', dir: 'asc', offset: 0, limit: 1 }).counts.queued).toBe(n);
+  });
+});
+
+it('the reader thread gives what reading on this thread gives: bad lines, repeats, invoices already queued, line numbers', async () => {
+  const lines = ['TransactionID;ReceiverName;ReceiverEmail'];
+  for (let i = 0; i < 5000; i++) {
+    if (i % 997 === 0) lines.push(`BAD${i};Khách ${i};not-an-address`);
+    else if (i % 1499 === 0) lines.push(`TX${i - 1};Lặp lại ${i};lap${i}@example.com`);
+    else lines.push(`TX${i};"Khách; số ${i}";k${i}@example.com, ketoan@example.vn`);
+  }
+  const text = `\uFEFF${lines.join('\r\n')}\r\n`;
+  const results = [];
+  for (const onThread of [false, true]) {
+    const csvReader = reader(onThread);
+    const { store, emails } = service(csvReader);
+    store.db.exec('DELETE FROM email_outbox');
+    emails.add([{ transactionId: 'TX7', receiverEmail: 'truoc@example.com', kind: 'withCode' }]);
+    const r = await emails.importCsv(text, 'withCode');
+    expect(csvReader.threaded).toBe(onThread);
+    const rows = store.db.prepare('SELECT transaction_id, receiver_name, receiver_email FROM email_outbox ORDER BY id').all();
+    results.push({ ...r, skipped: r.skipped.map(({ at: _at, ...s }) => s), added: r.added.length, rows });
+  }
+  expect(results[0]!.rejected.map((x) => x.line)).toEqual([2, 999, 1996, 2993, 3990, 4987]);
+  expect(results[0]!.skipped.length).toBeGreaterThan(3);
+  expect(results[1]).toEqual(results[0]);
+});
+
+it('a reader thread that cannot start leaves the import to this thread, with nothing lost', async () => {
+  const broken = path.join(scratch.dir, 'broken.cjs');
+  fs.writeFileSync(broken, "throw new Error('cannot start here');\n");
+  const csvReader = reader(broken);
+  const { store, emails } = service(csvReader);
+  const ids = Array.from({ length: 3000 }, (_, i) => `TX${i}`);
+  const r = await emails.importCsv(csv(ids), 'withCode');
+  expect(csvReader.threaded).toBe(false);
+  expect(r.added).toHaveLength(3000);
+  expect(count(store)).toBe(3000);
+  // Later imports no longer try the thread.
+  const again = await emails.importCsv(csv(['TX-NEW']), 'withCode');
+  expect(again.added).toHaveLength(1);
 });

@@ -1,0 +1,129 @@
+import fs from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import type { InvoiceKind } from '../../../common/model';
+import { CSV_CHUNK, encodeRows, readEmailCsv, type EncodedRows, type ParsedCsv } from './csv';
+import type { CsvJob, CsvWorkerMessage } from './csv-worker';
+
+export type CsvReadEnd = Omit<ParsedCsv, 'good'>;
+
+/** The first chunk of a file read on the thread is small, so the database starts at once. */
+export const FIRST_CHUNK = 2_000;
+/** An idle reader thread is ended after this long (a second import soon after finds it warm). */
+const KEEP_IDLE_MS = 60_000;
+
+interface Job {
+  onRows: (rows: EncodedRows) => void;
+  /** Reads the file on this thread instead (the thread could not start; nothing was taken from it). */
+  inline: () => void;
+  counter: Int32Array;
+  resolve: (end: CsvReadEnd) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Reads email CSVs and hands their good rows on in chunks, as readEmailCsv does. With `script` (the
+ * built csv-worker) the reading and checking run on a thread of their own while `onRows` (the
+ * database) works on the chunk before, so an import takes about the longer of the two instead of
+ * their sum; the reader stays at most two chunks ahead, so no more than three are held. Without it,
+ * or if the thread cannot start, everything runs on this thread. One file at a time; the thread
+ * stays for a minute after a file (a second import finds it warm), then ends.
+ */
+export class CsvReader {
+  private worker: Worker | null = null;
+  /** Has the thread ever answered? If not when it fails, it cannot start here: read on this thread. */
+  private answered = false;
+  /** Did the last file's rows come from the thread? */
+  threaded = false;
+  private job: Job | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+  private idle: NodeJS.Timeout | undefined;
+
+  constructor(private script: string | null) {}
+
+  read(text: string, kind: InvoiceKind, onRows: (rows: EncodedRows) => void, chunk = CSV_CHUNK): Promise<CsvReadEnd> {
+    const run = this.queue.then(() => this.readOne(text, kind, onRows, chunk));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async close(): Promise<void> {
+    clearTimeout(this.idle);
+    const worker = this.worker;
+    this.worker = null;
+    this.job?.reject(new Error('The CSV reader was closed before the end of the file.'));
+    await worker?.terminate();
+  }
+
+  private readOne(text: string, kind: InvoiceKind, onRows: (rows: EncodedRows) => void, chunk: number): Promise<CsvReadEnd> | CsvReadEnd {
+    const worker = this.thread();
+    const inline = () => {
+      this.threaded = false;
+      return readEmailCsv(text, kind, (good) => onRows(encodeRows(good)), chunk);
+    };
+    if (!worker) return inline();
+    this.threaded = true;
+    clearTimeout(this.idle);
+    worker.ref();
+    const taken = new SharedArrayBuffer(4);
+    return new Promise<CsvReadEnd>((resolve, reject) => {
+      const fallback = () => {
+        try {
+          resolve(inline());
+        } catch (error) {
+          reject(error);
+        }
+      };
+      this.job = { onRows, inline: fallback, counter: new Int32Array(taken), resolve, reject };
+      const job: CsvJob = { text, kind, chunk, first: Math.min(FIRST_CHUNK, chunk), taken };
+      worker.postMessage(job);
+    }).finally(() => {
+      this.job = null;
+      if (this.worker !== worker) return;
+      worker.unref();
+      this.idle = setTimeout(() => void this.close(), KEEP_IDLE_MS);
+      this.idle.unref();
+    });
+  }
+
+  private thread(): Worker | null {
+    if (this.worker || !this.script || !fs.existsSync(this.script)) return this.worker;
+    let worker: Worker;
+    try {
+      worker = new Worker(this.script);
+    } catch {
+      return null;
+    }
+    worker.on('message', (m: CsvWorkerMessage) => {
+      if (this.worker === worker) this.received(m);
+    });
+    const lost = (error: unknown) => {
+      if (this.worker !== worker) return; // ended by close(), which settled its file
+      this.worker = null;
+      if (this.answered) return this.job?.reject(error);
+      this.script = null;
+      this.job?.inline();
+    };
+    worker.on('error', lost);
+    worker.on('exit', (code) => lost(new Error(`The CSV reader stopped (exit code ${code}).`)));
+    this.worker = worker;
+    return worker;
+  }
+
+  private received(m: CsvWorkerMessage): void {
+    this.answered = true;
+    const job = this.job;
+    if (!job) return;
+    if (m.type === 'end') return job.resolve({ bad: m.bad, rows: m.rows });
+    if (m.type === 'failed') return job.reject(new Error(m.message));
+    try {
+      job.onRows(m.rows);
+    } catch (error) {
+      // The thread is stopped mid-file (it may be waiting for this chunk to be taken): a new one next time.
+      job.reject(error);
+      void this.close();
+      return;
+    }
+    Atomics.add(job.counter, 0, 1);
+    Atomics.notify(job.counter, 0);
+  }
+}
