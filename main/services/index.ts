@@ -150,7 +150,7 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
   closers.push(() => drafting.close());
 
   // CSV imports are read and checked on a thread of their own: the built email-csv.cjs beside the host's bundle.
-  const csvReader = new CsvReader(typeof __dirname === 'undefined' ? null : path.join(__dirname, 'email-csv.cjs'));
+  const csvReader = new CsvReader(typeof __dirname === 'undefined' ? null : path.join(__dirname, 'email-csv.cjs'), log);
   closers.push(() => csvReader.close());
   const emails = new EmailService({
     store,

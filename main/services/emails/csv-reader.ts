@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { InvoiceKind } from '../../../common/model';
 import { CSV_CHUNK, encodeRows, readEmailCsv, type EncodedRows, type ParsedCsv } from './csv';
+import type { Log } from '../logging/log-file';
 import type { CsvJob, CsvWorkerMessage } from './csv-worker';
 
 export type CsvReadEnd = Omit<ParsedCsv, 'good'>;
@@ -14,7 +15,7 @@ const KEEP_IDLE_MS = 60_000;
 interface Job {
   onRows: (rows: EncodedRows) => void;
   /** Reads the file on this thread instead (the thread could not start; nothing was taken from it). */
-  inline: () => void;
+  fallback: () => void;
   counter: Int32Array;
   resolve: (end: CsvReadEnd) => void;
   reject: (error: unknown) => void;
@@ -30,15 +31,21 @@ interface Job {
  */
 export class CsvReader {
   private worker: Worker | null = null;
-  /** Has the thread ever answered? If not when it fails, it cannot start here: read on this thread. */
-  private answered = false;
-  /** Did the last file's rows come from the thread? */
-  threaded = false;
+  private onThread = false;
+  private closed = false;
   private job: Job | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private idle: NodeJS.Timeout | undefined;
 
-  constructor(private script: string | null) {}
+  constructor(
+    private script: string | null,
+    private readonly log?: Log,
+  ) {}
+
+  /** Did the last file's rows come from the thread? */
+  get threaded(): boolean {
+    return this.onThread;
+  }
 
   read(text: string, kind: InvoiceKind, onRows: (rows: EncodedRows) => void, chunk = CSV_CHUNK): Promise<CsvReadEnd> {
     const run = this.queue.then(() => this.readOne(text, kind, onRows, chunk));
@@ -46,7 +53,13 @@ export class CsvReader {
     return run;
   }
 
+  /** Ends the thread and refuses further files (at shutdown). */
   async close(): Promise<void> {
+    this.closed = true;
+    await this.endThread();
+  }
+
+  private async endThread(): Promise<void> {
     clearTimeout(this.idle);
     const worker = this.worker;
     this.worker = null;
@@ -55,13 +68,14 @@ export class CsvReader {
   }
 
   private readOne(text: string, kind: InvoiceKind, onRows: (rows: EncodedRows) => void, chunk: number): Promise<CsvReadEnd> | CsvReadEnd {
+    if (this.closed) throw new Error('The CSV reader is closed.');
     const worker = this.thread();
     const inline = () => {
-      this.threaded = false;
+      this.onThread = false;
       return readEmailCsv(text, kind, (good) => onRows(encodeRows(good)), chunk);
     };
     if (!worker) return inline();
-    this.threaded = true;
+    this.onThread = true;
     clearTimeout(this.idle);
     worker.ref();
     const taken = new SharedArrayBuffer(4);
@@ -73,14 +87,14 @@ export class CsvReader {
           reject(error);
         }
       };
-      this.job = { onRows, inline: fallback, counter: new Int32Array(taken), resolve, reject };
+      this.job = { onRows, fallback, counter: new Int32Array(taken), resolve, reject };
       const job: CsvJob = { text, kind, chunk, first: Math.min(FIRST_CHUNK, chunk), taken };
       worker.postMessage(job);
     }).finally(() => {
       this.job = null;
       if (this.worker !== worker) return;
       worker.unref();
-      this.idle = setTimeout(() => void this.close(), KEEP_IDLE_MS);
+      this.idle = setTimeout(() => void this.endThread(), KEEP_IDLE_MS);
       this.idle.unref();
     });
   }
@@ -93,15 +107,21 @@ export class CsvReader {
     } catch {
       return null;
     }
+    let ready = false;
     worker.on('message', (m: CsvWorkerMessage) => {
-      if (this.worker === worker) this.received(m);
+      if (m.type === 'ready') ready = true;
+      else if (this.worker === worker) this.received(m);
     });
     const lost = (error: unknown) => {
-      if (this.worker !== worker) return; // ended by close(), which settled its file
+      if (this.worker !== worker) return; // ended by endThread(), which settled its file
       this.worker = null;
-      if (this.answered) return this.job?.reject(error);
+      if (ready) return this.job?.reject(error);
       this.script = null;
-      this.job?.inline();
+      this.log?.(
+        'warn',
+        `CSV imports are read on the importing thread: the reader thread could not start (${error instanceof Error ? error.message : String(error)}).`,
+      );
+      this.job?.fallback();
     };
     worker.on('error', lost);
     worker.on('exit', (code) => lost(new Error(`The CSV reader stopped (exit code ${code}).`)));
@@ -109,8 +129,7 @@ export class CsvReader {
     return worker;
   }
 
-  private received(m: CsvWorkerMessage): void {
-    this.answered = true;
+  private received(m: Exclude<CsvWorkerMessage, { type: 'ready' }>): void {
     const job = this.job;
     if (!job) return;
     if (m.type === 'end') return job.resolve({ bad: m.bad, rows: m.rows });
@@ -120,7 +139,7 @@ export class CsvReader {
     } catch (error) {
       // The thread is stopped mid-file (it may be waiting for this chunk to be taken): a new one next time.
       job.reject(error);
-      void this.close();
+      void this.endThread();
       return;
     }
     Atomics.add(job.counter, 0, 1);

@@ -12,7 +12,8 @@ export interface CsvJob {
   taken: SharedArrayBuffer;
 }
 
-export type CsvWorkerMessage = { type: 'rows'; rows: EncodedRows } | ({ type: 'end' } & Omit<ParsedCsv, 'good'>) | { type: 'failed'; message: string };
+export type CsvWorkerMessage =
+  { type: 'ready' } | { type: 'rows'; rows: EncodedRows } | ({ type: 'end' } & Omit<ParsedCsv, 'good'>) | { type: 'failed'; message: string };
 
 const AHEAD = 2;
 
@@ -39,4 +40,7 @@ function read(port: NonNullable<typeof parentPort>, { text, kind, chunk, first, 
 }
 
 const port = parentPort;
-if (port) port.on('message', (job: CsvJob) => read(port, job));
+if (port) {
+  port.on('message', (job: CsvJob) => read(port, job));
+  port.postMessage({ type: 'ready' } satisfies CsvWorkerMessage);
+}

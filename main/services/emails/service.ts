@@ -188,17 +188,13 @@ export class EmailService {
     const added: number[] = [];
     const skipped: EmailAddResult['skipped'] = [];
     const rejected: EmailReject[] = [];
-    let parsed: { bad: EmailReject[]; rows: number };
-    try {
-      parsed = await this.csv.read(text, kind, (rows) => {
-        const result = this.outbox.addRows(profileId, rows, options);
-        for (const id of result.added) added.push(id);
-        skipped.push(...result.skipped);
-        rejected.push(...result.rejected);
-      });
-    } finally {
-      if (added.length > 0) this.afterEnqueue();
-    }
+    const parsed = await this.csv.read(text, kind, (rows) => {
+      const result = this.outbox.addRows(profileId, rows, options);
+      for (const id of result.added) added.push(id);
+      skipped.push(...result.skipped);
+      rejected.push(...result.rejected);
+    });
+    if (added.length > 0) this.afterEnqueue();
     rejected.push(...parsed.bad);
     rejected.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
     return { added, rejected, skipped, rows: parsed.rows };

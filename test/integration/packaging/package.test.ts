@@ -124,7 +124,7 @@ describe.runIf(onLinux)('the packaged app (electron-builder --dir, stand-in Elec
   });
 
   it('contains our built code and package.json, and its main entry is in the archive', () => {
-    for (const needed of ['/package.json', '/out/main/electron.cjs', '/out/preload/index.cjs', '/out/renderer/index.html']) {
+    for (const needed of ['/package.json', '/out/main/electron.cjs', '/out/main/email-csv.cjs', '/out/preload/index.cjs', '/out/renderer/index.html']) {
       expect(files, needed).toContain(needed);
     }
     const packaged = JSON.parse(asar.extractFile(archive, 'package.json').toString('utf8')) as { main: string; version: string };

@@ -114,3 +114,12 @@ it('a reader thread that cannot start leaves the import to this thread, with not
   const again = await emails.importCsv(csv(['TX-NEW']), 'withCode');
   expect(again.added).toHaveLength(1);
 });
+
+it('a closed reader refuses further files, and nothing of them is written', async () => {
+  const csvReader = reader(true);
+  const { store, emails } = service(csvReader);
+  expect((await emails.importCsv(csv(['TX-1']), 'withCode')).added).toHaveLength(1);
+  await csvReader.close();
+  await expect(emails.importCsv(csv(['TX-2']), 'withCode')).rejects.toThrow(/closed/);
+  expect(count(store)).toBe(1);
+});
