@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { build } from 'esbuild';
+import { bundleForNode } from '../support/bundle';
 
 export interface CliRun {
   code: number | null;
@@ -48,17 +48,7 @@ export function launcherStart(root: string): { env: Record<string, string>; node
 export async function cliHarness(root: string, work: string, env: Record<string, string>): Promise<CliHarness> {
   const launcher = launcherStart(root);
   const bundle = path.join(work, 'einvoice-cli.cjs');
-  await build({
-    entryPoints: [path.join(root, 'main', 'cli', 'main.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node22',
-    outfile: bundle,
-    logLevel: 'error',
-    absWorkingDir: root,
-    external: ['electron', 'electron-updater', '@napi-rs/keyring'],
-  });
+  await bundleForNode(path.join(root, 'main', 'cli', 'main.ts'), bundle);
   const probe = path.join(work, 'exit-probe.cjs');
   fs.writeFileSync(
     probe,

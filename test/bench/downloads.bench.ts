@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundleForNode } from '../support/bundle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxProcess, type SandboxProcess } from '../support/sandbox-process';
 import { scaleBench } from './downloads-scale';
@@ -36,17 +36,7 @@ describe('2 000 Pdf: engine vs plain undici', () => {
   beforeAll(async () => {
     sb = await startSandboxProcess({ seed: 9, invoiceCount: 3600, pdfPadKb: 100, cacheMb: 512 }, work);
     childBundle = path.join(work, 'child.cjs');
-    await build({
-      entryPoints: [path.join(root, 'test', 'bench', 'downloads-child.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node22',
-      outfile: childBundle,
-      logLevel: 'error',
-      absWorkingDir: root,
-      external: ['electron', '@napi-rs/keyring'],
-    });
+    await bundleForNode(path.join(root, 'test', 'bench', 'downloads-child.ts'), childBundle);
     const res = await fetch(`${sb.origin}/__sandbox/invoices?kind=withCode&limit=${COUNT}`);
     ids = ((await res.json()) as { ids: string[] }).ids;
     expect(ids).toHaveLength(COUNT);

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundleForNode } from './bundle';
 import type { SandboxOptions } from '../../main/sandbox';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -29,16 +29,7 @@ export async function startSandboxProcess(options: SandboxOptions, work: string)
      });`,
   );
   const bundle = path.join(work, 'sandbox.cjs');
-  await build({
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node22',
-    outfile: bundle,
-    logLevel: 'error',
-    absWorkingDir: root,
-  });
+  await bundleForNode(entry, bundle);
   const child = spawn(process.execPath, [bundle], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],

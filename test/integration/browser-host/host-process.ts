@@ -6,8 +6,8 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { SECRET_HEADER } from '../../../common/ipc/channels';
+import { bundleForNode } from '../../support/bundle';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -35,17 +35,7 @@ export interface HostProcessOptions {
 
 /** Bundles the browser host from source into `outfile` (without the renderer), for tests that must not depend on `out/`. */
 export async function buildHostBundle(outfile: string): Promise<string> {
-  await build({
-    entryPoints: [path.join(root, 'main/browser-host/main.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node22',
-    outfile,
-    external: ['electron', 'electron-updater', '@napi-rs/keyring'],
-    logLevel: 'error',
-  });
-  return outfile;
+  return bundleForNode(path.join(root, 'main/browser-host/main.ts'), outfile);
 }
 
 /** Exchanges a launch URL's one-time code as a browser would; returns the secret from the cookie it sets. */

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignedInSession } from '../../../main/services/auth';
 import { EmailService } from '../../../main/services/emails';
@@ -7,7 +8,7 @@ import { CSV_CHUNK } from '../../../main/services/emails/csv';
 import { CsvReader, FIRST_CHUNK } from '../../../main/services/emails/csv-reader';
 import { ProfileService } from '../../../main/services/profiles';
 import type { Store } from '../../../main/services/store';
-import { buildCsvWorker } from '../../support/csv-worker';
+import { bundleForNode } from '../../support/bundle';
 import { freshStorePerTest, makeTempDir } from '../../support/temp-dir';
 
 const ctx = freshStorePerTest('einvoice-email-import-');
@@ -16,7 +17,7 @@ let script = '';
 const readers: CsvReader[] = [];
 
 beforeAll(async () => {
-  script = await buildCsvWorker(scratch.dir);
+  script = await bundleForNode(fileURLToPath(new URL('../../../main/services/emails/csv-worker.ts', import.meta.url)), path.join(scratch.dir, 'email-csv.cjs'));
 }, 60_000);
 
 afterAll(async () => {
