@@ -1,11 +1,9 @@
 import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { InvoiceKind } from '../../../common/model';
-import { CSV_CHUNK, encodeRows, readEmailCsv, type EncodedRows, type ParsedCsv } from './csv';
+import { CSV_CHUNK, encodeRows, readEmailCsv, type CsvReadEnd, type EncodedRows } from './csv';
 import type { Log } from '../logging/log-file';
 import type { CsvJob, CsvWorkerMessage } from './csv-worker';
-
-export type CsvReadEnd = Omit<ParsedCsv, 'good'>;
 
 /** The first chunk of a file read on the thread is small, so the database starts at once. */
 export const FIRST_CHUNK = 2_000;

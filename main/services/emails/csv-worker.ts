@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import type { InvoiceKind } from '../../../common/model';
-import { encodeRows, readEmailCsv, type EncodedRows, type ParsedCsv } from './csv';
+import { encodeRows, readEmailCsv, type CsvReadEnd, type EncodedRows } from './csv';
 
 /** One file for the reader thread (see csv-reader.ts). */
 export interface CsvJob {
@@ -12,8 +12,7 @@ export interface CsvJob {
   taken: SharedArrayBuffer;
 }
 
-export type CsvWorkerMessage =
-  { type: 'ready' } | { type: 'rows'; rows: EncodedRows } | ({ type: 'end' } & Omit<ParsedCsv, 'good'>) | { type: 'failed'; message: string };
+export type CsvWorkerMessage = { type: 'ready' } | { type: 'rows'; rows: EncodedRows } | ({ type: 'end' } & CsvReadEnd) | { type: 'failed'; message: string };
 
 const AHEAD = 2;
 

@@ -56,6 +56,9 @@ export function parseEmailCsv(text: string, kind: InvoiceKind): ParsedCsv {
   return { good, bad, rows };
 }
 
+/** What readEmailCsv returns: the good rows went to its `onRows`. */
+export type CsvReadEnd = Omit<ParsedCsv, 'good'>;
+
 /** Good rows per `onRows` call of readEmailCsv: what one import transaction takes. */
 export const CSV_CHUNK = 20_000;
 
@@ -64,13 +67,7 @@ export const CSV_CHUNK = 20_000;
  * first of `first`) as the parser reaches them (in file order), so no more than one chunk of rows
  * is held at a time.
  */
-export function readEmailCsv(
-  text: string,
-  kind: InvoiceKind,
-  onRows: (good: ParsedCsv['good']) => void,
-  chunk = CSV_CHUNK,
-  first = chunk,
-): Omit<ParsedCsv, 'good'> {
+export function readEmailCsv(text: string, kind: InvoiceKind, onRows: (good: ParsedCsv['good']) => void, chunk = CSV_CHUNK, first = chunk): CsvReadEnd {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   let good: ParsedCsv['good'] = [];
   let limit = first;
