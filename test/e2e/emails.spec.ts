@@ -187,3 +187,20 @@ test('add one by hand, edit its recipients, cancel, send again, export and remov
   await expect(row).toHaveCount(0);
   await expect(page.getByText('Không có email nào.')).toBeVisible();
 });
+
+test('a large import says it is working until its result is in', async ({ page }) => {
+  await page.goto(await env.host.newLaunchUrl());
+  await page.getByRole('navigation').getByRole('button', { name: 'Hàng đợi email' }).click();
+  await page.getByRole('button', { name: 'Nhập CSV' }).click();
+  const importDialog = page.getByRole('dialog', { name: 'Nhập từ tệp CSV' });
+  const n = 40_000;
+  const lines = ['TransactionID;ReceiverName;ReceiverEmail'];
+  for (let i = 0; i < n; i++) lines.push(`LON-${i};Khách ${i};khach${i}@example.com`);
+  await importDialog.getByLabel('Chọn tệp CSV').setInputFiles({ name: 'ca-nam.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\r\n'), 'utf8') });
+  const working = importDialog.getByRole('status').filter({ hasText: 'Đang nhập ca-nam.csv…' });
+  await expect(working).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('vi-Email-import-working.png') });
+  // The counts are written the Vietnamese way.
+  await expect(importDialog.getByText('Đã thêm 40.000 email; 0 dòng lỗi; 0 hóa đơn đã gửi hoặc đang chờ nên bỏ qua.')).toBeVisible({ timeout: 30_000 });
+  await expect(working).toHaveCount(0);
+});

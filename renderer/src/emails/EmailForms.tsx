@@ -1,12 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EmailReject, EmailSkip } from '../../../common/calls/emails';
+import { formatCount } from '../../../common/format';
 import { DEFAULT_INVOICE_KIND, INVOICE_KINDS, pick, type InvoiceKind } from '../../../common/model';
 import { errorText, useLang } from '../app/error-text';
 import { Dialog } from '../app/Dialog';
 import { SampleInvoices, useSandboxMode } from '../app/SampleInvoices';
 import { FilePicker, SelectField } from '../app/fields';
-import { Notice } from '../app/Notice';
+import { Notice, type NoticeMessage } from '../app/Notice';
 import { bridge } from '../bridge';
 import { SkippedRows } from './SkippedRows';
 
@@ -101,16 +102,21 @@ export function ImportDialog({ onDone, onClose }: { onDone: () => void; onClose:
   const { t } = useTranslation();
   const lang = useLang();
   const [kind, setKind] = useState<InvoiceKind>(DEFAULT_INVOICE_KIND);
-  const [result, setResult] = useState<{ text: string; bad: EmailReject[]; skipped: EmailSkip[]; error: boolean } | null>(null);
+  const [result, setResult] = useState<{ notice: NoticeMessage; bad: EmailReject[]; skipped: EmailSkip[] } | null>(null);
   const onFile = async (file: File) => {
+    setResult({ notice: { kind: 'info', text: t('emails.import.reading', { name: file.name }) }, bad: [], skipped: [] });
     try {
       const text = new TextDecoder('utf-8').decode(await file.arrayBuffer());
       const r = await bridge.call('emails.importCsv', { text, kind });
-      const summary = t('emails.import.result', { added: r.added.length, bad: r.rejected.length, skipped: r.skipped.length });
-      setResult({ text: summary, bad: r.rejected, skipped: r.skipped, error: false });
+      const summary = t('emails.import.result', {
+        added: formatCount(r.added.length, lang),
+        bad: formatCount(r.rejected.length, lang),
+        skipped: formatCount(r.skipped.length, lang),
+      });
+      setResult({ notice: { kind: 'ok', text: summary }, bad: r.rejected, skipped: r.skipped });
       onDone();
     } catch (err) {
-      setResult({ text: errorText(err, lang), bad: [], skipped: [], error: true });
+      setResult({ notice: { kind: 'error', text: errorText(err, lang) }, bad: [], skipped: [] });
     }
   };
   return (
@@ -119,7 +125,7 @@ export function ImportDialog({ onDone, onClose }: { onDone: () => void; onClose:
         <p className="hint">{t('emails.import.hint')}</p>
         <KindSelect value={kind} onChange={setKind} label={t('emails.import.kind')} />
         <FilePicker label={t('emails.import.file')} accept=".csv,text/csv" noFile={t('app.noFile')} onFile={onFile} />
-        <Notice notice={result ? { kind: result.error ? 'error' : 'ok', text: result.text } : null} />
+        <Notice notice={result?.notice} />
         <BadRows rows={result?.bad ?? []} />
         <SkippedRows rows={result?.skipped ?? []} onResent={onDone} />
       </div>
