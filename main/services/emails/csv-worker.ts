@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import type { InvoiceKind } from '../../../common/model';
-import { encodeRows, readEmailCsv, type CsvReadEnd, type EncodedRows } from './csv';
+import { encodeRows, movable, readEmailCsv, type CsvReadEnd, type EncodedRows } from './csv';
 
 /** One file for the reader thread (see csv-reader.ts). */
 export interface CsvJob {
@@ -19,7 +19,7 @@ const AHEAD = 2;
 function read(port: NonNullable<typeof parentPort>, { text, kind, chunk, first, taken }: CsvJob): void {
   const counter = new Int32Array(taken);
   let sent = 0;
-  const post = (m: CsvWorkerMessage) => port.postMessage(m);
+  const post = (m: CsvWorkerMessage) => port.postMessage(m, m.type === 'rows' ? movable(m.rows) : []);
   try {
     const end = readEmailCsv(
       text,

@@ -62,10 +62,15 @@ export type CsvReadEnd = Omit<ParsedCsv, 'good'>;
 /** Good rows per `onRows` call of readEmailCsv: what one import transaction takes. */
 export const CSV_CHUNK = 20_000;
 
+/** How much each chunk after a small first one may grow, up to the full `chunk`. */
+const RAMP = 3;
+
 /**
- * Reads an email CSV as parseEmailCsv does, handing the good rows on in chunks of `chunk` (the
- * first of `first`) as the parser reaches them (in file order), so no more than one chunk of rows
- * is held at a time.
+ * Reads an email CSV as parseEmailCsv does, handing the good rows on in chunks of `chunk` as the
+ * parser reaches them (in file order), so no more than one chunk of rows is held at a time. With a
+ * smaller `first`, the chunks grow from it threefold each time up to `chunk`: a reader on another
+ * thread then keeps ahead of the database from the start instead of making it wait for a full
+ * chunk after the first.
  */
 export function readEmailCsv(text: string, kind: InvoiceKind, onRows: (good: ParsedCsv['good']) => void, chunk = CSV_CHUNK, first = chunk): CsvReadEnd {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -150,7 +155,7 @@ export function readEmailCsv(text: string, kind: InvoiceKind, onRows: (good: Par
         if (good.length >= limit) {
           onRows(good);
           good = [];
-          limit = chunk;
+          limit = Math.min(chunk, limit * RAMP);
         }
       } else bad.push({ line, index: null, transactionId: record.transactionId?.trim() || null, reason: checked.problem });
     },
@@ -162,11 +167,12 @@ export function readEmailCsv(text: string, kind: InvoiceKind, onRows: (good: Par
 /**
  * A chunk of good rows as the import hands it to the outbox: the rows as the JSON the outbox's bulk
  * insert binds (`[transactionId, receiverName, receiverEmail, ccEmail, bccEmail, replyEmail, kind]`
- * each), their line numbers, and whether an invoice appears twice within the chunk. It crosses from
- * the reader thread as two strings and a flag, with no object per row to copy.
+ * each), their line numbers, and whether an invoice appears twice within the chunk. The JSON is
+ * UTF-8 bytes, as SQLite reads it: it moves from the reader thread without a copy and is bound as
+ * it is, where a string would be copied out of one thread, into the other, then converted to UTF-8.
  */
 export interface EncodedRows {
-  json: string;
+  json: Uint8Array;
   lines: number[];
   repeats: boolean;
 }
@@ -175,7 +181,13 @@ export function encodeRows(good: ParsedCsv['good']): EncodedRows {
   const seen = new Set<string>();
   let repeats = false;
   for (const { input } of good) if (!repeats) repeats = seen.size === seen.add(input.transactionId).size;
-  return { json: rowsJson(good.map((g) => g.input)), lines: good.map((g) => g.line), repeats };
+  return { json: Buffer.from(rowsJson(good.map((g) => g.input))), lines: good.map((g) => g.line), repeats };
+}
+
+/** What a message carrying `rows` may move rather than copy: the JSON's memory, when it has it to itself. */
+export function movable(rows: EncodedRows): ArrayBuffer[] {
+  const { buffer, byteOffset, byteLength } = rows.json;
+  return buffer instanceof ArrayBuffer && byteOffset === 0 && buffer.byteLength === byteLength ? [buffer] : [];
 }
 
 /** Entries as EncodedRows' JSON. */
@@ -184,7 +196,7 @@ export function rowsJson(inputs: readonly CleanInput[]): string {
 }
 
 export function decodeRows(rows: EncodedRows): ParsedCsv['good'] {
-  const list = JSON.parse(rows.json) as string[][];
+  const list = JSON.parse(new TextDecoder().decode(rows.json)) as string[][];
   return list.map(([transactionId, receiverName, receiverEmail, ccEmail, bccEmail, replyEmail, kind], k) => ({
     line: rows.lines[k]!,
     input: { transactionId, receiverName, receiverEmail, ccEmail, bccEmail, replyEmail, kind } as CleanInput,

@@ -128,7 +128,7 @@ export class Outbox extends OutboxReads {
   }
 
   /** Inserts queued entries from rows encoded as csv.ts's EncodedRows are, in their order; their entry numbers. */
-  private insertRows(profileId: string, json: string, at: string): number[] {
+  private insertRows(profileId: string, json: string | Uint8Array, at: string): number[] {
     return (this.stmt(BULK_SQL.insert).all(profileId, at, json) as Array<{ id: number }>).map((r) => r.id);
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import Papa from 'papaparse';
 import { failedItemsCsv } from '../../../main/services/downloads/csv';
-import { exportEmailCsv, parseEmailCsv } from '../../../main/services/emails/csv';
+import { decodeRows, encodeRows, exportEmailCsv, movable, parseEmailCsv, readEmailCsv } from '../../../main/services/emails/csv';
 import type { EmailEntry } from '../../../common/calls/emails';
 
 describe('parseEmailCsv', () => {
@@ -159,5 +159,49 @@ describe('spreadsheet exports are safe', () => {
       failedItemsCsv(DANGER.map((d) => ({ transactionId: d, errorCode: d, message: { en: d, vi: d } }))),
       DANGER.map((d) => [d, d, d, d]),
     );
+  });
+});
+
+describe('reading in chunks', () => {
+  const file = (n: number) =>
+    `TransactionID;ReceiverName;ReceiverEmail\n${Array.from({ length: n }, (_, i) => `TX${i};Khách "số" ${i};k${i}@example.com`).join('\n')}\n`;
+
+  it('grows the chunks threefold from a small first one up to the full size, every row once and in order', () => {
+    const sizes: number[] = [];
+    const ids: string[] = [];
+    readEmailCsv(
+      file(100),
+      'withCode',
+      (good) => {
+        sizes.push(good.length);
+        ids.push(...good.map((g) => g.input.transactionId));
+      },
+      20,
+      2,
+    );
+    expect(sizes).toEqual([2, 6, 18, 20, 20, 20, 14]);
+    expect(ids).toEqual(Array.from({ length: 100 }, (_, i) => `TX${i}`));
+  });
+
+  it('encodes a chunk as UTF-8 JSON that decodes to the same rows and lines; only a buffer of its own is moved', () => {
+    const chunks: Array<ReturnType<typeof encodeRows>> = [];
+    const good: Parameters<typeof encodeRows>[0] = [];
+    readEmailCsv(
+      file(3000),
+      'withCode',
+      (rows) => {
+        good.push(...rows);
+        chunks.push(encodeRows(rows));
+      },
+      2990,
+      2990,
+    );
+    expect(chunks.map((c) => c.lines.length)).toEqual([2990, 10]);
+    expect(chunks.flatMap((c) => decodeRows(c))).toEqual(good);
+    expect(good[5]!.input.receiverName).toBe('Khách "số" 5');
+    // A large chunk's buffer is its own; a small one's is shared with other buffers (Node's pool) and stays.
+    expect(movable(chunks[0]!)).toEqual([chunks[0]!.json.buffer]);
+    expect(chunks[1]!.json.byteLength).toBeLessThan(4096);
+    expect(movable(chunks[1]!)).toEqual([]);
   });
 });
