@@ -63,12 +63,12 @@ export type CsvReadEnd = Omit<ParsedCsv, 'good'>;
 export const CSV_CHUNK = 20_000;
 
 /** How much each chunk after a small first one may grow, up to the full `chunk`. */
-const RAMP = 3;
+const RAMP = 2;
 
 /**
  * Reads an email CSV as parseEmailCsv does, handing the good rows on in chunks of `chunk` as the
  * parser reaches them (in file order), so no more than one chunk of rows is held at a time. With a
- * smaller `first`, the chunks grow from it threefold each time up to `chunk`: a reader on another
+ * smaller `first`, the chunks grow from it twofold each time up to `chunk`: a reader on another
  * thread then keeps ahead of the database from the start instead of making it wait for a full
  * chunk after the first.
  */
