@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures';
+import { expect, hostCall, test } from './fixtures';
 import { sandboxWithHost } from './sandbox-host';
 import fs from 'node:fs';
 
@@ -203,4 +203,51 @@ test('a large import says it is working until its result is in', async ({ page }
   // The counts are written the Vietnamese way.
   await expect(importDialog.getByText('Đã thêm 40.000 email; 0 dòng lỗi; 0 hóa đơn đã gửi hoặc đang chờ nên bỏ qua.')).toBeVisible({ timeout: 30_000 });
   await expect(working).toHaveCount(0);
+});
+
+test('the queue opens whole: its first frame shows rows, read once; a slow answer does not hold the screen back', async ({ page, host }) => {
+  const entries = Array.from({ length: 30 }, (_, i) => ({ transactionId: `OPEN-${i}`, receiverEmail: `k${i}@example.com`, kind: 'withCode' }));
+  await hostCall(host, 'emails.add', { entries });
+  await page.goto(await host.newLaunchUrl());
+  const nav = page.getByRole('navigation');
+  const queue = nav.getByRole('button', { name: 'Hàng đợi email' });
+  await queue.waitFor();
+  let reads = 0;
+  page.on('request', (r) => void (r.url().endsWith('/api/call/emails.list') && reads++));
+  // Every frame from before the click until rows show: the screen's heading never comes without them.
+  const frames = page.evaluate(
+    () =>
+      new Promise<Array<{ heading: boolean; rows: number }>>((resolve) => {
+        const seen: Array<{ heading: boolean; rows: number }> = [];
+        const tick = () => {
+          const heading = [...document.querySelectorAll('h1')].some((h) => h.textContent === 'Hàng đợi email');
+          const rows = document.querySelectorAll('[role=row][data-tx]').length;
+          seen.push({ heading, rows });
+          if (rows > 0 || seen.length > 600) resolve(seen);
+          else requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      }),
+  );
+  await queue.click();
+  const seen = await frames;
+  expect(seen.filter((f) => f.heading).length).toBeGreaterThan(0);
+  expect(seen.filter((f) => f.heading && f.rows === 0)).toEqual([]);
+  const rows = page.getByRole('table', { name: 'Danh sách email trong hàng đợi' }).locator('[role=row][data-tx]');
+  await expect(rows.first()).toBeVisible();
+  expect(reads).toBe(1);
+
+  // A slow answer: the screen opens after a short wait all the same, and its rows follow.
+  await nav.getByRole('button', { name: 'Hóa đơn nháp' }).click();
+  await page.route('**/api/call/emails.list', async (route) => {
+    await new Promise((r) => setTimeout(r, 2000));
+    await route.continue();
+  });
+  const clicked = Date.now();
+  await queue.click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Hàng đợi email' })).toBeVisible();
+  expect(Date.now() - clicked).toBeLessThan(1500);
+  await expect(rows).toHaveCount(0);
+  await expect(rows.first()).toBeVisible({ timeout: 10_000 });
+  await page.unrouteAll();
 });

@@ -26,14 +26,23 @@ const AREA_VIEWS: Record<Area, ComponentType> = {
   settings: SettingsArea,
 };
 
-/** Reads that may start on the click that opens an area, while its screen mounts. */
-const AREA_READ_AHEAD: Partial<Record<Area, () => void>> = { emails: readQueueAhead };
+/** Reads that may start on the click that opens an area; they resolve when their answer is in. */
+const AREA_READ_AHEAD: Partial<Record<Area, () => Promise<unknown>>> = { emails: readQueueAhead };
+/** How long the screen before stays while an area's first read is out: it then opens whole, in one render. */
+const READ_AHEAD_WAIT_MS = 150;
+let opening = 0;
 
 /** Opens an area (from the side bar or Alt+1…7), starting its first read before it mounts. */
 function openArea(name: Area): void {
   const { area, setArea } = useAppStore.getState();
-  if (name !== area) AREA_READ_AHEAD[name]?.();
-  setArea(name);
+  const mine = ++opening;
+  const ahead = name !== area ? AREA_READ_AHEAD[name]?.() : undefined;
+  if (!ahead) return setArea(name);
+  const open = () => {
+    if (mine === opening) setArea(name);
+  };
+  void ahead.then(open);
+  setTimeout(open, READ_AHEAD_WAIT_MS);
 }
 
 function OnlineIndicator() {

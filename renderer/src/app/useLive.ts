@@ -12,6 +12,8 @@ export interface LiveOptions {
   onError?: (error: unknown) => void;
   /** An answer already on its way for this request (read ahead), taken instead of calling. */
   first?: (request: object) => Promise<unknown> | undefined;
+  /** An answer already in hand for this request (read ahead): the first render shows it, and nothing is called on mount. */
+  ready?: (request: object) => unknown;
 }
 
 export interface Live<R> {
@@ -36,7 +38,9 @@ export function useLive<C extends CallName>(
 ): Live<CallResponse<C>> {
   type R = CallResponse<C>;
   const key = JSON.stringify(request);
-  const [state, setState] = useState<{ data: R | undefined; error: unknown }>({ data: undefined, error: undefined });
+  const [state, setState] = useState<{ data: R | undefined; error: unknown }>(() => ({ data: options.ready?.(request) as R | undefined, error: undefined }));
+  /** The first data came with the first render: the mount reads nothing. */
+  const given = useRef(state.data !== undefined);
   const seq = useRef(0);
   const eventsRef = useRef(events);
   eventsRef.current = events;
@@ -62,7 +66,8 @@ export function useLive<C extends CallName>(
   }, [call, key]);
 
   useEffect(() => {
-    void reload();
+    if (given.current) given.current = false;
+    else void reload();
     let timer: ReturnType<typeof setTimeout> | undefined;
     let last = 0;
     const offs = (names ? names.split(',') : []).map((name) =>

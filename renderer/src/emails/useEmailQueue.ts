@@ -30,22 +30,28 @@ function headRequest(filter: ReturnType<typeof queryRequest>, sort: SortKey, dir
 }
 
 type Head = CallResponse<'emails.list'>;
-let early: { key: string; at: number; answer: Promise<Head>; stale: boolean; off: () => void } | null = null;
+let early: { key: string; at: number; answer: Promise<Head>; value?: Head; stale: boolean; off: () => void } | null = null;
 
 /**
  * Starts reading the first page of the opening query now (on the click that opens the screen), so
  * main answers while the screen mounts; the screen's first read takes this answer if it is fresh.
+ * Resolves when the answer is in (or failed): the screen opened then shows its rows from its first
+ * render.
  */
-export function readQueueAhead(): void {
+export function readQueueAhead(): Promise<unknown> {
   const request = headRequest(queryRequest(FIRST_QUERY), FIRST_QUERY.sort, FIRST_QUERY.dir);
   const answer = bridge.call('emails.list', request);
-  answer.catch(() => undefined);
   early?.off();
   // The queue changing before the screen takes the answer makes it stale (the screen listens only once mounted).
   const off = bridge.on('emails.changed', () => {
     if (early?.answer === answer) early.stale = true;
   });
-  early = { key: JSON.stringify(request), at: performance.now(), answer, stale: false, off };
+  const mine = { key: JSON.stringify(request), at: performance.now(), answer, stale: false, off } as NonNullable<typeof early>;
+  early = mine;
+  return answer.then(
+    (value) => void (mine.value = value),
+    () => undefined,
+  );
 }
 
 function takeEarly(request: object): Promise<Head> | undefined {
@@ -53,6 +59,12 @@ function takeEarly(request: object): Promise<Head> | undefined {
   early = null;
   taken?.off();
   return taken && !taken.stale && taken.key === JSON.stringify(request) && performance.now() - taken.at < 2000 ? taken.answer : undefined;
+}
+
+/** The early answer, if it is in already (the screen then renders its rows at once). */
+function earlyValue(request: object): Head | undefined {
+  const value = early?.value;
+  return value && takeEarly(request) ? value : undefined;
 }
 
 /** The selection: entry number → its state when last seen (for "send again?" and "editable?"). */
@@ -77,7 +89,7 @@ export function useEmailQueue(query: QueueQuery, onError: (error: unknown) => vo
     'emails.list',
     headRequest(filter, query.sort, query.dir),
     { 'emails.changed': 'reload' },
-    { throttleMs: (s) => ((s as { total: number }).total > 2000 ? 1500 : 300), onError, first: takeEarly },
+    { throttleMs: (s) => ((s as { total: number }).total > 2000 ? 1500 : 300), onError, first: takeEarly, ready: earlyValue },
   );
   const status = useLive('emails.status', {}, { 'emails.changed': (s) => s });
   const key = JSON.stringify(request);
