@@ -1,4 +1,4 @@
-import { useEffect, type ComponentType } from 'react';
+import { memo, useEffect, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { bridge } from '../bridge';
 import { DownloadsArea } from '../downloads/DownloadsArea';
@@ -44,6 +44,20 @@ function openArea(name: Area): void {
   void ahead.then(open);
   setTimeout(open, READ_AHEAD_WAIT_MS);
 }
+
+/** The foot of the side bar: the same whichever area is open, so opening one does not draw it again. */
+const SidebarFoot = memo(function SidebarFoot({ version }: { version: string | undefined }) {
+  const { t } = useTranslation();
+  return (
+    <div className="sidebar-foot">
+      <OnlineIndicator />
+      <AuthBanner />
+      <UpdateBanner />
+      <LanguageSwitch />
+      {version !== undefined && <p className="version">{t('app.version', { version })}</p>}
+    </div>
+  );
+});
 
 function OnlineIndicator() {
   const { t } = useTranslation();
@@ -121,13 +135,7 @@ export function App() {
             ))}
           </ul>
         </nav>
-        <div className="sidebar-foot">
-          <OnlineIndicator />
-          <AuthBanner />
-          <UpdateBanner />
-          <LanguageSwitch />
-          {info && <p className="version">{t('app.version', { version: info.version })}</p>}
-        </div>
+        <SidebarFoot version={info?.version} />
       </aside>
       <main id="content" tabIndex={-1}>
         <h1>{t(`areas.${area}`)}</h1>

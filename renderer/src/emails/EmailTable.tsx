@@ -1,7 +1,8 @@
-import { memo, useSyncExternalStore } from 'react';
+import { memo, useMemo, useSyncExternalStore } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import type { EmailEntry, EmailState } from '../../../common/calls/emails';
+import { EMAIL_STATES, type EmailEntry, type EmailState } from '../../../common/calls/emails';
+import { INVOICE_KINDS, type InvoiceKind } from '../../../common/model';
 import { formatCount, formatDateTime } from '../../../common/format';
 import type { Lang } from '../app/error-text';
 import { DataRow, VirtualRows, type RowPlace } from '../app/VirtualRows';
@@ -88,8 +89,22 @@ interface BodyProps {
   onToggle: (id: number, index: number, range: boolean) => void;
 }
 
+/** The words every row repeats, looked up once per language rather than in each row. */
+interface RowLabels {
+  kinds: Record<InvoiceKind, string>;
+  states: Record<EmailState, string>;
+}
+
+function rowLabels(t: TFunction): RowLabels {
+  return {
+    kinds: Object.fromEntries(INVOICE_KINDS.map((k) => [k, t(`emails.kinds.${k}`)])) as RowLabels['kinds'],
+    states: Object.fromEntries(EMAIL_STATES.map((s) => [s, t(`emails.states.${s}`)])) as RowLabels['states'],
+  };
+}
+
 const Body = memo(function Body({ count, rowAt, pages, queryKey, onRows, selected, lang, onToggle }: BodyProps) {
   const { t } = useTranslation();
+  const labels = useMemo(() => rowLabels(t), [t]);
   useSyncExternalStore(pages.subscribe, pages.getVersion);
   return (
     <VirtualRows
@@ -103,7 +118,7 @@ const Body = memo(function Body({ count, rowAt, pages, queryKey, onRows, selecte
       row={(place) => {
         const e = rowAt(place.index);
         if (!e) return <DataRow key={`at-${place.index}`} place={place} aria-busy="true" className="emails-row is-loading" />;
-        return <Row key={e.id} entry={e} {...place} selected={selected.has(e.id)} lang={lang} t={t} onToggle={onToggle} />;
+        return <Row key={e.id} entry={e} {...place} selected={selected.has(e.id)} lang={lang} t={t} labels={labels} onToggle={onToggle} />;
       }}
     />
   );
@@ -115,11 +130,12 @@ interface RowProps extends RowPlace {
   lang: Lang;
   /** The body's: a row mounted while scrolling subscribes to nothing. */
   t: TFunction;
+  labels: RowLabels;
   onToggle: (id: number, index: number, range: boolean) => void;
 }
 
 /** One table row; memoised so scrolling re-renders only the rows that enter the window. */
-const Row = memo(function Row({ entry: e, index, start, height, selected, focusable, lang, t, onToggle, onFocusRow }: RowProps) {
+const Row = memo(function Row({ entry: e, index, start, height, selected, focusable, lang, t, labels, onToggle, onFocusRow }: RowProps) {
   const result = emailResult(e, lang, t);
   return (
     <DataRow place={{ index, start, height }} selected={selected} data-state={e.state} data-tx={e.transactionId} className={`emails-row state-${e.state}`}>
@@ -134,7 +150,7 @@ const Row = memo(function Row({ entry: e, index, start, height, selected, focusa
           onChange={() => {}}
         />
       </span>
-      <span role="cell" className="mono" title={`${e.transactionId} · ${t(`emails.kinds.${e.kind}`)}`}>
+      <span role="cell" className="mono" title={`${e.transactionId} · ${labels.kinds[e.kind]}`}>
         {e.transactionId}
       </span>
       <span role="cell" data-col="name" title={e.receiverName}>
@@ -144,10 +160,10 @@ const Row = memo(function Row({ entry: e, index, start, height, selected, focusa
         {e.receiverEmail}
       </span>
       <span role="cell" className="col-kind">
-        {t(`emails.kinds.${e.kind}`)}
+        {labels.kinds[e.kind]}
       </span>
       <span role="cell">
-        <span className={`badge badge-${e.state} ${STATE_TONE[e.state] ?? ''}`}>{t(`emails.states.${e.state}`)}</span>
+        <span className={`badge badge-${e.state} ${STATE_TONE[e.state] ?? ''}`}>{labels.states[e.state]}</span>
       </span>
       <span role="cell" data-col="result" title={result.code ? `${result.text} (${result.code})` : result.text}>
         {result.text}
