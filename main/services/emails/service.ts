@@ -12,6 +12,7 @@ import type { Store } from '../store';
 import type { WorkInProgress } from '../updates/work-in-progress';
 import { exportEmailCsv } from './csv';
 import { CsvReader } from './csv-reader';
+import { deferSortIndexes, ensureSortIndexes, lineCount } from './import-indexes';
 import type { ClaimAlive } from './claims';
 import type { ListQuery } from './entries';
 import { checkInput, type CleanInput } from './input';
@@ -60,6 +61,7 @@ export class EmailService {
 
   constructor(private readonly deps: EmailServiceDeps) {
     this.outbox = new Outbox(deps.store, { now: deps.now, claimAlive: deps.claimAlive });
+    ensureSortIndexes(deps.store);
     this.csv = deps.csvReader ?? new CsvReader(null);
     const tuning: SenderTuning = deps;
     this.sender = new EmailSender<SignedInSession>({
@@ -188,12 +190,29 @@ export class EmailService {
     const added: number[] = [];
     const skipped: EmailAddResult['skipped'] = [];
     const rejected: EmailReject[] = [];
-    const parsed = await this.csv.read(text, kind, (rows) => {
-      const result = this.outbox.addRows(profileId, rows, options);
-      for (const id of result.added) added.push(id);
-      skipped.push(...result.skipped);
-      rejected.push(...result.rejected);
-    });
+    // A large import leaves two sort indexes out while it writes and builds them again at its end.
+    const rebuild = deferSortIndexes(this.deps.store, lineCount(text));
+    const parsed = await this.csv
+      .read(text, kind, (rows) => {
+        const result = this.outbox.addRows(profileId, rows, options);
+        for (const id of result.added) added.push(id);
+        skipped.push(...result.skipped);
+        rejected.push(...result.rejected);
+      })
+      .then(
+        (end) => {
+          rebuild?.();
+          return end;
+        },
+        (error: unknown) => {
+          try {
+            rebuild?.();
+          } catch {
+            // The import's own failure is the one to report; the next start builds the indexes.
+          }
+          throw error;
+        },
+      );
     if (added.length > 0) this.afterEnqueue();
     rejected.push(...parsed.bad);
     rejected.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));

@@ -6,6 +6,7 @@ import type { SignedInSession } from '../../../main/services/auth';
 import { EmailService } from '../../../main/services/emails';
 import { CSV_CHUNK } from '../../../main/services/emails/csv';
 import { CsvReader, FIRST_CHUNK } from '../../../main/services/emails/csv-reader';
+import { DEFER_INDEXES_FROM_ROWS } from '../../../main/services/emails/import-indexes';
 import { ProfileService } from '../../../main/services/profiles';
 import type { Store } from '../../../main/services/store';
 import { bundleForNode } from '../../support/bundle';
@@ -123,4 +124,68 @@ it('a closed reader refuses further files, and nothing of them is written', asyn
   await csvReader.close();
   await expect(emails.importCsv(csv(['TX-2']), 'withCode')).rejects.toThrow(/closed/);
   expect(count(store)).toBe(1);
+});
+
+describe('the sort indexes by name and address during an import', () => {
+  const BOTH = ['email_outbox_by_email', 'email_outbox_by_name'];
+  const sortIndexes = (store: Store) =>
+    (
+      store.db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name IN ('email_outbox_by_name', 'email_outbox_by_email') ORDER BY name")
+        .all() as Array<{ name: string }>
+    ).map((r) => r.name);
+  /** The indexes present as each chunk of the next imports is written. */
+  const watch = (emails: EmailService, store: Store) => {
+    const during: string[][] = [];
+    const addRows = emails.outbox.addRows.bind(emails.outbox);
+    emails.outbox.addRows = (...args) => {
+      during.push(sortIndexes(store));
+      return addRows(...args);
+    };
+    return during;
+  };
+  const ids = (n: number, prefix = 'TX') => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+
+  it('a large import into a smaller queue leaves them out while it writes and builds them again at its end', async () => {
+    const { store, emails } = service(reader(true));
+    const during = watch(emails, store);
+    const r = await emails.importCsv(csv(ids(DEFER_INDEXES_FROM_ROWS + 100)), 'withCode');
+    expect(r.added).toHaveLength(DEFER_INDEXES_FROM_ROWS + 100);
+    expect(during.length).toBeGreaterThan(1);
+    expect(during.every((d) => d.length === 0)).toBe(true);
+    expect(sortIndexes(store)).toEqual(BOTH);
+    const plan = JSON.stringify(
+      store.db.prepare("EXPLAIN QUERY PLAN SELECT id FROM email_outbox WHERE profile_id = 'sandbox' ORDER BY receiver_email, id").all(),
+    );
+    expect(plan).toContain('email_outbox_by_email');
+    const first = emails.list({ sort: 'receiverEmail', dir: 'asc', offset: 0, limit: 3 }).items.map((e) => e.receiverEmail);
+    expect(first).toEqual(['k0@example.com', 'k1000@example.com', 'k1001@example.com']);
+  });
+
+  it('a small import, or one into a queue more than twice its size, keeps them up as it writes', async () => {
+    const { store, emails } = service(reader(false));
+    await emails.importCsv(csv(ids(2 * DEFER_INDEXES_FROM_ROWS + 10, 'OLD')), 'withCode');
+    const during = watch(emails, store);
+    await emails.importCsv(csv(ids(10)), 'withCode');
+    await emails.importCsv(csv(ids(DEFER_INDEXES_FROM_ROWS, 'NEW')), 'withCode');
+    expect(during).toEqual([BOTH, BOTH]);
+    expect(count(store)).toBe(3 * DEFER_INDEXES_FROM_ROWS + 20);
+  });
+
+  it('an import that fails builds them again; a start after one was cut short builds the missing ones', async () => {
+    const csvReader = reader(true);
+    const { store, emails } = service(csvReader);
+    const all = ids(DEFER_INDEXES_FROM_ROWS + 100);
+    store.db.exec(
+      `CREATE TEMP TRIGGER refuse BEFORE INSERT ON email_outbox WHEN NEW.transaction_id = '${all[FIRST_CHUNK + 100]}' BEGIN SELECT RAISE(ABORT, 'disk full'); END`,
+    );
+    await expect(emails.importCsv(csv(all), 'withCode')).rejects.toThrow(/disk full/);
+    expect(count(store)).toBe(FIRST_CHUNK);
+    expect(sortIndexes(store)).toEqual(BOTH);
+
+    // As a process killed mid-import leaves the file.
+    store.db.exec('DROP INDEX email_outbox_by_name; DROP INDEX email_outbox_by_email');
+    service(csvReader);
+    expect(sortIndexes(store)).toEqual(BOTH);
+  });
 });
