@@ -249,5 +249,12 @@ test('the queue opens whole: its first frame shows rows, read once; a slow answe
   expect(Date.now() - clicked).toBeLessThan(1500);
   await expect(rows).toHaveCount(0);
   await expect(rows.first()).toBeVisible({ timeout: 10_000 });
+
+  // Another area chosen while the queue's first page is out: that area stays.
+  await nav.getByRole('button', { name: 'Hóa đơn nháp' }).click();
+  await queue.click();
+  await nav.getByRole('button', { name: 'Cài đặt' }).click();
+  await page.waitForTimeout(2500);
+  await expect(page.getByRole('heading', { level: 1, name: 'Cài đặt' })).toBeVisible();
   await page.unrouteAll();
 });

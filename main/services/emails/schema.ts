@@ -227,7 +227,8 @@ export function emailStateCounts(db: DatabaseSync): void {
  * The sort indexes a large import leaves out while it writes and builds again at its end
  * (import-indexes.ts), as migration 14 made them. Their entries land at random places in the tree,
  * so keeping them up row by row cost about as much as the rest of the import; built once, sorted,
- * they cost a fraction of that.
+ * they cost a fraction of that. An import killed meanwhile leaves them out until the next start: a
+ * later migration that changes or drops them says IF EXISTS and changes these definitions too.
  */
 export const IMPORT_DEFERRED_INDEXES: Readonly<Record<string, string>> = {
   email_outbox_by_name: 'CREATE INDEX IF NOT EXISTS email_outbox_by_name ON email_outbox(profile_id, receiver_name)',

@@ -190,8 +190,15 @@ export class EmailService {
     const added: number[] = [];
     const skipped: EmailAddResult['skipped'] = [];
     const rejected: EmailReject[] = [];
-    // A large import leaves two sort indexes out while it writes and builds them again at its end.
     const rebuild = deferSortIndexes(this.deps.store, lineCount(text));
+    // The rows are in whether or not the indexes can be built now; the next start builds them if not.
+    const rebuilt = () => {
+      try {
+        rebuild?.();
+      } catch (error) {
+        this.deps.log?.('warn', `email sort indexes not rebuilt after an import: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    };
     const parsed = await this.csv
       .read(text, kind, (rows) => {
         const result = this.outbox.addRows(profileId, rows, options);
@@ -199,20 +206,7 @@ export class EmailService {
         skipped.push(...result.skipped);
         rejected.push(...result.rejected);
       })
-      .then(
-        (end) => {
-          rebuild?.();
-          return end;
-        },
-        (error: unknown) => {
-          try {
-            rebuild?.();
-          } catch {
-            // The import's own failure is the one to report; the next start builds the indexes.
-          }
-          throw error;
-        },
-      );
+      .finally(rebuilt);
     if (added.length > 0) this.afterEnqueue();
     rejected.push(...parsed.bad);
     rejected.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));

@@ -38,11 +38,16 @@ function openArea(name: Area): void {
   const mine = ++opening;
   const ahead = name !== area ? AREA_READ_AHEAD[name]?.() : undefined;
   if (!ahead) return setArea(name);
+  let done = false;
+  // Once, and not if another area was opened meanwhile (another click, a banner's link).
   const open = () => {
-    if (mine === opening) setArea(name);
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    if (mine === opening && useAppStore.getState().area === area) setArea(name);
   };
+  const timer = setTimeout(open, READ_AHEAD_WAIT_MS);
   void ahead.then(open);
-  setTimeout(open, READ_AHEAD_WAIT_MS);
 }
 
 /** The foot of the side bar: the same whichever area is open, so opening one does not draw it again. */

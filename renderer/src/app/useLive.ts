@@ -12,7 +12,10 @@ export interface LiveOptions {
   onError?: (error: unknown) => void;
   /** An answer already on its way for this request (read ahead), taken instead of calling. */
   first?: (request: object) => Promise<unknown> | undefined;
-  /** An answer already in hand for this request (read ahead): the first render shows it, and nothing is called on mount. */
+  /**
+   * An answer already in hand for this request (read ahead): the first render shows it, and on mount
+   * nothing is called if `first` still hands over the answer then (it came back fresh).
+   */
   ready?: (request: object) => unknown;
 }
 
@@ -39,8 +42,8 @@ export function useLive<C extends CallName>(
   type R = CallResponse<C>;
   const key = JSON.stringify(request);
   const [state, setState] = useState<{ data: R | undefined; error: unknown }>(() => ({ data: options.ready?.(request) as R | undefined, error: undefined }));
-  /** The first data came with the first render: the mount reads nothing. */
-  const given = useRef(state.data !== undefined);
+  /** The request whose data came with the first render. */
+  const given = useRef(state.data !== undefined ? key : null);
   const seq = useRef(0);
   const eventsRef = useRef(events);
   eventsRef.current = events;
@@ -66,8 +69,9 @@ export function useLive<C extends CallName>(
   }, [call, key]);
 
   useEffect(() => {
-    if (given.current) given.current = false;
-    else void reload();
+    const shown = given.current === key;
+    given.current = null;
+    if (!shown || !optionsRef.current.first?.(JSON.parse(key) as object)) void reload();
     let timer: ReturnType<typeof setTimeout> | undefined;
     let last = 0;
     const offs = (names ? names.split(',') : []).map((name) =>

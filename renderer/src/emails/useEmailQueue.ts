@@ -61,10 +61,13 @@ function takeEarly(request: object): Promise<Head> | undefined {
   return taken && !taken.stale && taken.key === JSON.stringify(request) && performance.now() - taken.at < 2000 ? taken.answer : undefined;
 }
 
-/** The early answer, if it is in already (the screen then renders its rows at once). */
+/**
+ * The early answer, if it is in already and still fresh (the screen then renders its rows at once).
+ * It stays listening for changes until the mounted screen takes it (takeEarly): a change in between
+ * makes that take come back empty, and the screen reads again.
+ */
 function earlyValue(request: object): Head | undefined {
-  const value = early?.value;
-  return value && takeEarly(request) ? value : undefined;
+  return early && !early.stale && early.key === JSON.stringify(request) ? early.value : undefined;
 }
 
 /** The selection: entry number → its state when last seen (for "send again?" and "editable?"). */
