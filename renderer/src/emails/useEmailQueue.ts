@@ -54,11 +54,16 @@ export function readQueueAhead(): Promise<unknown> {
   );
 }
 
+/** Whether the early answer is for `request`, recent, and the queue has not changed since it was asked. */
+function fresh(e: NonNullable<typeof early>, request: object): boolean {
+  return !e.stale && e.key === JSON.stringify(request) && performance.now() - e.at < 2000;
+}
+
 function takeEarly(request: object): Promise<Head> | undefined {
   const taken = early;
   early = null;
   taken?.off();
-  return taken && !taken.stale && taken.key === JSON.stringify(request) && performance.now() - taken.at < 2000 ? taken.answer : undefined;
+  return taken && fresh(taken, request) ? taken.answer : undefined;
 }
 
 /**
@@ -67,7 +72,7 @@ function takeEarly(request: object): Promise<Head> | undefined {
  * makes that take come back empty, and the screen reads again.
  */
 function earlyValue(request: object): Head | undefined {
-  return early && !early.stale && early.key === JSON.stringify(request) ? early.value : undefined;
+  return early && fresh(early, request) ? early.value : undefined;
 }
 
 /** The selection: entry number → its state when last seen (for "send again?" and "editable?"). */
