@@ -28,7 +28,9 @@ test('paste IDs, type a folder, watch progress, retry the failed ones', async ({
   await expect(page.getByText('Nhập đường dẫn đầy đủ, ví dụ C:\\HoaDon hoặc /home/toi/hoadon').first()).toBeVisible();
   await page.getByLabel('Thư mục lưu').fill(out);
 
-  env.sandbox.setFaults({ download: { latencyMs: 400 } });
+  // Six batches of 50 over four connections: two rounds of calls, each held 1,5 s, so the
+  // first round's progress is seen well before the second round ends, even on a slow machine.
+  env.sandbox.setFaults({ download: { latencyMs: 1500 } });
   await page.getByRole('button', { name: 'Bắt đầu tải' }).click();
   await expect(page.getByText(/Đã tạo lượt tải 300 hóa đơn/)).toBeVisible();
 
@@ -38,7 +40,7 @@ test('paste IDs, type a folder, watch progress, retry the failed ones', async ({
   // At 1366×768 the started job's progress is in view next to the form, without scrolling.
   await expect(bar).toBeInViewport();
   await expect(page.getByTestId('download-counts')).toBeInViewport();
-  await expect.poll(async () => Number(await bar.getAttribute('value')), { timeout: 30_000 }).toBeGreaterThan(0);
+  await expect.poll(async () => Number(await bar.getAttribute('value')), { timeout: 30_000, intervals: [100] }).toBeGreaterThan(0);
   const midway = Number(await bar.getAttribute('value'));
   expect(midway).toBeLessThan(300);
   await expect(page.getByTestId('download-counts')).toHaveText('Xong 300/300 — đã lưu 300, bỏ qua 0, lỗi 0', { timeout: 60_000 });
