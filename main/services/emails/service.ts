@@ -221,8 +221,11 @@ export class EmailService {
 
   list(query: ListQuery) {
     const profileId = this.deps.activeProfileId();
-    const counts = this.outbox.counts(profileId);
-    return { ...this.outbox.list(profileId, query, counts), counts };
+    // One snapshot: the total a far page is counted back from is the total of the rows it reads.
+    return this.deps.store.read(() => {
+      const counts = this.outbox.counts(profileId);
+      return { ...this.outbox.list(profileId, query, counts), counts };
+    });
   }
 
   keys(query: ListQuery) {

@@ -27,6 +27,11 @@ export interface Store {
    * SQLITE_BUSY). Nested calls become savepoints. `fn` must be synchronous.
    */
   transaction<T>(fn: (db: DatabaseSync) => T): T;
+  /**
+   * Runs `fn` on one snapshot of the database (a read transaction): its statements agree with one
+   * another even while another process writes. Inside a transaction, `fn` simply runs in it.
+   */
+  read<T>(fn: (db: DatabaseSync) => T): T;
   close(): void;
 }
 
@@ -169,6 +174,21 @@ export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {})
     return result;
   };
 
+  const read = <T>(fn: (db: DatabaseSync) => T): T => {
+    if (db.isTransaction) return fn(db);
+    db.exec('BEGIN');
+    let result: T;
+    try {
+      result = fn(db);
+      if (result instanceof Promise) throw new Error('store.read(fn): fn must be synchronous');
+    } catch (error) {
+      if (db.isTransaction) db.exec('ROLLBACK');
+      throw error;
+    }
+    db.exec('COMMIT');
+    return result;
+  };
+
   try {
     version = migrate(db, list, transaction, file, latest);
   } catch (error) {
@@ -183,6 +203,7 @@ export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {})
       return version;
     },
     transaction,
+    read,
     close() {
       if (db.isOpen) db.close();
     },

@@ -294,4 +294,44 @@ describe('Outbox', () => {
     // A search counts its rows whatever counts it is given.
     expect(outbox.list('sandbox', { search: 'ann' }, counts).total).toBe(1);
   });
+
+  it('a page in the far half (read from the other end) holds the same rows as the whole list has there, in every order and filter', () => {
+    // Names repeat (ties are ordered by entry number), some entries failed: 37 rows, pages of 5.
+    const names = ['Lan', 'an', 'Bình', 'Lan', 'Đức', 'bình'];
+    const inputs = Array.from({ length: 37 }, (_, i) => {
+      const r = checkInput({
+        transactionId: `TX-${String((i * 17) % 37).padStart(2, '0')}`,
+        receiverName: names[i % names.length]!,
+        receiverEmail: `k${i % 4}@x.vn`,
+        kind: 'withCode',
+      });
+      if (!r.ok) throw new Error(r.problem.en);
+      return { input: r.value };
+    });
+    outbox.add('sandbox', inputs);
+    const c = outbox.claim('sandbox', 9)!;
+    outbox.settle({ token: c.token, verdicts: new Map(c.entries.map((e, i) => [e.id, judgeItem(i % 2 === 0 ? 2 : 3, i % 2 === 0 ? 'InvalidEmail' : null)])) });
+    const counts = outbox.counts('sandbox');
+    let farPages = 0;
+    for (const sort of ['id', 'transactionId', 'receiverName', 'receiverEmail', 'state', 'attempts'] as const) {
+      for (const dir of ['asc', 'desc'] as const) {
+        for (const query of [{}, { states: ['queued' as const, 'failed' as const] }, { search: 'lan' }]) {
+          const q = { ...query, sort, dir };
+          const whole = outbox.list('sandbox', q).items.map((e) => e.id);
+          for (let offset = 0; offset <= whole.length + 5; offset += 5) {
+            for (const given of [counts, undefined]) {
+              const page = outbox.list('sandbox', { ...q, offset, limit: 5 }, given);
+              expect(page.total).toBe(whole.length);
+              expect(
+                page.items.map((e) => e.id),
+                `${JSON.stringify(q)} from ${offset}`,
+              ).toEqual(whole.slice(offset, offset + 5));
+            }
+            if (offset * 2 > whole.length) farPages++;
+          }
+        }
+      }
+    }
+    expect(farPages).toBeGreaterThan(50);
+  });
 });

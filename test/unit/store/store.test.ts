@@ -132,6 +132,34 @@ describe('openDatabase', () => {
     store.close();
   });
 
+  it('read runs on one snapshot while another process writes, ends it after a throw, and runs inside a transaction as it is', () => {
+    const store = openDatabase(dir);
+    store.db.exec('CREATE TABLE t(id INTEGER PRIMARY KEY)');
+    const other = openDatabase(dir);
+    const n = (db: DatabaseSync) => (db.prepare('SELECT count(*) AS n FROM t').get() as { n: number }).n;
+    const seen = store.read((db) => {
+      const before = n(db);
+      other.transaction((o) => o.exec('INSERT INTO t VALUES (1)'));
+      return [before, n(db)];
+    });
+    expect(seen).toEqual([0, 0]);
+    expect(store.db.isTransaction).toBe(false);
+    expect(n(store.db)).toBe(1);
+    expect(() =>
+      store.read(() => {
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
+    expect(store.db.isTransaction).toBe(false);
+    store.transaction((db) => {
+      db.exec('INSERT INTO t VALUES (2)');
+      expect(store.read((d) => n(d))).toBe(2);
+    });
+    expect(n(other.db)).toBe(2);
+    other.close();
+    store.close();
+  });
+
   it('a COMMIT that fails ends its transaction: the next write goes through', () => {
     const store = openDatabase(dir);
     store.db.exec('CREATE TABLE p(id INTEGER PRIMARY KEY); CREATE TABLE c(id INTEGER PRIMARY KEY, p INTEGER REFERENCES p(id) DEFERRABLE INITIALLY DEFERRED)');
