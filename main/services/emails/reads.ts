@@ -43,11 +43,15 @@ export class OutboxReads {
 
   /**
    * One page of the queue (a query's rows in its order, `limit` from `offset`) and how many rows the
-   * query has: taken from `counts` (the state counts read in the same snapshot) unless the query
-   * searches. A page in the far half is read from the other end (the rows before it are stepped
+   * query has: taken from `counts` (the state counts, read in the same snapshot) unless the query
+   * searches; the count and the page are read in one snapshot. A page in the far half is read from the other end (the rows before it are stepped
    * over one by one, so a page near the end of 100 000 rows costs what one near the start does).
    */
   list(profileId: string, q: ListQuery = {}, counts?: EmailCounts): { items: EmailEntry[]; total: number } {
+    return this.store.read(() => this.readList(profileId, q, counts));
+  }
+
+  private readList(profileId: string, q: ListQuery, counts?: EmailCounts): { items: EmailEntry[]; total: number } {
     let total: number;
     if (counts && !q.search?.trim()) {
       const states = q.states && q.states.length > 0 ? new Set(q.states) : EMAIL_STATES;

@@ -30,6 +30,7 @@ export interface Store {
   /**
    * Runs `fn` on one snapshot of the database (a read transaction): its statements agree with one
    * another even while another process writes. Inside a transaction, `fn` simply runs in it.
+   * `fn` must not write (a `transaction` inside it throws).
    */
   read<T>(fn: (db: DatabaseSync) => T): T;
   close(): void;
@@ -144,6 +145,7 @@ export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {})
     // SQLite rolls a whole transaction back by itself on a full disk or an I/O error; a savepoint
     // opened then would start (and its RELEASE commit) a transaction of its own.
     if (depth > 0 && !db.isTransaction) throw new Error('The enclosing transaction was rolled back by the database; nothing of it was written.');
+    if (depth === 0 && db.isTransaction) throw new Error('store.transaction(fn) inside store.read(fn): a read must not write.');
     db.exec(depth === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`);
     depth++;
     const undo = () => {
@@ -185,7 +187,12 @@ export function openDatabase(dataDir: string, options: OpenDatabaseOptions = {})
       if (db.isTransaction) db.exec('ROLLBACK');
       throw error;
     }
-    db.exec('COMMIT');
+    try {
+      db.exec('COMMIT');
+    } catch (error) {
+      if (db.isTransaction) db.exec('ROLLBACK');
+      throw error;
+    }
     return result;
   };
 

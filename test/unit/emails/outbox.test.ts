@@ -313,8 +313,8 @@ describe('Outbox', () => {
     outbox.settle({ token: c.token, verdicts: new Map(c.entries.map((e, i) => [e.id, judgeItem(i % 2 === 0 ? 2 : 3, i % 2 === 0 ? 'InvalidEmail' : null)])) });
     const counts = outbox.counts('sandbox');
     let farPages = 0;
-    for (const sort of ['id', 'transactionId', 'receiverName', 'receiverEmail', 'state', 'attempts'] as const) {
-      for (const dir of ['asc', 'desc'] as const) {
+    for (const sort of ['id', 'transactionId', 'receiverName', 'receiverEmail', 'kind', 'state', 'attempts', 'updatedAt'] as const) {
+      for (const dir of ['asc', 'desc', undefined] as const) {
         for (const query of [{}, { states: ['queued' as const, 'failed' as const] }, { search: 'lan' }]) {
           const q = { ...query, sort, dir };
           const whole = outbox.list('sandbox', q).items.map((e) => e.id);

@@ -156,6 +156,9 @@ describe('openDatabase', () => {
       expect(store.read((d) => n(d))).toBe(2);
     });
     expect(n(other.db)).toBe(2);
+    expect(() => store.read(() => store.transaction((db) => db.exec('INSERT INTO t VALUES (3)')))).toThrow(/a read must not write/);
+    expect(store.db.isTransaction).toBe(false);
+    expect(n(store.db)).toBe(2);
     other.close();
     store.close();
   });
