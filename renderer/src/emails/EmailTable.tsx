@@ -6,7 +6,8 @@ import { INVOICE_KINDS, type InvoiceKind } from '../../../common/model';
 import { formatCount, formatDateTime } from '../../../common/format';
 import type { Lang } from '../app/error-text';
 import { DataRow, VirtualRows, type RowPlace } from '../app/VirtualRows';
-import { emailResult } from './result';
+import { emailResult, resultWords, type ResultWords } from './result';
+import { SLOT, withSlot } from '../i18n/slot';
 import type { QueuePages } from './queue-pages';
 import type { EmailQueue, Selection, SortDir, SortKey } from './useEmailQueue';
 
@@ -93,12 +94,16 @@ interface BodyProps {
 interface RowLabels {
   kinds: Record<InvoiceKind, string>;
   states: Record<EmailState, string>;
+  selectRow: (tx: string) => string;
+  result: ResultWords;
 }
 
 function rowLabels(t: TFunction): RowLabels {
   return {
     kinds: Object.fromEntries(INVOICE_KINDS.map((k) => [k, t(`emails.kinds.${k}`)])) as RowLabels['kinds'],
     states: Object.fromEntries(EMAIL_STATES.map((s) => [s, t(`emails.states.${s}`)])) as RowLabels['states'],
+    selectRow: withSlot(t('emails.selectRow', { tx: SLOT })),
+    result: resultWords(t),
   };
 }
 
@@ -118,7 +123,7 @@ const Body = memo(function Body({ count, rowAt, pages, queryKey, onRows, selecte
       row={(place) => {
         const e = rowAt(place.index);
         if (!e) return <DataRow key={`at-${place.index}`} place={place} aria-busy="true" className="emails-row is-loading" />;
-        return <Row key={e.id} entry={e} {...place} selected={selected.has(e.id)} lang={lang} t={t} labels={labels} onToggle={onToggle} />;
+        return <Row key={e.id} entry={e} {...place} selected={selected.has(e.id)} lang={lang} labels={labels} onToggle={onToggle} />;
       }}
     />
   );
@@ -128,21 +133,20 @@ interface RowProps extends RowPlace {
   entry: EmailEntry;
   selected: boolean;
   lang: Lang;
-  /** The body's: a row mounted while scrolling subscribes to nothing. */
-  t: TFunction;
+  /** The body's words, looked up once per language: a row mounted while scrolling translates nothing. */
   labels: RowLabels;
   onToggle: (id: number, index: number, range: boolean) => void;
 }
 
 /** One table row; memoised so scrolling re-renders only the rows that enter the window. */
-const Row = memo(function Row({ entry: e, index, start, height, selected, focusable, lang, t, labels, onToggle, onFocusRow }: RowProps) {
-  const result = emailResult(e, lang, t);
+const Row = memo(function Row({ entry: e, index, start, height, selected, focusable, lang, labels, onToggle, onFocusRow }: RowProps) {
+  const result = emailResult(e, lang, labels.result);
   return (
     <DataRow place={{ index, start, height }} selected={selected} data-state={e.state} data-tx={e.transactionId} className={`emails-row state-${e.state}`}>
       <span role="cell">
         <input
           type="checkbox"
-          aria-label={t('emails.selectRow', { tx: e.transactionId })}
+          aria-label={labels.selectRow(e.transactionId)}
           checked={selected}
           tabIndex={focusable ? 0 : -1}
           onFocus={() => onFocusRow(index)}

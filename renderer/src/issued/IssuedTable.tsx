@@ -1,4 +1,5 @@
-import { memo } from 'react';
+import { memo, useMemo } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { IssuedInvoice } from '../../../common/calls/register';
 import { formatCount } from '../../../common/format';
@@ -6,6 +7,7 @@ import { pick } from '../../../common/model';
 import { correctionsAllowed, dayText, invoiceName, issuedStatus } from '../../../common/rules/issued-register';
 import type { Lang } from '../app/error-text';
 import { DataRow, VirtualRows, type RowPlace } from '../app/VirtualRows';
+import { SLOT, withSlot } from '../i18n/slot';
 import { formatTotal } from '../issuing/words';
 import { LinkedInvoice } from './LinkedInvoice';
 import type { RegisterScreen } from './useRegisterScreen';
@@ -64,8 +66,32 @@ export function IssuedTable(props: TableProps) {
   );
 }
 
+/** The words every row repeats, looked up once per language rather than in each row. */
+interface RowLabels {
+  selectRow: (name: string) => string;
+  viewRow: (name: string) => string;
+  adjustRow: (name: string) => string;
+  replaceRow: (name: string) => string;
+  view: string;
+  adjust: string;
+  replace: string;
+}
+
+function rowLabels(t: TFunction): RowLabels {
+  return {
+    selectRow: withSlot(t('issued.selectRow', { name: SLOT })),
+    viewRow: withSlot(t('issued.viewRow', { name: SLOT })),
+    adjustRow: withSlot(t('issued.adjustRow', { name: SLOT })),
+    replaceRow: withSlot(t('issued.replaceRow', { name: SLOT })),
+    view: t('issued.view'),
+    adjust: t('issued.adjust'),
+    replace: t('issued.replace'),
+  };
+}
+
 function Body({ screen, lang, actions, onAction }: TableProps) {
   const { t } = useTranslation();
+  const labels = useMemo(() => rowLabels(t), [t]);
   const { total, version, row, ensure } = screen.pages;
   const { ids: selected, toggle: onToggle } = screen.selection;
   return (
@@ -87,6 +113,7 @@ function Body({ screen, lang, actions, onAction }: TableProps) {
             version={inv ? 0 : version}
             selected={inv ? selected.has(inv.transactionId) : false}
             lang={lang}
+            labels={labels}
             actions={actions}
             onToggle={onToggle}
             onAction={onAction}
@@ -102,13 +129,14 @@ interface RowProps extends RowPlace {
   version: number;
   selected: boolean;
   lang: Lang;
+  /** The body's words, looked up once per language: a row mounted while scrolling translates nothing. */
+  labels: RowLabels;
   actions: boolean;
   onToggle: (index: number, range: boolean) => void;
   onAction: TableProps['onAction'];
 }
 
-const Row = memo(function Row({ inv, index, start, height, selected, focusable, lang, actions, onToggle, onFocusRow, onAction }: RowProps) {
-  const { t } = useTranslation();
+const Row = memo(function Row({ inv, index, start, height, selected, focusable, lang, labels, actions, onToggle, onFocusRow, onAction }: RowProps) {
   const place = { index, start, height };
   if (!inv) {
     return (
@@ -127,7 +155,7 @@ const Row = memo(function Row({ inv, index, start, height, selected, focusable, 
       <span role="cell">
         <input
           type="checkbox"
-          aria-label={t('issued.selectRow', { name })}
+          aria-label={labels.selectRow(name)}
           checked={selected}
           tabIndex={focusable ? 0 : -1}
           onFocus={() => onFocusRow(index)}
@@ -155,14 +183,14 @@ const Row = memo(function Row({ inv, index, start, height, selected, focusable, 
       </span>
       {actions && (
         <span role="cell" className="issued-actions">
-          <button type="button" aria-label={t('issued.viewRow', { name })} onClick={() => onAction?.('view', inv)}>
-            {t('issued.view')}
+          <button type="button" aria-label={labels.viewRow(name)} onClick={() => onAction?.('view', inv)}>
+            {labels.view}
           </button>
-          <button type="button" aria-label={t('issued.adjustRow', { name })} disabled={!allowed.adjust} onClick={() => onAction?.('adjust', inv)}>
-            {t('issued.adjust')}
+          <button type="button" aria-label={labels.adjustRow(name)} disabled={!allowed.adjust} onClick={() => onAction?.('adjust', inv)}>
+            {labels.adjust}
           </button>
-          <button type="button" aria-label={t('issued.replaceRow', { name })} disabled={!allowed.replace} onClick={() => onAction?.('replace', inv)}>
-            {t('issued.replace')}
+          <button type="button" aria-label={labels.replaceRow(name)} disabled={!allowed.replace} onClick={() => onAction?.('replace', inv)}>
+            {labels.replace}
           </button>
         </span>
       )}
