@@ -3,7 +3,7 @@ import type { IssuedInvoice, IssuedQuery } from '../../../common/calls/register'
 import type { FollowUpState } from '../../../common/calls/issuing';
 import type { InvoiceKind } from '../../../common/model';
 import type { IssuedListItem, StatusItem } from '../api';
-import type { Store } from '../store';
+import { fromOtherEnd, type Store } from '../store';
 import type { RegisterScope } from './service-key';
 
 /** Lower case, no diacritics, đ → d: what the text search compares. */
@@ -209,7 +209,9 @@ const COLUMNS = `transaction_id, ref_id, inv_series, inv_no, inv_date, kind, buy
   total_without_vat, total_vat, invoice_code, send_tax_status, e_invoice_status, reference_type, org_series, org_inv_no, org_inv_date,
   original_tx, corrected_by_tx, email_state, download_state, source`;
 
-const NEWEST_FIRST = 'inv_date DESC, inv_series DESC, inv_no DESC';
+/** Newest first, ties broken to the end (the by-date index's own order, so no sort), and its mirror. */
+const NEWEST_FIRST = 'inv_date DESC, inv_series DESC, inv_no DESC, kind DESC, issued_invoices.id DESC';
+const OLDEST_FIRST = 'inv_date ASC, inv_series ASC, inv_no ASC, kind ASC, issued_invoices.id ASC';
 
 /** Reads of the register and the per-day sync record. */
 export class RegisterRepository {
@@ -242,7 +244,8 @@ export class RegisterRepository {
       args.push(q.kind);
     }
     const filters = where.join(' AND ');
-    const page = [q.limit ?? 100, q.offset ?? 0];
+    const limit = q.limit ?? 100;
+    const offset = q.offset ?? 0;
     const text = searchKey(q.text ?? '');
     let from = 'issued_invoices';
     let cond = filters;
@@ -256,11 +259,21 @@ export class RegisterRepository {
       cond = `${filters} AND search LIKE ? ESCAPE '\\'`;
       args.push(`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     }
-    const total = text
-      ? (this.stmt(`SELECT count(*) AS n FROM ${from} WHERE ${cond}`).get(...args) as { n: number }).n
-      : (this.stmt(`SELECT coalesce(sum(n), 0) AS n FROM issued_day_counts WHERE ${filters}`).get(...args) as { n: number }).n;
-    const rows = this.stmt(`SELECT ${COLUMNS} FROM ${from} WHERE ${cond} ORDER BY ${NEWEST_FIRST} LIMIT ? OFFSET ?`).all(...args, ...page);
-    return { items: (rows as unknown as DbRow[]).map(toInvoice), total };
+    // One snapshot: a page in the far half is read from the other end, counted back from the total.
+    return this.store.read(() => {
+      const total = text
+        ? (this.stmt(`SELECT count(*) AS n FROM ${from} WHERE ${cond}`).get(...args) as { n: number }).n
+        : (this.stmt(`SELECT coalesce(sum(n), 0) AS n FROM issued_day_counts WHERE ${filters}`).get(...args) as { n: number }).n;
+      const far = fromOtherEnd(total, offset, limit);
+      const read = (order: string, page: { limit: number; offset: number }) =>
+        this.stmt(`SELECT ${COLUMNS} FROM ${from} WHERE ${cond} ORDER BY ${order} LIMIT ? OFFSET ?`).all(
+          ...args,
+          page.limit,
+          page.offset,
+        ) as unknown as DbRow[];
+      const rows = !far ? read(NEWEST_FIRST, { limit, offset }) : far.limit === 0 ? [] : read(OLDEST_FIRST, far).reverse();
+      return { items: rows.map(toInvoice), total };
+    });
   }
 
   get(scope: RegisterScope, transactionId: string): IssuedInvoice | null {

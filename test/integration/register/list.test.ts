@@ -71,6 +71,29 @@ describe('issued.list over 100 000 rows', () => {
     expect(new Set([...all.items, ...next.items].map((i) => i.transactionId)).size).toBe(100);
   });
 
+  it('a page in the far half (read from the other end) holds the rows the whole list has there, with every filter and a search', () => {
+    const queries = [
+      { from: '2026-02-01', to: '2026-02-10' },
+      { from: '2026-01-01', to: '2026-12-31', series: ['1C26TAA', '1K26TAA'] },
+      { from: '2026-01-01', to: '2026-12-31', kind: 'withCode' as const, text: 'ho tay' },
+      { from: '2026-03-01', to: '2026-03-31', text: 'hong 5' },
+    ];
+    for (const q of queries) {
+      const { total } = repo.list(SCOPE, { ...q, offset: 0, limit: 1 });
+      const whole = repo.list(SCOPE, { ...q, offset: 0, limit: total }).items.map((i) => i.transactionId);
+      expect(whole).toHaveLength(total);
+      expect(total).toBeGreaterThan(100);
+      for (const offset of [Math.floor(total / 2) + 1, total - 77, total - 50, total - 1, total, total + 3]) {
+        const page = repo.list(SCOPE, { ...q, offset, limit: 50 });
+        expect(page.total).toBe(total);
+        expect(
+          page.items.map((i) => i.transactionId),
+          `${JSON.stringify(q)} from ${offset}`,
+        ).toEqual(whole.slice(offset, offset + 50));
+      }
+    }
+  });
+
   it('series, kind, buyer text without diacritics, tax code and number', () => {
     const range = { from: '2026-01-01', to: '2026-12-31', offset: 0, limit: 10 };
     expect(repo.list(SCOPE, { ...range, series: ['2C26TBB'] }).total).toBe(N / 4);
@@ -124,15 +147,19 @@ describe('issued.list over 100 000 rows', () => {
     const plan = (sql: string, ...args: string[]) =>
       (store.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as Array<{ detail: string }>).map((r) => r.detail).join(' | ');
     const s = SCOPE.service;
-    expect(
-      plan(
-        'SELECT * FROM issued_invoices WHERE profile_id = ? AND service_key = ? AND inv_date BETWEEN ? AND ? ORDER BY inv_date DESC, inv_series DESC, inv_no DESC LIMIT 50',
-        PROFILE,
-        s,
-        '2026-02-01',
-        '2026-02-10',
-      ),
-    ).toMatch(/^SEARCH issued_invoices USING INDEX issued_by_date/);
+    // Newest first, and the mirror order a far page is read in: the same index either way, no sort.
+    for (const dir of ['DESC', 'ASC']) {
+      const order = ['inv_date', 'inv_series', 'inv_no', 'kind', 'issued_invoices.id'].map((c) => `${c} ${dir}`).join(', ');
+      expect(
+        plan(
+          `SELECT * FROM issued_invoices WHERE profile_id = ? AND service_key = ? AND inv_date BETWEEN ? AND ? ORDER BY ${order} LIMIT 50`,
+          PROFILE,
+          s,
+          '2026-02-01',
+          '2026-02-10',
+        ),
+      ).toMatch(/^SEARCH issued_invoices USING INDEX issued_by_date[^|]*$/);
+    }
     expect(
       plan(
         'SELECT sum(n) FROM issued_day_counts WHERE profile_id = ? AND service_key = ? AND inv_date BETWEEN ? AND ?',
