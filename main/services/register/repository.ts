@@ -228,7 +228,7 @@ export class RegisterRepository {
   }
 
   /**
-   * Newest first (date, series, number); `total` counts every match. Without a search the count
+   * Newest first (date, series, number; ties by kind, then entry number); `total` counts every match. Without a search the count
    * adds up the per-day counts; a search of three characters or more finds its rows through the
    * trigram index (a shorter one, or one with %, _ or a backslash, compares every row of the range).
    */

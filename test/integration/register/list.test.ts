@@ -94,6 +94,25 @@ describe('issued.list over 100 000 rows', () => {
     }
   });
 
+  it('rows that share date, series and number keep one order, read from either end', () => {
+    const ties = { profileId: PROFILE, service: 'ties|' };
+    const kinds: InvoiceKind[] = ['withCode', 'withoutCode', 'cashRegister'];
+    const rows = Array.from({ length: 120 }, (_, i) => ({
+      ...row(i),
+      invDate: '2026-05-0' + (1 + (i % 2)),
+      invSeries: '1C26TAA',
+      invNo: String(i % 5),
+      kind: kinds[i % 3]!,
+    }));
+    store.transaction((db) => upsertRows(db, ties, rows, 'sync', new Date().toISOString()));
+    const range = { from: '2026-05-01', to: '2026-05-02' };
+    const whole = repo.list(ties, { ...range, offset: 0, limit: 120 }).items.map((i) => i.transactionId);
+    expect(whole).toHaveLength(120);
+    for (let offset = 0; offset <= 120; offset += 7) {
+      expect(repo.list(ties, { ...range, offset, limit: 10 }).items.map((i) => i.transactionId)).toEqual(whole.slice(offset, offset + 10));
+    }
+  });
+
   it('series, kind, buyer text without diacritics, tax code and number', () => {
     const range = { from: '2026-01-01', to: '2026-12-31', offset: 0, limit: 10 };
     expect(repo.list(SCOPE, { ...range, series: ['2C26TBB'] }).total).toBe(N / 4);
