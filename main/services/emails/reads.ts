@@ -1,6 +1,6 @@
 import type { StatementSync } from 'node:sqlite';
 import { EMAIL_STATES, type EmailAttempt, type EmailCounts, type EmailEntry, type EmailState } from '../../../common/calls/emails';
-import { fromOtherEnd, type Store } from '../store';
+import { readPage, type Store } from '../store';
 import { SORT_COLUMNS, stamp, toEntry, whereOf, type ListQuery, type Row } from './entries';
 import { HISTORY_SQL, toAttempt } from './history';
 
@@ -45,7 +45,7 @@ export class OutboxReads {
    * One page of the queue (a query's rows in its order, `limit` from `offset`) and how many rows the
    * query has: taken from `counts` (the state counts, read in the same snapshot) unless the query
    * searches; the count and the page are read in one snapshot. A page in the far half is read from the
-   * other end (fromOtherEnd).
+   * other end (readPage).
    */
   list(profileId: string, q: ListQuery = {}, counts?: EmailCounts): { items: EmailEntry[]; total: number } {
     return this.store.read(() => this.readList(profileId, q, counts));
@@ -60,12 +60,10 @@ export class OutboxReads {
       const { sql, params } = whereOf(profileId, q);
       total = (this.stmt(`SELECT count(*) AS n FROM email_outbox WHERE ${sql}`).get(...params) as { n: number }).n;
     }
-    const far = fromOtherEnd(total, Math.max(0, q.offset ?? 0), q.limit ?? -1);
-    if (far) {
-      const rows = far.limit === 0 ? [] : this.page<Row>('*', profileId, { ...q, ...far, dir: q.dir === 'asc' ? 'desc' : 'asc' });
-      return { items: rows.reverse().map(toEntry), total };
-    }
-    return { items: this.page<Row>('*', profileId, q).map(toEntry), total };
+    const rows = readPage(total, Math.max(0, q.offset ?? 0), q.limit ?? -1, (page, mirrored) =>
+      this.page<Row>('*', profileId, mirrored ? { ...q, ...page, dir: q.dir === 'asc' ? 'desc' : 'asc' } : q),
+    );
+    return { items: rows.map(toEntry), total };
   }
 
   /** The entry numbers and states of a page (what a selection needs), without the rest of each row. */

@@ -3,7 +3,7 @@ import type { IssuedInvoice, IssuedQuery } from '../../../common/calls/register'
 import type { FollowUpState } from '../../../common/calls/issuing';
 import type { InvoiceKind } from '../../../common/model';
 import type { IssuedListItem, StatusItem } from '../api';
-import { fromOtherEnd, type Store } from '../store';
+import { readPage, type Store } from '../store';
 import type { RegisterScope } from './service-key';
 
 /** Lower case, no diacritics, đ → d: what the text search compares. */
@@ -264,14 +264,17 @@ export class RegisterRepository {
       const total = text
         ? (this.stmt(`SELECT count(*) AS n FROM ${from} WHERE ${cond}`).get(...args) as { n: number }).n
         : (this.stmt(`SELECT coalesce(sum(n), 0) AS n FROM issued_day_counts WHERE ${filters}`).get(...args) as { n: number }).n;
-      const far = fromOtherEnd(total, offset, limit);
-      const read = (order: string, page: { limit: number; offset: number }) =>
-        this.stmt(`SELECT ${COLUMNS} FROM ${from} WHERE ${cond} ORDER BY ${order} LIMIT ? OFFSET ?`).all(
-          ...args,
-          page.limit,
-          page.offset,
-        ) as unknown as DbRow[];
-      const rows = !far ? read(NEWEST_FIRST, { limit, offset }) : far.limit === 0 ? [] : read(OLDEST_FIRST, far).reverse();
+      const rows = readPage(
+        total,
+        offset,
+        limit,
+        (page, mirrored) =>
+          this.stmt(`SELECT ${COLUMNS} FROM ${from} WHERE ${cond} ORDER BY ${mirrored ? OLDEST_FIRST : NEWEST_FIRST} LIMIT ? OFFSET ?`).all(
+            ...args,
+            page.limit,
+            page.offset,
+          ) as unknown as DbRow[],
+      );
       return { items: rows.map(toInvoice), total };
     });
   }

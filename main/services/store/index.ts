@@ -1,4 +1,4 @@
 export { openDatabase, checkMigrations, DATABASE_FILE_NAME, type Store, type OpenDatabaseOptions } from './store';
 export { migrations, type Migration } from './migrations';
 export { Statements } from './statements';
-export { fromOtherEnd } from './paging';
+export { readPage } from './paging';

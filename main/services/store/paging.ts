@@ -5,8 +5,18 @@
  * read in the reversed order, or null to read the page as asked. The order must be total (ties
  * broken by a unique column) and `total` counted in the same snapshot as the page (Store.read).
  */
-export function fromOtherEnd(total: number, offset: number, limit: number): { offset: number; limit: number } | null {
+function fromOtherEnd(total: number, offset: number, limit: number): { offset: number; limit: number } | null {
   if (!(limit > 0) || offset * 2 <= total) return null;
   const rest = Math.max(0, total - offset);
   return { offset: Math.max(0, rest - limit), limit: Math.min(limit, rest) };
+}
+
+/**
+ * Reads a page of `limit` rows from `offset` of a query's `total`: as asked, or, when it starts in
+ * the far half, with `read` told to use the mirrored order (fromOtherEnd) and its rows reversed.
+ */
+export function readPage<T>(total: number, offset: number, limit: number, read: (page: { offset: number; limit: number }, mirrored: boolean) => T[]): T[] {
+  const far = fromOtherEnd(total, offset, limit);
+  if (!far) return read({ offset, limit }, false);
+  return far.limit === 0 ? [] : read(far, true).reverse();
 }
