@@ -1,19 +1,15 @@
 /** The queue table's row words, looked up once per language, say what a lookup per row says. */
-import i18next, { type TFunction } from 'i18next';
+import type { TFunction } from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { screenT } from '../../support/i18n';
 import { EMAIL_STATES, type EmailEntry } from '../../../common/calls/emails';
 import { formatDateTime, formatTime } from '../../../common/format';
 import { emailResult, resultWords } from '../../../renderer/src/emails/result';
-import { en } from '../../../renderer/src/i18n/en';
 import { SLOT, withSlot } from '../../../renderer/src/i18n/slot';
-import { vi } from '../../../renderer/src/i18n/vi';
 
-const t: Record<'vi' | 'en', TFunction> = {} as never;
+let t: Record<'vi' | 'en', TFunction>;
 beforeAll(async () => {
-  const i18n = i18next.createInstance();
-  await i18n.init({ resources: { vi: { translation: vi }, en: { translation: en } }, lng: 'vi', interpolation: { escapeValue: false } });
-  t.vi = i18n.getFixedT('vi');
-  t.en = i18n.getFixedT('en');
+  t = await screenT();
 });
 
 function entry(patch: Partial<EmailEntry>): EmailEntry {

@@ -1,21 +1,17 @@
 /** What the issuing screens say: totals, states, reasons, the runner, and the Settings form read back. */
-import i18next, { type TFunction } from 'i18next';
+import type { TFunction } from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { screenT } from '../../support/i18n';
 import type { IssueEntry } from '../../../common/calls/issuing';
 import { DEFAULT_SETTINGS } from '../../../common/calls/settings';
 import { formatDateTime } from '../../../common/format';
-import { en } from '../../../renderer/src/i18n/en';
-import { vi } from '../../../renderer/src/i18n/vi';
 import { formFromSettings, gapSecondsText, parseGapSeconds, parseSeriesList, settingsFromForm } from '../../../renderer/src/issuing/settings-form';
 import { bannerHeadline, formatTotal, reasonOf, resultText, runnerText, supersededIds } from '../../../renderer/src/issuing/words';
 
 let tVi: TFunction;
 let tEn: TFunction;
 beforeAll(async () => {
-  const i18n = i18next.createInstance();
-  await i18n.init({ resources: { vi: { translation: vi }, en: { translation: en } }, lng: 'vi', interpolation: { escapeValue: false } });
-  tVi = i18n.getFixedT('vi');
-  tEn = i18n.getFixedT('en');
+  ({ vi: tVi, en: tEn } = await screenT());
 });
 
 function entry(patch: Partial<IssueEntry>): IssueEntry {
