@@ -10,7 +10,8 @@
  *    filter (state chip click to the painted filtered rows), each timed in the page from the click to
  *    the paint of the first frame showing the rows, five times (the screen left for the drafts and
  *    opened again); acceptance at 100 000: the medians < 200 ms, and the first open after the app
- *    started (nothing of the screen compiled or drawn before), printed on its own, < 200 ms too;
+ *    started (nothing of the screen compiled or drawn before) < 200 ms too: one sample per start,
+ *    so the app is started three times and each is printed, their median held to the goal;
  * 3. scroll frame times (requestAnimationFrame deltas while the table scrolls 80 px and 400 px per
  *    frame, and page-sized jumps), next to an idle rAF baseline; frames over 33 ms are counted and
  *    printed for EVERY pass; acceptance 0 in every pass at 100 000.
@@ -149,10 +150,12 @@ async function timeAction(page: Page, click: { selector: string; text?: string }
 
 /** Each step is timed REPEAT times; the medians are compared with the goal (the machine is shared). */
 const REPEAT = 5;
+/** The app is started this many times for the first open after a start (its median is held to the goal). */
+const FIRST_OPEN_STARTS = 3;
 
 interface ScreenFigures {
-  /** The first open after the app started (nothing of the screen drawn before), then the medians. */
-  firstOpenMs: number;
+  /** The first open after the app started (nothing of the screen drawn before), one per start; then the medians. */
+  firstOpens: number[];
   openMs: number;
   sortMs: number;
   filterMs: number;
@@ -162,22 +165,44 @@ interface ScreenFigures {
   passes: Array<{ name: string; frames: number[] }>;
 }
 
-async function measureScreen(dataDir: string, n: number): Promise<ScreenFigures> {
+/** The check that the queue shows its rows and its total of `n`. */
+function allShown(n: number): string {
+  const total = new Intl.NumberFormat('vi-VN').format(n);
+  return `document.querySelector('[data-testid="email-scroll"] [role=row][data-tx]') !== null && (document.querySelector('.emails-total')?.textContent ?? '').startsWith('${total} ')`;
+}
+
+/**
+ * Starts the app (a host on the data folder, a fresh page) and hands it to `use` as soon as the app
+ * shows its areas; both are closed after (a page left open on a stopped host keeps retrying and
+ * would load the next size's import).
+ */
+async function withApp<T>(dataDir: string, use: (page: Page) => Promise<T>): Promise<T> {
   const host = await startHostProcess({ dataDir, env: { EINVOICE_SANDBOX_URL: 'http://127.0.0.1:9' }, stderr: 'inherit' });
-  // Closed at the end: a page left open on a stopped host keeps retrying and would load the next size's import.
   const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
   try {
     await page.goto(await host.newLaunchUrl());
     await page.getByRole('navigation').getByRole('button', { name: 'Hàng đợi email' }).waitFor();
-    const total = new Intl.NumberFormat('vi-VN').format(n);
-    const allShown = `document.querySelector('[data-testid="email-scroll"] [role=row][data-tx]') !== null && (document.querySelector('.emails-total')?.textContent ?? '').startsWith('${total} ')`;
+    return await use(page);
+  } finally {
+    await page.close();
+    await host.stop();
+  }
+}
+
+/** The queue opened as soon as a freshly started app shows its areas (nothing of the screen compiled or drawn before). */
+function firstOpenAfterStart(dataDir: string, n: number): Promise<number> {
+  return withApp(dataDir, (page) => timeAction(page, { selector: 'nav button', text: 'Hàng đợi email' }, allShown(n)));
+}
+
+async function measureScreen(dataDir: string, n: number): Promise<ScreenFigures> {
+  return withApp(dataDir, async (page) => {
     const failed = Math.floor(n / 37) - Math.floor(n / (37 * 53));
     const failedText = new Intl.NumberFormat('vi-VN').format(failed);
     const runs = { open: [] as number[], sort: [] as number[], filter: [] as number[] };
     for (let r = 0; r < REPEAT; r++) {
       // Open the queue from another area (the first time, as soon as the app shows its areas).
       if (r > 0) await timeAction(page, { selector: 'nav button', text: 'Hóa đơn nháp' }, `document.querySelector('[data-testid="email-scroll"]') === null`);
-      runs.open.push(await timeAction(page, { selector: 'nav button', text: 'Hàng đợi email' }, allShown));
+      runs.open.push(await timeAction(page, { selector: 'nav button', text: 'Hàng đợi email' }, allShown(n)));
       // Sort by receiver name: done when the first row is the smallest name.
       runs.sort.push(
         await timeAction(
@@ -198,7 +223,7 @@ async function measureScreen(dataDir: string, n: number): Promise<ScreenFigures>
       await timeAction(
         page,
         { selector: '.emails-filters button[data-state="all"]' },
-        `(document.querySelector('.emails-total')?.textContent ?? '').startsWith('${total} ') && document.querySelector('[data-testid="email-scroll"] [role=row][data-index="0"][data-tx]') !== null`,
+        `${allShown(n)} && document.querySelector('[data-testid="email-scroll"] [role=row][data-index="0"][data-tx]') !== null`,
       );
     }
     await installFrameSampler(page);
@@ -234,18 +259,19 @@ async function measureScreen(dataDir: string, n: number): Promise<ScreenFigures>
       passes.push({ name: 'end ↔ top jumps', frames: ends });
       return { idle, passes, rendered: el.querySelectorAll('[role=row]').length };
     });
-    return { firstOpenMs: runs.open[0]!, openMs: median(runs.open), sortMs: median(runs.sort), filterMs: median(runs.filter), runs, ...measured };
-  } finally {
-    await page.close();
-    await host.stop();
-  }
+    const firstOpens = [runs.open[0]!];
+    return { firstOpens, openMs: median(runs.open), sortMs: median(runs.sort), filterMs: median(runs.filter), runs, ...measured };
+  });
 }
 
 it('imports, opens, sorts, filters and scrolls the email queue at 10 000 and 100 000 rows', async () => {
   const figures: Array<{ n: number; importMs: number; importCpuMs: number; pageMs: PageReads; screen: ScreenFigures }> = [];
   for (const n of SIZES) {
     const { dataDir, ms, cpuMs, pageMs } = await importRows(n);
-    figures.push({ n, importMs: ms, importCpuMs: cpuMs, pageMs, screen: await measureScreen(dataDir, n) });
+    const screen = await measureScreen(dataDir, n);
+    // The first open after a start is one sample per start: it is taken after FIRST_OPEN_STARTS starts.
+    while (screen.firstOpens.length < FIRST_OPEN_STARTS) screen.firstOpens.push(await firstOpenAfterStart(dataDir, n));
+    figures.push({ n, importMs: ms, importCpuMs: cpuMs, pageMs, screen });
   }
   const load = os.loadavg()[0]!.toFixed(1);
   const lines = [`email queue bench (Chromium via the browser host, viewport 1366x768; load average ${load} on ${os.cpus().length} CPUs)`];
@@ -255,7 +281,7 @@ it('imports, opens, sorts, filters and scrolls the email queue at 10 000 and 100
       `  ${n} rows:`,
       `    CSV import: ${importMs.toFixed(0)} ms = ${Math.round(n / (importMs / 1000))} rows/s (CPU ${importCpuMs.toFixed(0)} ms = ${Math.round(n / (importCpuMs / 1000))} rows per CPU-second)`,
       `    medians of ${REPEAT} (click → first frame painted with the rows): open ${s.openMs.toFixed(0)} ms [${s.runs.open.map((x) => x.toFixed(0)).join(', ')}], sort by name ${s.sortMs.toFixed(0)} ms [${s.runs.sort.map((x) => x.toFixed(0)).join(', ')}], filter failed ${s.filterMs.toFixed(0)} ms [${s.runs.filter.map((x) => x.toFixed(0)).join(', ')}]`,
-      `    first open after the app started: ${s.firstOpenMs.toFixed(0)} ms; ${s.rendered} row elements in the DOM`,
+      `    first open after the app started, median of ${s.firstOpens.length} starts: ${median(s.firstOpens).toFixed(0)} ms [${s.firstOpens.map((x) => x.toFixed(0)).join(', ')}]; ${s.rendered} row elements in the DOM`,
       `    a page of 50 read by the service at the start / middle / end: by entry ${pages(pageMs.id)}, by name ${pages(pageMs.receiverName)}`,
       `    idle rAF baseline: median ${median(s.idle).toFixed(1)} ms, max ${Math.max(...s.idle).toFixed(1)} ms`,
       ...s.passes.map(
@@ -274,7 +300,7 @@ it('imports, opens, sorts, filters and scrolls the email queue at 10 000 and 100
   console.log(lines.join('\n'));
   expect(big.n / (big.importMs / 1000)).toBeGreaterThanOrEqual(50_000);
   expect(big.screen.openMs).toBeLessThan(200);
-  expect(big.screen.firstOpenMs, 'the first open after the app started').toBeLessThan(200);
+  expect(median(big.screen.firstOpens), 'the first open after the app started').toBeLessThan(200);
   expect(big.screen.sortMs).toBeLessThan(200);
   expect(big.screen.filterMs).toBeLessThan(200);
   for (const p of big.screen.passes)

@@ -52,3 +52,16 @@ test('the secret leaves the address bar, and a tab without it cannot call the ap
   expect(result).toBe(401);
   await stranger.close();
 });
+
+test('makes the first number and date formats on a worker thread as the page starts, allowed by its policy', async ({ page, host }) => {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  // It ends once it has made them (the page ends it when it says so).
+  const ended = new Promise<string>((resolve) => page.on('worker', (w) => w.on('close', () => resolve(w.url()))));
+  await page.goto(await host.newLaunchUrl());
+  expect(await ended).toMatch(/warm-formats/);
+  await expect(page.getByRole('navigation')).toBeVisible();
+  expect(errors).toEqual([]);
+});
