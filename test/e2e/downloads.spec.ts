@@ -61,6 +61,8 @@ test('paste IDs, type a folder, watch progress, retry the failed ones', async ({
   await page.getByTestId('download-items').evaluate((el) => el.scrollTo(0, el.scrollHeight));
   await expect(table.getByRole('cell', { name: ids[299]!, exact: true })).toBeVisible();
   await expect(table.getByRole('cell', { name: ids[0]!, exact: true })).toHaveCount(0);
+  // Each row says its state in words.
+  await expect(table.locator('[role=row][data-status=saved]').first().getByRole('cell').nth(1)).toHaveText('Đã lưu');
   await page.screenshot({ path: test.info().outputPath('downloads-scrolled-1366.png') });
 
   // A second job while the service is under maintenance: every item fails with a reason.
@@ -73,6 +75,7 @@ test('paste IDs, type a folder, watch progress, retry the failed ones', async ({
   await expect(page.getByTestId('download-counts')).toHaveText('Xong 41/41 — đã lưu 0, bỏ qua 0, lỗi 41', { timeout: 90_000 });
   await page.getByRole('combobox', { name: 'Lọc mục' }).selectOption('failed');
   await expect(table.locator('[role=row][data-status=failed]').first()).toContainText('bảo trì');
+  await expect(table.locator('[role=row][data-status=failed]').first().getByRole('cell').nth(1)).toHaveText('Lỗi');
 
   // Retry the failed ones once the service is back: all but the unknown ID are saved.
   env.sandbox.setQuirks({ maintenance: false });

@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { DownloadItemView, DownloadJob, ItemState } from '../../../common/calls/downloads';
+import { ItemStateSchema, type DownloadItemView, type DownloadJob, type ItemState } from '../../../common/calls/downloads';
 import { pick } from '../../../common/model';
 import { useLang } from '../app/error-text';
 import { SelectField } from '../app/fields';
@@ -17,6 +17,11 @@ const KEPT_PAGES = 2;
 export function JobItems({ job }: { job: DownloadJob }) {
   const { t } = useTranslation();
   const lang = useLang();
+  // Looked up once per language: the rows call no translation.
+  const stateWords = useMemo(
+    () => Object.fromEntries(ItemStateSchema.options.map((s) => [s, t(`downloads.itemStatus.${s}`)])) as Record<ItemState, string>,
+    [t],
+  );
   const [filter, setFilter] = useState<ItemState | 'all'>('all');
   const [total, setTotal] = useState(0);
   /** The pages around the visible rows (a job of 100 000 items is never held whole). */
@@ -57,7 +62,7 @@ export function JobItems({ job }: { job: DownloadJob }) {
           setPages(new Map());
           setFilter(f);
         }}
-        options={FILTERS.map((f) => ({ value: f, label: f === 'all' ? t('downloads.all') : t(`downloads.itemStatus.${f}`) }))}
+        options={FILTERS.map((f) => ({ value: f, label: f === 'all' ? t('downloads.all') : stateWords[f] }))}
       />
       <div className="downloads-table" role="table" aria-label={t('downloads.itemsLabel')} aria-rowcount={total + 1}>
         <div className="downloads-row downloads-head" role="row" aria-rowindex={1}>
@@ -79,7 +84,7 @@ export function JobItems({ job }: { job: DownloadJob }) {
             return (
               <DataRow key={place.index} place={place} className={`downloads-row downloads-item-${item?.state ?? 'loading'}`} data-status={item?.state}>
                 <span role="cell">{item?.transactionId ?? '…'}</span>
-                <span role="cell">{item ? t(`downloads.itemStatus.${item.state}`) : ''}</span>
+                <span role="cell">{item ? stateWords[item.state] : ''}</span>
                 <span role="cell">{item?.file ?? ''}</span>
                 <span role="cell" title={item?.message ? pick(item.message, lang) : ''}>
                   {item?.errorCode ? `${item.errorCode}: ${item.message ? pick(item.message, lang) : ''}` : ''}
