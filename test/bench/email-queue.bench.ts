@@ -178,13 +178,16 @@ function allShown(n: number): string {
  */
 async function withApp<T>(dataDir: string, use: (page: Page) => Promise<T>): Promise<T> {
   const host = await startHostProcess({ dataDir, env: { EINVOICE_SANDBOX_URL: 'http://127.0.0.1:9' }, stderr: 'inherit' });
-  const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
   try {
-    await page.goto(await host.newLaunchUrl());
-    await page.getByRole('navigation').getByRole('button', { name: 'Hàng đợi email' }).waitFor();
-    return await use(page);
+    const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+    try {
+      await page.goto(await host.newLaunchUrl());
+      await page.getByRole('navigation').getByRole('button', { name: 'Hàng đợi email' }).waitFor();
+      return await use(page);
+    } finally {
+      await page.close();
+    }
   } finally {
-    await page.close();
     await host.stop();
   }
 }

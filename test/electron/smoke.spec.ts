@@ -31,6 +31,10 @@ test.describe('Electron smoke', () => {
       // No Node in the page, and no way to open another window.
       expect(await page.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined');
       expect(await page.evaluate(() => window.open('https://example.com') === null)).toBe(true);
+      // A worker thread starts from app:// under the window's policy (it makes the first number formats).
+      const worker = page.waitForEvent('worker', { timeout: 15_000 });
+      await page.reload();
+      expect((await worker).url()).toMatch(/^app:\/\/einvoice\/assets\/warm-formats\.worker-[\w-]+\.js$/);
     } finally {
       await app.close();
       fs.rmSync(dataDir, { recursive: true, force: true });

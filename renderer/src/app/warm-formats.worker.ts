@@ -1,8 +1,9 @@
-import { warmFormats, type FormatLang } from '../../../common/format';
+import { formatWarmUps, type FormatLang } from '../../../common/format';
 
-// Loads ICU's locale data on a thread of its own: the page's thread finds it loaded (the data is
-// the process's), so its own first format is quick.
-self.onmessage = (e: MessageEvent<FormatLang[]>) => {
-  for (const lang of e.data) warmFormats(lang);
-  self.postMessage('warm');
+/** This thread's global scope (the project's DOM typings describe a window's). */
+const scope = self as unknown as { onmessage: ((e: MessageEvent<FormatLang[]>) => void) | null; postMessage(message: unknown): void };
+
+scope.onmessage = (e) => {
+  for (const lang of e.data) for (const warm of formatWarmUps(lang)) warm();
+  scope.postMessage('warm');
 };

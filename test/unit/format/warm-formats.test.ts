@@ -1,77 +1,91 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type * as Format from '../../../common/format';
 
-const warmed: string[] = [];
+/** The formats made on this thread, as `lang:n` (the n-th of the language's warm-ups). */
+const made = vi.hoisted(() => [] as string[]);
 vi.mock('../../../common/format', async (original) => {
   const real = await original<typeof Format>();
-  return { ...real, warmFormats: (lang: 'vi' | 'en') => (warmed.push(lang), real.warmFormats(lang)) };
+  return {
+    ...real,
+    formatWarmUps: (lang: 'vi' | 'en') =>
+      real.formatWarmUps(lang).map((warm, n) => () => {
+        made.push(`${lang}:${n}`);
+        warm();
+      }),
+  };
 });
+const { formatWarmUps } = await import('../../../common/format');
 const { warmFormatsSoon } = await import('../../../renderer/src/app/warm-formats');
 
-afterEach(() => {
-  vi.unstubAllGlobals();
-  warmed.length = 0;
+const ALL = ['vi', 'en'].flatMap((lang) => formatWarmUps(lang as 'vi' | 'en').map((_, n) => `${lang}:${n}`));
+
+beforeEach(() => {
+  made.length = 0;
+  vi.spyOn(console, 'warn').mockImplementation(() => {});
 });
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+class FakeWorker {
+  static started: FakeWorker[] = [];
+  onmessage?: () => void;
+  onerror?: (e: { message: string }) => void;
+  readonly sent: unknown[] = [];
+  ended = false;
+  constructor(readonly url: URL) {
+    FakeWorker.started.push(this);
+  }
+  postMessage(m: unknown) {
+    this.sent.push(m);
+  }
+  terminate() {
+    this.ended = true;
+  }
+}
 
 describe('the first formats made before a screen needs them', () => {
   it('go to a worker thread when one starts: both languages, and the worker is ended when it says it is done', () => {
-    class FakeWorker {
-      onmessage?: () => void;
-      onerror?: (e: { preventDefault(): void }) => void;
-      readonly sent: unknown[] = [];
-      ended = false;
-      constructor(readonly url: URL) {
-        workers.push(this);
-      }
-      postMessage(m: unknown) {
-        this.sent.push(m);
-      }
-      terminate() {
-        this.ended = true;
-      }
-    }
-    const workers: FakeWorker[] = [];
+    FakeWorker.started = [];
     vi.stubGlobal('Worker', FakeWorker);
     warmFormatsSoon();
-    expect(workers).toHaveLength(1);
-    const worker = workers[0]!;
+    expect(FakeWorker.started).toHaveLength(1);
+    const worker = FakeWorker.started[0]!;
     expect(String(worker.url)).toMatch(/warm-formats\.worker\.ts$/);
     expect(worker.sent).toEqual([['vi', 'en']]);
     expect(worker.ended).toBe(false);
     worker.onmessage!();
     expect(worker.ended).toBe(true);
-    // Nothing made on this thread.
-    expect(warmed).toEqual([]);
+    expect(made).toEqual([]);
+    expect(console.warn).not.toHaveBeenCalled();
   });
 
-  it('are made on the page thread once it is idle where no worker can start (one language per idle turn)', async () => {
+  it('are made on the page thread where no worker can start, one per idle turn, and it says why', () => {
+    const idle: Array<() => void> = [];
+    vi.stubGlobal('requestIdleCallback', (fn: () => void) => idle.push(fn));
     vi.stubGlobal('Worker', undefined);
     warmFormatsSoon();
-    expect(warmed).toEqual([]);
-    await vi.waitFor(() => expect(warmed).toEqual(['vi', 'en']));
+    expect(made).toEqual([]);
+    expect(console.warn).toHaveBeenCalledOnce();
+    idle.shift()!();
+    expect(made).toEqual(['vi:0']);
+    while (idle.length > 0) idle.shift()!();
+    expect(made).toEqual(ALL);
   });
 
-  it('are made on the page thread when the worker fails to load', async () => {
-    let fail: ((e: { preventDefault(): void }) => void) | undefined;
-    let ended = false;
-    vi.stubGlobal(
-      'Worker',
-      class {
-        set onerror(f: (e: { preventDefault(): void }) => void) {
-          fail = f;
-        }
-        set onmessage(_f: unknown) {}
-        postMessage() {}
-        terminate() {
-          ended = true;
-        }
-      },
-    );
+  it('are made on the page thread when the worker fails, and it says so', () => {
+    vi.useFakeTimers();
+    FakeWorker.started = [];
+    vi.stubGlobal('Worker', FakeWorker);
     warmFormatsSoon();
-    const prevented = vi.fn();
-    fail!({ preventDefault: prevented });
-    expect(ended).toBe(true);
-    expect(prevented).toHaveBeenCalled();
-    await vi.waitFor(() => expect(warmed).toEqual(['vi', 'en']));
+    const worker = FakeWorker.started[0]!;
+    worker.onerror!({ message: 'blocked' });
+    expect(worker.ended).toBe(true);
+    expect(console.warn).toHaveBeenCalledWith(expect.stringContaining('worker thread failed'), 'blocked');
+    vi.runAllTimers();
+    expect(made).toEqual(ALL);
   });
 });
