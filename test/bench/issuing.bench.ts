@@ -1,13 +1,14 @@
 /**
- * The issue queue at scale: 500 invoices over 5 series, 0 ms gap between requests of a series,
+ * The issue queue at scale, at 500 and 2 500 invoices per round (each size on a queue of its own,
+ * so the growth shows), over 5 series, 0 ms gap between requests of a series,
  * issued against the sandbox (in its own process) by the real IssuingService (claim + arm in one
  * transaction, ApiClient.issue, per-item judging, settle + the kept exchange in one transaction,
  * the series run in parallel, 30 invoices per request) versus raw undici requests with the same
  * batches in the same order (the 5 series in parallel, each sequential; the envelope and
  * publishInvoiceResult parsed). Arms alternate over several rounds; every round issues new RefIDs.
- * Acceptance: ours / raw throughput ≥ 0.9 on loopback with no added latency; the local
- * bookkeeping per invoice (claim + settle transactions) is printed.
- * `ISSUING_COUNT=N` runs a smaller version.
+ * Acceptance: ours / raw throughput ≥ 0.9 at 50 ms latency at each size; the other latencies'
+ * ratios and the local bookkeeping per invoice (claim + settle transactions) are printed.
+ * `ISSUING_SIZES=a,b` runs other sizes.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -23,10 +24,10 @@ import type { SignedInSession } from '../../main/services/auth';
 import { DraftsRepository } from '../../main/services/drafts/repository';
 import { IssuingService } from '../../main/services/issuing';
 import { ProfileService } from '../../main/services/profiles';
-import { openDatabase, type Store } from '../../main/services/store';
+import { openDatabase } from '../../main/services/store';
 import { startSandboxProcess, type SandboxProcess } from '../support/sandbox-process';
 
-const COUNT = Number(process.env.ISSUING_COUNT ?? 500);
+const SIZES = (process.env.ISSUING_SIZES ?? '500,2500').split(',').map(Number);
 const ROUNDS = 5;
 const BATCH = 30;
 /** Loopback, a fast nearby service, and the latency the ratio is judged at (signing makes real issue answers slower still). */
@@ -42,7 +43,6 @@ const SERIES: ReadonlyArray<{ series: string; kind: 'withCode' | 'withoutCode' |
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'einvoice-issuing-bench-'));
 
 let sb: SandboxProcess;
-let store: Store;
 let cert: string;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -50,18 +50,15 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 beforeAll(async () => {
   sb = await startSandboxProcess({ seed: 5, invoiceCount: 2000 }, work);
   cert = ((await (await fetch(`${sb.origin}/__sandbox/state`)).json()) as { certificateSN: string }).certificateSN;
-  store = openDatabase(path.join(work, 'data'));
-  new ProfileService(store);
 }, 120_000);
 
 afterAll(() => {
-  store?.close();
   sb?.stop();
   fs.rmSync(work, { recursive: true, force: true });
 });
 
 /** One round's invoices: COUNT new RefIDs spread over the series, in queue order. */
-function invoices(): Array<{ s: (typeof SERIES)[number]; data: IssuingInvoiceData }> {
+function invoices(COUNT: number): Array<{ s: (typeof SERIES)[number]; data: IssuingInvoiceData }> {
   const today = vietnamToday(new Date());
   return Array.from({ length: COUNT }, (_, i) => {
     const s = SERIES[i % SERIES.length]!;
@@ -80,7 +77,17 @@ function invoices(): Array<{ s: (typeof SERIES)[number]; data: IssuingInvoiceDat
   });
 }
 
-it(`issues ${COUNT} invoices over ${SERIES.length} series: the queue vs raw undici (ratio ≥ 0.9), bookkeeping per invoice`, async () => {
+interface SizeFigures {
+  count: number;
+  lines: string[];
+  phases: Array<{ latency: number; ours: number[]; raw: number[]; ratio: number; perInvoice: number }>;
+  overlaps: number;
+}
+
+/** Issues rounds of `COUNT` new invoices on a queue of their own, at each latency; ours vs raw. */
+async function measureSize(COUNT: number): Promise<SizeFigures> {
+  const store = openDatabase(path.join(work, `data-${COUNT}`));
+  new ProfileService(store);
   const agentOptions = { keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 16 } as const;
   const ourAgent = new Agent(agentOptions);
   const rawAgent = new Agent(agentOptions);
@@ -111,7 +118,7 @@ it(`issues ${COUNT} invoices over ${SERIES.length} series: the queue vs raw undi
 
   const url = new URL(sb.baseUrl);
   const rawRound = async () => {
-    const list = invoices();
+    const list = invoices(COUNT);
     const lanes = SERIES.map(async (s) => {
       const mine = list.filter((x) => x.s === s).map((x) => x.data);
       let ok = 0;
@@ -139,7 +146,7 @@ it(`issues ${COUNT} invoices over ${SERIES.length} series: the queue vs raw undi
   };
   const enqueueMs: number[] = [];
   const ourRound = async () => {
-    const list = invoices();
+    const list = invoices(COUNT);
     const t = performance.now();
     store.transaction(() => {
       for (const { s, data } of list) {
@@ -201,22 +208,43 @@ it(`issues ${COUNT} invoices over ${SERIES.length} series: the queue vs raw undi
   await service.stop();
   await ourAgent.close();
   await rawAgent.close();
+  // Counted by the service since it started: after the last size, every size's.
   const overlaps = ((await (await fetch(`${sb.origin}/__sandbox/state`)).json()) as { overlaps: number }).overlaps;
   const synchronous = ['OFF', 'NORMAL', 'FULL', 'EXTRA'][(store.db.prepare('PRAGMA synchronous').get() as { synchronous: number }).synchronous];
+  const rows = (store.db.prepare('SELECT count(*) AS n FROM issue_queue').get() as { n: number }).n;
+  store.close();
   const lines = [
-    `issuing bench (${COUNT} invoices, ${SERIES.length} series, ${BATCH} per request, gap 0 ms, ${ROUNDS} alternating rounds per latency, sandbox in its own process, PRAGMA synchronous=${synchronous})`,
-    `  enqueue (one transaction): median ${median(enqueueMs).toFixed(0)} ms`,
+    `  ${COUNT} invoices per round (PRAGMA synchronous=${synchronous}; ${rows} rows in the queue at the end):`,
+    `    enqueue (one transaction): median ${median(enqueueMs).toFixed(0)} ms`,
   ];
   for (const p of phases) {
     lines.push(
-      `  service latency ${p.latency} ms per issue request:`,
-      `     IssuingService: median ${median(p.ours).toFixed(0)} ms  [${p.ours.map((x) => x.toFixed(0)).join(', ')}]`,
-      `     raw undici:     median ${median(p.raw).toFixed(0)} ms  [${p.raw.map((x) => x.toFixed(0)).join(', ')}]`,
-      `     throughput ratio ours/raw: ${p.ratio.toFixed(3)}${p.latency === JUDGED_LATENCY_MS ? ' (acceptance ≥ 0.9)' : ' (printed)'}; local bookkeeping ${p.perInvoice.toFixed(3)} ms per invoice`,
+      `    service latency ${p.latency} ms per issue request:`,
+      `       IssuingService: median ${median(p.ours).toFixed(0)} ms  [${p.ours.map((x) => x.toFixed(0)).join(', ')}]`,
+      `       raw undici:     median ${median(p.raw).toFixed(0)} ms  [${p.raw.map((x) => x.toFixed(0)).join(', ')}]`,
+      `       throughput ratio ours/raw: ${p.ratio.toFixed(3)}${p.latency === JUDGED_LATENCY_MS ? ' (acceptance ≥ 0.9)' : ' (printed)'}; local bookkeeping ${p.perInvoice.toFixed(3)} ms per invoice`,
     );
   }
-  lines.push(`  overlapping requests on a series seen by the service: ${overlaps}`);
+  return { count: COUNT, lines, phases, overlaps };
+}
+
+it(`issues ${SIZES.join(' and ')} invoices over ${SERIES.length} series: the queue vs raw undici (ratio ≥ 0.9 at each size), bookkeeping per invoice`, async () => {
+  const figures: SizeFigures[] = [];
+  for (const n of SIZES) figures.push(await measureSize(n));
+  const small = figures[0]!;
+  const big = figures[figures.length - 1]!;
+  const lines = [
+    `issuing bench (${SERIES.length} series, ${BATCH} per request, gap 0 ms, ${ROUNDS} alternating rounds per latency, sandbox in its own process)`,
+    ...figures.flatMap((f) => f.lines),
+    `  overlapping requests on a series seen by the service: ${big.overlaps}`,
+  ];
+  if (figures.length > 1) {
+    const perInvoice = (f: SizeFigures, latency: number) => median(f.phases.find((p) => p.latency === latency)!.ours) / f.count;
+    lines.push(
+      `  growth ${big.count / small.count}× invoices, ours' ms per invoice: ${LATENCIES.map((l) => `${l} ms ${(perInvoice(big, l) / perInvoice(small, l)).toFixed(2)}×`).join(', ')}; bookkeeping per invoice ${LATENCIES.map((l) => `${(big.phases.find((p) => p.latency === l)!.perInvoice / small.phases.find((p) => p.latency === l)!.perInvoice).toFixed(2)}×`).join(', ')}`,
+    );
+  }
   console.log(lines.join('\n'));
-  expect(overlaps).toBe(0);
-  expect(phases.find((p) => p.latency === JUDGED_LATENCY_MS)!.ratio).toBeGreaterThanOrEqual(0.9);
-}, 600_000);
+  expect(big.overlaps).toBe(0);
+  for (const f of figures) expect(f.phases.find((p) => p.latency === JUDGED_LATENCY_MS)!.ratio, `${f.count} invoices`).toBeGreaterThanOrEqual(0.9);
+}, 900_000);

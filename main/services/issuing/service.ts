@@ -65,6 +65,11 @@ export class IssuingService {
     this.queue = new IssueQueue(deps.store, {
       ...(deps.now ? { now: () => new Date(deps.now!()) } : {}),
       ...(deps.claimAlive ? { claimAlive: deps.claimAlive } : {}),
+      registerError: (error) =>
+        deps.log?.(
+          'warn',
+          `issue queue: issued invoices not copied to the register (its next sync lists them): ${error instanceof Error ? error.message : String(error)}`,
+        ),
     });
     this.exchanges = new IssueExchanges(deps.store);
     this.followUps = deps.followUps ? new FollowUps(deps.store, deps.followUps, deps.settings, deps.log) : null;

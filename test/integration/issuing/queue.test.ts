@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIssuing, waitFor, type IssuingHarness } from './harness';
 
@@ -139,6 +140,20 @@ describe('the issue queue against the sandbox over HTTP', () => {
     await waitFor(() => services.issuing.queue.get(e.id)!.download === 'done', 30_000, 'downloaded');
     const tx = services.issuing.queue.get(e.id)!.transactionId!;
     await waitFor(() => fs.readdirSync(h.folder).some((f) => f.includes(tx)), 30_000, 'the PDF');
+  }, 60_000);
+
+  it('issues an invoice whose copy into the register fails, and says so in the log (the next sync lists it)', async () => {
+    const { services } = h;
+    services.store.db.exec("CREATE TRIGGER refuse_register BEFORE INSERT ON issued_invoices BEGIN SELECT RAISE(ABORT, 'register refused'); END");
+    try {
+      const e = services.issuing.queueDraft(h.draft(909));
+      await waitFor(() => services.issuing.queue.get(e.id)!.state === 'issued', 30_000, 'issued');
+      const log = path.join(h.dir, 'data', 'logs', 'einvoice.log');
+      await waitFor(() => fs.existsSync(log) && /not copied to the register.*register refused/.test(fs.readFileSync(log, 'utf8')), 10_000, 'the log line');
+      expect(() => services.register.get(services.issuing.queue.get(e.id)!.transactionId!)).toThrow();
+    } finally {
+      services.store.db.exec('DROP TRIGGER refuse_register');
+    }
   }, 60_000);
 
   it('keeps to the series this PC issues on', () => {
