@@ -1,7 +1,7 @@
 /**
- * Client overhead: 200 and 1 000 TransactionIDs downloaded as Pdf through the ApiClient versus raw undici
- * requests doing the minimum equivalent work (same batches of 50, same concurrency 4, same kind
- * of keep-alive Agent, same sandbox, same decoding: JSON parse of the envelope and of the
+ * Client overhead: 200 and 1 000 TransactionIDs downloaded as Pdf through the ApiClient versus raw
+ * undici requests doing the minimum equivalent work (same batches of 50, same concurrency 4, same
+ * kind of keep-alive Agent, same sandbox, same decoding: JSON parse of the envelope and of the
  * JSON-in-string data, base64 → bytes per item). The sandbox's render cache is warmed first;
  * the two arms alternate (order swapped every round) and the medians are compared.
  * Acceptance at the larger size: client median / raw median ≤ 1.10 (wall time, unless the machine
@@ -18,8 +18,9 @@ import { Agent } from 'undici';
 import { ApiClient, chunk, mapLimit } from '../../main/services/api';
 import { normaliseDownload } from '../../main/services/api/normalise';
 import { readEnvelopeText } from '../../common/envelope';
+import { benchSizes } from '../support/bench-sizes';
 
-const SIZES = (process.env.CLIENT_SIZES ?? '200,1000').split(',').map(Number);
+const SIZES = benchSizes('CLIENT_SIZES', [200, 1000]);
 const COUNT = Math.max(...SIZES);
 const BATCH = 50;
 const CONCURRENCY = 4;
@@ -51,7 +52,7 @@ beforeAll(async () => {
       if (out.includes('\n')) resolve(JSON.parse(out.trim()) as { baseUrl: string; devToken: string });
     });
   });
-  // 1 000 live invoices of one kind, from the sandbox admin endpoint.
+  // COUNT (the largest size) live invoices of one kind, from the sandbox admin endpoint.
   const res = await fetch(`${new URL(sb.baseUrl).origin}/__sandbox/invoices?kind=withoutCode&limit=${COUNT}`);
   ids = ((await res.json()) as { ids: string[] }).ids;
   expect(ids).toHaveLength(COUNT);
@@ -112,7 +113,9 @@ function median(xs: number[]): number {
 /** Alternating rounds of both arms over the first `count` IDs: wall and CPU medians and their ratios. */
 async function measure(count: number) {
   const some = ids.slice(0, count);
+  // One untimed pass of each arm: the bytes both must deliver.
   const bytes = await viaRaw(some);
+  expect(await viaClient(some)).toBe(bytes);
   // Wall time (what a user waits) and this process's CPU time (what the client itself costs:
   // the sandbox runs in another process, so server work is not in it).
   const times = { client: [] as number[], raw: [] as number[] };

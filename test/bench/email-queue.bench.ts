@@ -33,8 +33,9 @@ import { ProfileService } from '../../main/services/profiles';
 import { openDatabase } from '../../main/services/store';
 import { startHostProcess } from '../integration/browser-host/host-process';
 import { installFrameSampler, type RafDeltas } from '../support/frames';
+import { benchSizes } from '../support/bench-sizes';
 
-const SIZES = (process.env.EMAIL_QUEUE_SIZES ?? '10000,100000').split(',').map(Number);
+const SIZES = benchSizes('EMAIL_QUEUE_SIZES', [10_000, 100_000]);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'einvoice-email-queue-bench-'));
 let browser: Browser;

@@ -30,6 +30,7 @@ import { chromium, type Browser, type Page } from '@playwright/test';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { emptyLine, type DraftLine } from '../../common/money';
 import { startHostProcess, type HostProcess } from '../integration/browser-host/host-process';
+import { benchSizes } from '../support/bench-sizes';
 
 const WARMUP = 15;
 const SAMPLES = 80;
@@ -165,7 +166,7 @@ afterAll(async () => {
   if (host) fs.rmSync(host.dataDir, { recursive: true, force: true });
 });
 
-const SIZES = (process.env.KEYSTROKE_SIZES ?? '5,200,1000').split(',').map(Number);
+const SIZES = benchSizes('KEYSTROKE_SIZES', [5, 200, 1_000]);
 
 it('keystroke → painted totals: 5, 200 and 1 000-line drafts', async () => {
   const drafts = [];

@@ -31,8 +31,9 @@ import { activeScope } from '../../main/services/register/service-key';
 import { openDatabase, type Store } from '../../main/services/store';
 import { startHostProcess } from '../integration/browser-host/host-process';
 import { installFrameSampler, type RafDeltas } from '../support/frames';
+import { benchSizes } from '../support/bench-sizes';
 
-const SIZES = (process.env.REGISTER_SIZES ?? '10000,100000').split(',').map(Number);
+const SIZES = benchSizes('REGISTER_SIZES', [10_000, 100_000]);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'einvoice-register-bench-'));
 const dataDir = path.join(work, 'data');

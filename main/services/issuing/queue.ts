@@ -67,9 +67,12 @@ export type ClaimAlive = (token: string) => boolean;
 export class IssueQueue extends IssueQueueReads {
   private readonly ownClaims = new Set<string>();
   private readonly claimAlive: ClaimAlive;
-  private readonly registerError: ((error: unknown) => void) | undefined;
+  private readonly registerError: ((error: unknown, queueIds: readonly number[]) => void) | undefined;
 
-  constructor(store: Store, options: { now?: () => Date; claimAlive?: ClaimAlive; registerError?: (error: unknown) => void } = {}) {
+  constructor(
+    store: Store,
+    options: { now?: () => Date; claimAlive?: ClaimAlive; registerError?: (error: unknown, queueIds: readonly number[]) => void } = {},
+  ) {
     super(store, options.now);
     this.claimAlive = options.claimAlive ?? ownerAlive;
     this.registerError = options.registerError;
@@ -285,7 +288,7 @@ export class IssueQueue extends IssueQueueReads {
     } catch (error) {
       // The database dropped the whole transaction (full disk, I/O error): nothing is settled.
       if (!this.store.db.isTransaction) throw error;
-      this.registerError?.(error);
+      this.registerError?.(error, ids);
     }
   }
 

@@ -17,6 +17,7 @@ import type { DraftsRepository } from '../drafts/repository';
 import { workerPorts, type WorkGate } from '../scheduling/retimer';
 import type { Store } from '../store';
 import type { WorkInProgress } from '../updates/work-in-progress';
+import { RECHECK_DAYS } from '../register/sync';
 import { IssueExchanges } from './exchanges';
 import { FollowUps, type FollowUpPorts } from './follow-ups';
 import { IssueQueue, type ClaimAlive, type IssueClaim } from './queue';
@@ -65,11 +66,13 @@ export class IssuingService {
     this.queue = new IssueQueue(deps.store, {
       ...(deps.now ? { now: () => new Date(deps.now!()) } : {}),
       ...(deps.claimAlive ? { claimAlive: deps.claimAlive } : {}),
-      registerError: (error) =>
+      registerError: (error, queueIds) => {
+        const invoices = queueIds.map((id) => this.queue.get(id)?.transactionId ?? `queue entry ${id}`);
         deps.log?.(
           'warn',
-          `issue queue: issued invoices not copied to the register (its next sync lists them): ${error instanceof Error ? error.message : String(error)}`,
-        ),
+          `issue queue: ${invoices.length} issued invoice(s) not copied into the register (${invoices.join(', ')}): ${error instanceof Error ? error.message : String(error)}. A sync lists them if their date is within ${RECHECK_DAYS} days of today or not synced yet.`,
+        );
+      },
     });
     this.exchanges = new IssueExchanges(deps.store);
     this.followUps = deps.followUps ? new FollowUps(deps.store, deps.followUps, deps.settings, deps.log) : null;
