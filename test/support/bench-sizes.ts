@@ -7,7 +7,6 @@ export function benchSizes(name: string, fallback: readonly number[]): number[] 
   const text = process.env[name];
   if (text === undefined || text.trim() === '') return [...fallback];
   const sizes = text.split(',').map((s) => Number(s.trim()));
-  const bad = sizes.filter((n) => !Number.isInteger(n) || n <= 0);
-  if (bad.length > 0 || sizes.length === 0) throw new Error(`${name}="${text}": expected positive whole numbers separated by commas`);
+  if (sizes.some((n) => !Number.isInteger(n) || n <= 0)) throw new Error(`${name}="${text}": expected positive whole numbers separated by commas`);
   return [...new Set(sizes)].sort((a, b) => a - b);
 }
