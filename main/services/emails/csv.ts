@@ -2,6 +2,7 @@ import Papa from 'papaparse';
 import type { EmailEntry, EmailReject } from '../../../common/calls/emails';
 import type { InvoiceKind } from '../../../common/model';
 import { spreadsheetCsv } from '../csv';
+import { jsonbRows, readJsonbRows } from '../store/jsonb';
 import { checkInput, type CleanInput } from './input';
 
 /** The import columns, in their default order (used when a file has no header line). */
@@ -165,14 +166,14 @@ export function readEmailCsv(text: string, kind: InvoiceKind, onRows: (good: Par
 }
 
 /**
- * A chunk of good rows as the import hands it to the outbox: the rows as the JSON the outbox's bulk
- * insert binds (`[transactionId, receiverName, receiverEmail, ccEmail, bccEmail, replyEmail, kind]`
- * each), their line numbers, and whether an invoice appears twice within the chunk. The JSON is
- * UTF-8 bytes, as SQLite reads it: it moves from the reader thread without a copy and is bound as
- * it is, where a string would be copied out of one thread, into the other, then converted to UTF-8.
+ * A chunk of good rows as the import hands it to the outbox: the rows as the JSONB the outbox's
+ * bulk insert binds (`[transactionId, receiverName, receiverEmail, ccEmail, bccEmail, replyEmail,
+ * kind]` each; store/jsonb.ts), their line numbers, and whether an invoice appears twice within the
+ * chunk. The bytes are a buffer of their own: they move from the reader thread without a copy and
+ * SQLite reads them without parsing text.
  */
 export interface EncodedRows {
-  json: Uint8Array;
+  jsonb: Uint8Array;
   lines: number[];
   repeats: boolean;
 }
@@ -181,23 +182,22 @@ export function encodeRows(good: ParsedCsv['good']): EncodedRows {
   const seen = new Set<string>();
   let repeats = false;
   for (const { input } of good) if (!repeats) repeats = seen.size === seen.add(input.transactionId).size;
-  return { json: Buffer.from(rowsJson(good.map((g) => g.input))), lines: good.map((g) => g.line), repeats };
+  return { jsonb: rowsJsonb(good.map((g) => g.input)), lines: good.map((g) => g.line), repeats };
 }
 
-/** What a message carrying `rows` may move rather than copy: the JSON's memory, when it has it to itself. */
+/** What a message carrying `rows` may move rather than copy: the bytes' memory, when they have it to themselves. */
 export function movable(rows: EncodedRows): ArrayBuffer[] {
-  const { buffer, byteOffset, byteLength } = rows.json;
+  const { buffer, byteOffset, byteLength } = rows.jsonb;
   return buffer instanceof ArrayBuffer && byteOffset === 0 && buffer.byteLength === byteLength ? [buffer] : [];
 }
 
-/** Entries as EncodedRows' JSON. */
-export function rowsJson(inputs: readonly CleanInput[]): string {
-  return JSON.stringify(inputs.map((i) => [i.transactionId, i.receiverName, i.receiverEmail, i.ccEmail, i.bccEmail, i.replyEmail, i.kind]));
+/** Entries as EncodedRows' JSONB. */
+export function rowsJsonb(inputs: readonly CleanInput[]): Buffer {
+  return jsonbRows(inputs.map((i) => [i.transactionId, i.receiverName, i.receiverEmail, i.ccEmail, i.bccEmail, i.replyEmail, i.kind]));
 }
 
 export function decodeRows(rows: EncodedRows): ParsedCsv['good'] {
-  const list = JSON.parse(new TextDecoder().decode(rows.json)) as string[][];
-  return list.map(([transactionId, receiverName, receiverEmail, ccEmail, bccEmail, replyEmail, kind], k) => ({
+  return readJsonbRows(rows.jsonb).map(([transactionId, receiverName, receiverEmail, ccEmail, bccEmail, replyEmail, kind], k) => ({
     line: rows.lines[k]!,
     input: { transactionId, receiverName, receiverEmail, ccEmail, bccEmail, replyEmail, kind } as CleanInput,
   }));

@@ -99,14 +99,14 @@ export function whereOf(profileId: string, q: Pick<ListQuery, 'states' | 'search
 /**
  * An import's statements: which of a list of invoices (a JSON list) have an entry, whether any of a
  * chunk's rows (csv.ts's EncodedRows) has one, and the insert of a chunk's rows as queued entries.
- * The rows come as JSON text or as its UTF-8 bytes (a blob), which the CAST reads as the text.
+ * The rows come as JSONB (store/jsonb.ts), read by jsonb_each so that `value ->> k` parses nothing.
  */
 export const BULK_SQL = {
   known: 'SELECT DISTINCT transaction_id AS tx FROM email_outbox WHERE profile_id = ? AND transaction_id IN (SELECT value FROM json_each(?))',
-  anyKnown: 'SELECT 1 AS x FROM email_outbox WHERE profile_id = ? AND transaction_id IN (SELECT value ->> 0 FROM json_each(CAST(? AS TEXT))) LIMIT 1',
+  anyKnown: 'SELECT 1 AS x FROM email_outbox WHERE profile_id = ? AND transaction_id IN (SELECT value ->> 0 FROM jsonb_each(?)) LIMIT 1',
   insert: `INSERT INTO email_outbox (profile_id, transaction_id, receiver_name, receiver_email, cc_email, bcc_email, reply_email, kind,
              state, next_attempt_at, created_at, updated_at)
            SELECT ?1, r.value ->> 0, r.value ->> 1, r.value ->> 2, r.value ->> 3, r.value ->> 4, r.value ->> 5, r.value ->> 6, 'queued', '', ?2, ?2
-             FROM json_each(CAST(?3 AS TEXT)) AS r ORDER BY r.key
+             FROM jsonb_each(?3) AS r ORDER BY r.key
            RETURNING id`,
 } as const;

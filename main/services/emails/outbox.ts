@@ -8,7 +8,7 @@ import { BULK_SQL, recipientsOf, stamp, toEntry, type Row } from './entries';
 import { OutboxReads } from './reads';
 import { cancelledAfterMaybeSent, HISTORY_SQL, leftOf, NOT_SENT, reasonFor, RESENDABLE, skipOf } from './history';
 import { checkInput, type CleanInput, type Recipients } from './input';
-import { decodeRows, rowsJson, type EncodedRows } from './csv';
+import { decodeRows, rowsJsonb, type EncodedRows } from './csv';
 
 /** States the user may cancel / edit. */
 const CANCELLABLE_STATES: readonly EmailState[] = ['queued', 'failed', 'unknown'];
@@ -113,7 +113,7 @@ export class Outbox extends OutboxReads {
       seen.add(item.input.transactionId);
     }
     if (fresh.length === 0) return rest;
-    for (const id of this.insertRows(profileId, rowsJson(fresh), at)) added.push(id);
+    for (const id of this.insertRows(profileId, rowsJsonb(fresh), at)) added.push(id);
     return rest;
   }
 
@@ -122,14 +122,14 @@ export class Outbox extends OutboxReads {
    * repeats within it (a new file), otherwise as `add` does, row by row where it must.
    */
   addRows(profileId: string, rows: EncodedRows, options: { resend?: boolean } = {}): EmailAddResult {
-    const fresh = () => (this.stmt(BULK_SQL.anyKnown).get(profileId, rows.json) ? null : this.insertRows(profileId, rows.json, this.now()));
+    const fresh = () => (this.stmt(BULK_SQL.anyKnown).get(profileId, rows.jsonb) ? null : this.insertRows(profileId, rows.jsonb, this.now()));
     const added = rows.repeats ? null : this.store.transaction(fresh);
     return added ? { added, rejected: [], skipped: [] } : this.add(profileId, decodeRows(rows), options);
   }
 
   /** Inserts queued entries from rows encoded as csv.ts's EncodedRows are, in their order; their entry numbers. */
-  private insertRows(profileId: string, json: string | Uint8Array, at: string): number[] {
-    return (this.stmt(BULK_SQL.insert).all(profileId, at, json) as Array<{ id: number }>).map((r) => r.id);
+  private insertRows(profileId: string, jsonb: Uint8Array, at: string): number[] {
+    return (this.stmt(BULK_SQL.insert).all(profileId, at, jsonb) as Array<{ id: number }>).map((r) => r.id);
   }
 
   private cancelledAfterMaybeSent(row: Row): boolean {

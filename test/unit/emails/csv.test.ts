@@ -183,7 +183,7 @@ describe('reading in chunks', () => {
     expect(ids).toEqual(Array.from({ length: 100 }, (_, i) => `TX${i}`));
   });
 
-  it('encodes a chunk as UTF-8 JSON that decodes to the same rows and lines; only a buffer of its own is moved', () => {
+  it('encodes a chunk as JSONB that decodes to the same rows and lines, in a buffer of its own that is moved', () => {
     const chunks: Array<ReturnType<typeof encodeRows>> = [];
     const good: Parameters<typeof encodeRows>[0] = [];
     readEmailCsv(
@@ -199,9 +199,11 @@ describe('reading in chunks', () => {
     expect(chunks.map((c) => c.lines.length)).toEqual([2990, 10]);
     expect(chunks.flatMap((c) => decodeRows(c))).toEqual(good);
     expect(good[5]!.input.receiverName).toBe('Khách "số" 5');
-    // A large chunk's buffer is its own; a small one's is shared with other buffers (Node's pool) and stays.
-    expect(movable(chunks[0]!)).toEqual([chunks[0]!.json.buffer]);
-    expect(chunks[1]!.json.byteLength).toBeLessThan(4096);
-    expect(movable(chunks[1]!)).toEqual([]);
+    // Even a small chunk's bytes are their own, not a slice of Node's shared pool, so they move.
+    expect(movable(chunks[0]!)).toEqual([chunks[0]!.jsonb.buffer]);
+    expect(chunks[1]!.jsonb.byteLength).toBeLessThan(4096);
+    expect(movable(chunks[1]!)).toEqual([chunks[1]!.jsonb.buffer]);
+    // A slice of a larger buffer stays where it is.
+    expect(movable({ ...chunks[1]!, jsonb: Buffer.from('x'.repeat(100)) })).toEqual([]);
   });
 });
