@@ -10,12 +10,19 @@
 
 const TEXTRAW = 0x0a;
 const ARRAY = 0x0b;
-const SIZE_U8 = 0xc0;
-const SIZE_U16 = 0xd0;
-const SIZE_U32 = 0xe0;
+/** A header's high 4 bits for a size held in the next 1, 2 or 4 bytes. */
+const SIZE_CODE: Record<number, number> = { 1: 12, 2: 13, 4: 14 };
 
 /** UTF-8 takes at most 3 bytes per UTF-16 unit (a surrogate pair: 4 bytes for 2 units). */
 const MAX_UTF8_PER_UNIT = 3;
+
+/** How many bytes a header needs for a size up to `max`. */
+const sizeWidth = (max: number): number => (max <= 0xff ? 1 : max <= 0xffff ? 2 : 4);
+
+function writeHeader(buf: Buffer, at: number, type: number, width: number, size: number): void {
+  buf[at] = (SIZE_CODE[width]! << 4) | type;
+  buf.writeUIntBE(size, at + 1, width);
+}
 
 /**
  * `rows` as one JSONB array of arrays of strings, in a buffer of its own (never a slice of Node's
@@ -34,29 +41,14 @@ export function jsonbRows(rows: readonly (readonly string[])[]): Buffer {
     const rowAt = at;
     at += 5;
     for (const s of row) {
-      const units = s.length;
-      if (units * MAX_UTF8_PER_UNIT <= 0xff) {
-        const n = buf.write(s, at + 2, 'utf8');
-        buf[at] = SIZE_U8 | TEXTRAW;
-        buf[at + 1] = n;
-        at += 2 + n;
-      } else if (units * MAX_UTF8_PER_UNIT <= 0xffff) {
-        const n = buf.write(s, at + 3, 'utf8');
-        buf[at] = SIZE_U16 | TEXTRAW;
-        buf.writeUInt16BE(n, at + 1);
-        at += 3 + n;
-      } else {
-        const n = buf.write(s, at + 5, 'utf8');
-        buf[at] = SIZE_U32 | TEXTRAW;
-        buf.writeUInt32BE(n, at + 1);
-        at += 5 + n;
-      }
+      const width = sizeWidth(s.length * MAX_UTF8_PER_UNIT);
+      const n = buf.write(s, at + 1 + width, 'utf8');
+      writeHeader(buf, at, TEXTRAW, width, n);
+      at += 1 + width + n;
     }
-    buf[rowAt] = SIZE_U32 | ARRAY;
-    buf.writeUInt32BE(at - rowAt - 5, rowAt + 1);
+    writeHeader(buf, rowAt, ARRAY, 4, at - rowAt - 5);
   }
-  buf[0] = SIZE_U32 | ARRAY;
-  buf.writeUInt32BE(at - 5, 1);
+  writeHeader(buf, 0, ARRAY, 4, at - 5);
   if (at === bound) return buf;
   // Mostly ASCII text takes a third of the bound: keep only what was written.
   const exact = Buffer.allocUnsafeSlow(at);
@@ -67,18 +59,14 @@ export function jsonbRows(rows: readonly (readonly string[])[]): Buffer {
 /** Reads one element's header at `at`: its type, where its payload starts and where it ends (Buffer's reads throw past the end). */
 function element(buf: Buffer, at: number): { type: number; start: number; end: number } {
   const head = buf.readUInt8(at);
-  const type = head & 0x0f;
   const sizeCode = head >> 4;
-  let start = at + 1;
-  let size = sizeCode;
-  if (sizeCode === 12) size = buf.readUInt8(at + 1);
-  else if (sizeCode === 13) size = buf.readUInt16BE(at + 1);
-  else if (sizeCode === 14) size = buf.readUInt32BE(at + 1);
-  else if (sizeCode === 15) throw new Error('JSONB element too large');
-  if (sizeCode >= 12) start += 2 ** (sizeCode - 12);
+  if (sizeCode === 15) throw new Error('JSONB element too large');
+  const width = sizeCode < 12 ? 0 : 2 ** (sizeCode - 12);
+  const size = width === 0 ? sizeCode : buf.readUIntBE(at + 1, width);
+  const start = at + 1 + width;
   const end = start + size;
   if (end > buf.byteLength) throw new Error('JSONB element runs past the end');
-  return { type, start, end };
+  return { type: head & 0x0f, start, end };
 }
 
 /** The rows of jsonbRows' JSONB (only arrays of arrays of strings: what it writes). */
