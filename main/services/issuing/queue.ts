@@ -64,15 +64,15 @@ export type ClaimAlive = (token: string) => boolean;
  * transaction that takes it, so an invoice whose request may have left is never `queued` again
  * before the service has been asked about it.
  */
+/** Told when invoices just settled as issued could not be copied into the register. */
+export type RegisterError = (error: unknown, queueIds: readonly number[]) => void;
+
 export class IssueQueue extends IssueQueueReads {
   private readonly ownClaims = new Set<string>();
   private readonly claimAlive: ClaimAlive;
-  private readonly registerError: ((error: unknown, queueIds: readonly number[]) => void) | undefined;
+  private readonly registerError: RegisterError | undefined;
 
-  constructor(
-    store: Store,
-    options: { now?: () => Date; claimAlive?: ClaimAlive; registerError?: (error: unknown, queueIds: readonly number[]) => void } = {},
-  ) {
+  constructor(store: Store, options: { now?: () => Date; claimAlive?: ClaimAlive; registerError?: RegisterError } = {}) {
     super(store, options.now);
     this.claimAlive = options.claimAlive ?? ownerAlive;
     this.registerError = options.registerError;
