@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { DownloadItemView, ExistingPolicy, ItemState, JobStatus } from '../../../common/calls/downloads';
 import { downloadFlags, kindFromFlags, type Bilingual, type DownloadDataType, type InvoiceKind } from '../../../common/model';
 import type { StatementSync } from 'node:sqlite';
-import { Statements, type Store } from '../store';
+import { prepared, type Store } from '../store';
 import { OwnershipLost, type OwnerAlive } from './ownership';
 import { releasePageCache, withPageCache } from './page-cache';
 
@@ -151,14 +151,10 @@ export class JobsRepository {
     private readonly now: () => Date = () => new Date(),
     /** This process's owner identity: only it may record outcomes of the jobs it claimed. */
     readonly owner: string = `${process.pid}:repository`,
-  ) {
-    this.statements = new Statements(store);
-  }
-
-  private readonly statements: Statements;
+  ) {}
 
   private sql(text: string): StatementSync {
-    return this.statements.get(text);
+    return prepared(this.store.db, text);
   }
 
   /** `scope` goes into the fingerprint (default the profile; the CLI adds the service address). */

@@ -1,13 +1,11 @@
 import type { StatementSync } from 'node:sqlite';
 import { EMAIL_STATES, type EmailAttempt, type EmailCounts, type EmailEntry, type EmailState } from '../../../common/calls/emails';
-import { readPage, type Store } from '../store';
+import { prepared, readPage, type Store } from '../store';
 import { SORT_COLUMNS, stamp, toEntry, whereOf, type ListQuery, type Row } from './entries';
 import { HISTORY_SQL, toAttempt } from './history';
 
 /** What the outbox's readers ask of the table: one entry and its history, a page of the list, the counts, what is due. */
 export class OutboxReads {
-  private readonly stmts = new Map<string, StatementSync>();
-
   constructor(
     protected readonly store: Store,
     protected readonly clock: () => number,
@@ -19,9 +17,7 @@ export class OutboxReads {
   }
 
   protected stmt(sql: string): StatementSync {
-    let s = this.stmts.get(sql);
-    if (!s) this.stmts.set(sql, (s = this.store.db.prepare(sql)));
-    return s;
+    return prepared(this.store.db, sql);
   }
 
   protected row(id: number): Row | undefined {

@@ -1,19 +1,15 @@
 import type { StatementSync } from 'node:sqlite';
-import type { Store } from '../store';
+import { prepared, type Store } from '../store';
 
 /**
  * Every issuing request and its answer (already free of the token), kept as the service asks
  * integrators to, for support; written by IssueQueue with the verdicts.
  */
 export class IssueExchanges {
-  private readonly stmts = new Map<string, StatementSync>();
-
   constructor(private readonly store: Store) {}
 
   private stmt(sql: string): StatementSync {
-    let s = this.stmts.get(sql);
-    if (!s) this.stmts.set(sql, (s = this.store.db.prepare(sql)));
-    return s;
+    return prepared(this.store.db, sql);
   }
 
   list(profileId: string, refId: string): Array<{ at: string; request: string; answer: string | null }> {

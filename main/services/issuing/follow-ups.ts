@@ -3,7 +3,7 @@ import type { InvoiceKind } from '../../../common/model';
 import type { IssueEntry } from '../../../common/calls/issuing';
 import { AppError } from '../../../common/errors';
 import { Passes } from '../scheduling/passes';
-import type { Store } from '../store';
+import { prepared, type Store } from '../store';
 import { toEntry, type Row } from './rows';
 
 /** What the rest of the app does for an issued invoice. */
@@ -80,25 +80,22 @@ export class FollowUps {
   /** Issued invoices whose follow-ups wait. */
   private due(profileId: string, limit = 200): IssueEntry[] {
     return (
-      this.store.db
-        .prepare(
-          `SELECT * FROM issue_queue WHERE profile_id = ? AND state = 'issued' AND (download_state = 'waiting' OR email_state = 'waiting') ORDER BY id LIMIT ?`,
-        )
-        .all(profileId, limit) as unknown as Row[]
+      prepared(
+        this.store.db,
+        `SELECT * FROM issue_queue WHERE profile_id = ? AND state = 'issued' AND (download_state = 'waiting' OR email_state = 'waiting') ORDER BY id LIMIT ?`,
+      ).all(profileId, limit) as unknown as Row[]
     ).map(toEntry);
   }
 
   private mark(id: number, patch: { download?: IssueEntry['download']; email?: IssueEntry['email']; emailId?: number | null }): void {
-    const r = this.store.db.prepare('SELECT * FROM issue_queue WHERE id = ?').get(id) as Row | undefined;
+    const r = prepared(this.store.db, 'SELECT * FROM issue_queue WHERE id = ?').get(id) as Row | undefined;
     if (!r) return;
-    this.store.db
-      .prepare('UPDATE issue_queue SET download_state = ?, email_state = ?, email_id = ?, updated_at = ? WHERE id = ?')
-      .run(
-        patch.download ?? r.download_state,
-        patch.email ?? r.email_state,
-        patch.emailId === undefined ? r.email_id : patch.emailId,
-        new Date().toISOString(),
-        id,
-      );
+    prepared(this.store.db, 'UPDATE issue_queue SET download_state = ?, email_state = ?, email_id = ?, updated_at = ? WHERE id = ?').run(
+      patch.download ?? r.download_state,
+      patch.email ?? r.email_state,
+      patch.emailId === undefined ? r.email_id : patch.emailId,
+      new Date().toISOString(),
+      id,
+    );
   }
 }

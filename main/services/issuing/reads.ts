@@ -2,12 +2,11 @@ import type { StatementSync } from 'node:sqlite';
 import { ISSUE_STATES, type IssueEntry, type IssueState } from '../../../common/calls/issuing';
 import type { InvoiceKind } from '../../../common/model';
 import type { IssuingInvoiceData } from '../../../common/model/issuing';
-import type { Store } from '../store';
+import { prepared, type Store } from '../store';
 import { toEntry, type Row } from './rows';
 
 /** What the issue queue's readers ask of the table: the list, the counts, what is due. */
 export class IssueQueueReads {
-  private readonly stmts = new Map<string, StatementSync>();
   protected readonly now: () => Date;
 
   constructor(
@@ -18,9 +17,7 @@ export class IssueQueueReads {
   }
 
   protected stmt(sql: string): StatementSync {
-    let s = this.stmts.get(sql);
-    if (!s) this.stmts.set(sql, (s = this.store.db.prepare(sql)));
-    return s;
+    return prepared(this.store.db, sql);
   }
 
   protected iso(offsetMs = 0): string {

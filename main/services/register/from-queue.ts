@@ -3,6 +3,7 @@ import type { InvoiceKind } from '../../../common/model';
 import { toDecimalString } from '../../../common/money';
 import { originalOf, upsertRows, type RegisterRow } from './repository';
 import { activeScope, rememberScope } from './service-key';
+import { prepared } from '../store/statements';
 
 interface QueueRow {
   profile_id: string;
@@ -31,7 +32,8 @@ const amount = (v: unknown): string => (typeof v === 'number' || (typeof v === '
  */
 export function recordIssuedFromQueue(db: DatabaseSync, queueIds: readonly number[], at: string): void {
   if (queueIds.length === 0) return;
-  const read = db.prepare(
+  const read = prepared(
+    db,
     `SELECT q.profile_id, q.transaction_id, q.ref_id, q.inv_series, q.inv_no, q.inv_date, q.kind, q.buyer_name, q.buyer_email, q.currency, q.total,
        q.invoice_code, p.payload
      FROM issue_queue q LEFT JOIN issue_payloads p ON p.queue_id = q.id

@@ -3,7 +3,7 @@ import type { IssuedInvoice, IssuedQuery } from '../../../common/calls/register'
 import type { FollowUpState } from '../../../common/calls/issuing';
 import type { InvoiceKind } from '../../../common/model';
 import type { IssuedListItem, StatusItem } from '../api';
-import { readPage, type Store } from '../store';
+import { prepared, readPage, type Store } from '../store';
 import type { RegisterScope } from './service-key';
 
 /** Lower case, no diacritics, đ → d: what the text search compares. */
@@ -30,8 +30,6 @@ export type RegisterRow = Omit<
   org: { series: string; invNo: string; date: string | null } | null;
 };
 
-type Db = Pick<DatabaseSync, 'prepare'>;
-
 const UPSERT = `
   INSERT INTO issued_invoices (profile_id, service_key, transaction_id, ref_id, inv_series, inv_no, inv_date, kind, buyer_name, buyer_tax_code, buyer_email,
     currency, total, total_without_vat, total_vat, invoice_code, send_tax_status, e_invoice_status, reference_type, org_series, org_inv_no,
@@ -54,7 +52,7 @@ const UPSERT = `
  * their originals. Runs in the caller's transaction. Returns how many rows are new.
  */
 export function upsertRows(
-  db: Db,
+  db: DatabaseSync,
   scope: RegisterScope,
   rows: readonly RegisterRow[],
   source: 'queue' | 'sync',
@@ -62,8 +60,8 @@ export function upsertRows(
   emailed?: ReadonlySet<string>,
 ): number {
   if (rows.length === 0) return 0;
-  const exists = db.prepare('SELECT 1 AS x FROM issued_invoices WHERE profile_id = ? AND service_key = ? AND transaction_id = ?');
-  const upsert = db.prepare(UPSERT);
+  const exists = prepared(db, 'SELECT 1 AS x FROM issued_invoices WHERE profile_id = ? AND service_key = ? AND transaction_id = ?');
+  const upsert = prepared(db, UPSERT);
   let added = 0;
   for (const r of rows) {
     if (!exists.get(scope.profileId, scope.service, r.transactionId)) added++;
@@ -102,14 +100,16 @@ export function upsertRows(
 }
 
 /** Links each correction to its original (by series + number) both ways, once both rows are here. */
-export function linkCorrections(db: Db, scope: RegisterScope): void {
-  db.prepare(
+export function linkCorrections(db: DatabaseSync, scope: RegisterScope): void {
+  prepared(
+    db,
     `UPDATE issued_invoices SET original_tx = (SELECT o.transaction_id FROM issued_invoices o
        WHERE o.profile_id = issued_invoices.profile_id AND o.service_key = issued_invoices.service_key
          AND o.inv_series = issued_invoices.org_series AND o.inv_no = issued_invoices.org_inv_no)
      WHERE profile_id = ? AND service_key = ? AND reference_type IN (1, 2) AND original_tx IS NULL AND org_series IS NOT NULL`,
   ).run(scope.profileId, scope.service);
-  db.prepare(
+  prepared(
+    db,
     `UPDATE issued_invoices SET corrected_by_tx = c.transaction_id,
        e_invoice_status = CASE WHEN c.reference_type = 1 THEN 7 ELSE 8 END
      FROM (SELECT original_tx, transaction_id, reference_type FROM issued_invoices WHERE profile_id = ? AND service_key = ? AND original_tx IS NOT NULL) AS c
@@ -215,16 +215,10 @@ const OLDEST_FIRST = 'inv_date ASC, inv_series ASC, inv_no ASC, kind ASC, issued
 
 /** Reads of the register and the per-day sync record. */
 export class RegisterRepository {
-  private readonly cache = new Map<string, StatementSync>();
   constructor(private readonly store: Store) {}
 
   private stmt(sql: string): StatementSync {
-    let s = this.cache.get(sql);
-    if (!s) {
-      s = this.store.db.prepare(sql);
-      this.cache.set(sql, s);
-    }
-    return s;
+    return prepared(this.store.db, sql);
   }
 
   /**
@@ -309,8 +303,8 @@ export class RegisterRepository {
   }
 
   markSynced(scope: RegisterScope, kind: InvoiceKind, days: readonly string[], at: string): void {
-    this.store.transaction((db) => {
-      const s = db.prepare(
+    this.store.transaction(() => {
+      const s = this.stmt(
         `INSERT INTO issued_sync_days (profile_id, service_key, kind, day, synced_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT DO UPDATE SET synced_at = excluded.synced_at`,
       );
@@ -336,8 +330,8 @@ export class RegisterRepository {
   }
 
   applyStatus(scope: RegisterScope, items: readonly StatusItem[], at: string): void {
-    this.store.transaction((db) => {
-      const s = db.prepare(
+    this.store.transaction(() => {
+      const s = this.stmt(
         `UPDATE issued_invoices SET invoice_code = coalesce(?, invoice_code), send_tax_status = coalesce(?, send_tax_status),
            e_invoice_status = coalesce(?, e_invoice_status), status_checked_at = ?, updated_at = ?
          WHERE profile_id = ? AND service_key = ? AND transaction_id = ?`,
@@ -350,8 +344,8 @@ export class RegisterRepository {
 
   /** Every row of the profile with that TransactionID (whichever service it was read from). */
   setFollowUp(profileId: string, transactionIds: readonly string[], what: 'email' | 'download', state: FollowUpState, at: string): void {
-    this.store.transaction((db) => {
-      const s = db.prepare(`UPDATE issued_invoices SET ${what}_state = ?, updated_at = ? WHERE profile_id = ? AND transaction_id = ?`);
+    this.store.transaction(() => {
+      const s = this.stmt(`UPDATE issued_invoices SET ${what}_state = ?, updated_at = ? WHERE profile_id = ? AND transaction_id = ?`);
       for (const id of transactionIds) s.run(state, at, profileId, id);
     });
   }

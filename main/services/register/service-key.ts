@@ -1,7 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { checkServiceUrl } from '../../../common/rules/network';
-
-type Db = Pick<DatabaseSync, 'prepare'>;
+import { prepared } from '../store/statements';
 
 /**
  * Which service a profile's register belongs to: its address and the seller's tax code.
@@ -27,14 +26,13 @@ export interface RegisterScope {
  * signed in with. Signed out (no sign-in row), the tax code last seen at this address is kept,
  * so signing out does not hide the register.
  */
-export function activeScope(db: Db, profileId: string): RegisterScope {
-  const row = db
-    .prepare(
-      `SELECT p.kind, p.base_url, a.profile_id AS signed_in, a.tax_code, s.address AS seen_address, s.tax_code AS seen_tax_code
+export function activeScope(db: DatabaseSync, profileId: string): RegisterScope {
+  const row = prepared(
+    db,
+    `SELECT p.kind, p.base_url, a.profile_id AS signed_in, a.tax_code, s.address AS seen_address, s.tax_code AS seen_tax_code
          FROM profiles p LEFT JOIN profile_auth a ON a.profile_id = p.id LEFT JOIN issued_service s ON s.profile_id = p.id
         WHERE p.id = ?`,
-    )
-    .get(profileId) as
+  ).get(profileId) as
     | { kind: string; base_url: string | null; signed_in: string | null; tax_code: string | null; seen_address: string | null; seen_tax_code: string }
     | undefined;
   if (!row) return { profileId, service: '|' };
@@ -44,9 +42,10 @@ export function activeScope(db: Db, profileId: string): RegisterScope {
 }
 
 /** Remembers the service a profile's register was last written for (see `activeScope`). */
-export function rememberScope(db: Db, scope: RegisterScope, at: string): void {
+export function rememberScope(db: DatabaseSync, scope: RegisterScope, at: string): void {
   const cut = scope.service.lastIndexOf('|');
-  db.prepare(
+  prepared(
+    db,
     `INSERT INTO issued_service (profile_id, address, tax_code, seen_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (profile_id) DO UPDATE SET address = excluded.address, tax_code = excluded.tax_code, seen_at = excluded.seen_at`,
   ).run(scope.profileId, scope.service.slice(0, cut), scope.service.slice(cut + 1), at);
@@ -61,18 +60,18 @@ export const UNKNOWN_SELLER = '?';
  * them. (Rows read under a bare token, whose seller is never known, stay apart.) An invoice already
  * under `scope` keeps that copy. Cheap when there is nothing to move (two index lookups).
  */
-export function adoptUnknownSeller(db: Db, scope: RegisterScope): boolean {
+export function adoptUnknownSeller(db: DatabaseSync, scope: RegisterScope): boolean {
   const unknown = unknownSellerKey(scope);
   if (!unknown || !hasRowsUnder(db, scope.profileId, unknown)) return false;
   for (const table of ['issued_invoices', 'issued_sync_days']) {
-    db.prepare(`UPDATE OR IGNORE ${table} SET service_key = ? WHERE profile_id = ? AND service_key = ?`).run(scope.service, scope.profileId, unknown);
-    db.prepare(`DELETE FROM ${table} WHERE profile_id = ? AND service_key = ?`).run(scope.profileId, unknown);
+    prepared(db, `UPDATE OR IGNORE ${table} SET service_key = ? WHERE profile_id = ? AND service_key = ?`).run(scope.service, scope.profileId, unknown);
+    prepared(db, `DELETE FROM ${table} WHERE profile_id = ? AND service_key = ?`).run(scope.profileId, unknown);
   }
   return true;
 }
 
 /** Whether `adoptUnknownSeller` has anything to move (a read, outside any transaction). */
-export function hasUnknownSeller(db: Db, scope: RegisterScope): boolean {
+export function hasUnknownSeller(db: DatabaseSync, scope: RegisterScope): boolean {
   const unknown = unknownSellerKey(scope);
   return unknown !== null && hasRowsUnder(db, scope.profileId, unknown);
 }
@@ -84,8 +83,8 @@ function unknownSellerKey(scope: RegisterScope): string | null {
   return taxCode === '' || taxCode === UNKNOWN_SELLER ? null : `${scope.service.slice(0, cut + 1)}${UNKNOWN_SELLER}`;
 }
 
-function hasRowsUnder(db: Db, profileId: string, service: string): boolean {
+function hasRowsUnder(db: DatabaseSync, profileId: string, service: string): boolean {
   return ['issued_invoices', 'issued_sync_days'].some(
-    (table) => db.prepare(`SELECT 1 AS x FROM ${table} WHERE profile_id = ? AND service_key = ? LIMIT 1`).get(profileId, service) !== undefined,
+    (table) => prepared(db, `SELECT 1 AS x FROM ${table} WHERE profile_id = ? AND service_key = ? LIMIT 1`).get(profileId, service) !== undefined,
   );
 }

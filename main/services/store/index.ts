@@ -1,4 +1,4 @@
 export { openDatabase, checkMigrations, DATABASE_FILE_NAME, type Store, type OpenDatabaseOptions } from './store';
 export { migrations, type Migration } from './migrations';
-export { Statements } from './statements';
+export { prepared } from './statements';
 export { readPage } from './paging';
