@@ -19,6 +19,7 @@ import { ApiClient, chunk, mapLimit } from '../../main/services/api';
 import { normaliseDownload } from '../../main/services/api/normalise';
 import { readEnvelopeText } from '../../common/envelope';
 import { benchSizes } from '../support/bench-sizes';
+import { median } from '../support/stats';
 
 const SIZES = benchSizes('CLIENT_SIZES', [200, 1000]);
 const COUNT = Math.max(...SIZES);
@@ -102,12 +103,6 @@ async function viaRaw(ids: readonly string[]): Promise<number> {
     for (const item of items) bytes += Buffer.from(item.data, 'base64').byteLength;
   });
   return bytes;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
 /** Alternating rounds of both arms over the first `count` IDs: wall and CPU medians and their ratios. */

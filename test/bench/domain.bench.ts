@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { computeInvoice, emptyDraft, issuingForm, type DraftLine, type InvoiceDraft } from '../../common/money';
 import { validateDraft } from '../../common/validation';
 import type { ItemType } from '../../common/model';
+import { median } from '../support/stats';
 
 const RATES = ['10%', '8%', '5%', '0%', 'KCT', 'KHAC:3.5%'];
 const TYPES: ItemType[] = [1, 1, 1, 1, 1, 5, 2, 3, 4];
@@ -36,12 +37,6 @@ function makeDraft(n: number): InvoiceDraft {
 
 function makeUsdDraft(n: number): InvoiceDraft {
   return { ...makeDraft(n), CurrencyCode: 'USD', ExchangeRate: '25150.5' };
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
 /** Calls per timed sample so that one sample lasts ≥ ~8 ms (timer resolution, GC pauses spread out). */

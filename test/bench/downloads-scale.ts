@@ -19,6 +19,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSandboxProcess, type SandboxProcess } from '../support/sandbox-process';
 import { cliHarness, firstDownloadAfter, launcherStart, lastRequestSeq, type CliHarness, type CliRun } from './downloads-cli';
+import { median } from '../support/stats';
 
 const SMALL = 1_000;
 /** `EINVOICE_BENCH_DOWNLOADS_LARGE` lowers it for a quick local run (the figures then say so). */
@@ -40,7 +41,6 @@ const launcherLine = (root: string) => {
   const { env, nodeOptions } = launcherStart(root);
   return [...Object.entries(env).map(([k, v]) => `${k}=${v}`), 'node', ...nodeOptions].join(' ');
 };
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export function scaleBench(root: string): void {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'einvoice-downloads-scale-'));

@@ -18,6 +18,7 @@ import { bundleForNode } from '../support/bundle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxProcess, type SandboxProcess } from '../support/sandbox-process';
 import { scaleBench } from './downloads-scale';
+import { median } from '../support/stats';
 
 const COUNT = 2_000;
 const BATCH = 50;
@@ -30,8 +31,6 @@ describe('2 000 Pdf: engine vs plain undici', () => {
   let sb: SandboxProcess;
   let ids: string[];
   let childBundle: string;
-
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
   beforeAll(async () => {
     sb = await startSandboxProcess({ seed: 9, invoiceCount: 3600, pdfPadKb: 100, cacheMb: 512 }, work);

@@ -34,6 +34,7 @@ import { openDatabase } from '../../main/services/store';
 import { startHostProcess } from '../integration/browser-host/host-process';
 import { installFrameSampler, type RafDeltas } from '../support/frames';
 import { benchSizes } from '../support/bench-sizes';
+import { median, percentile } from '../support/stats';
 
 const SIZES = benchSizes('EMAIL_QUEUE_SIZES', [10_000, 100_000]);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -42,9 +43,6 @@ let browser: Browser;
 /** The app's CSV reader, with its thread (the built one), one for the run as the app has one for its life. */
 const csvWorker = path.join(root, 'out', 'main', 'email-csv.cjs');
 let csvReader: CsvReader;
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
 
 beforeAll(async () => {
   if (!fs.existsSync(path.join(root, 'out', 'main', 'browser-host.cjs')) || !fs.existsSync(csvWorker)) {
@@ -290,7 +288,7 @@ it('imports, opens, sorts, filters and scrolls the email queue at 10 000 and 100
       `    idle rAF baseline: median ${median(s.idle).toFixed(1)} ms, max ${Math.max(...s.idle).toFixed(1)} ms`,
       ...s.passes.map(
         (p) =>
-          `    scroll ${p.name}: median ${median(p.frames).toFixed(1)} ms, p95 ${pct(p.frames, 95).toFixed(1)} ms, max ${Math.max(...p.frames).toFixed(1)} ms, frames over 33 ms: ${p.frames.filter((x) => x > 33.4).length} of ${p.frames.length}`,
+          `    scroll ${p.name}: median ${median(p.frames).toFixed(1)} ms, p95 ${percentile(p.frames, 95).toFixed(1)} ms, max ${Math.max(...p.frames).toFixed(1)} ms, frames over 33 ms: ${p.frames.filter((x) => x > 33.4).length} of ${p.frames.length}`,
       ),
     );
   }

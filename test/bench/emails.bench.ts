@@ -34,6 +34,7 @@ import { DEFAULT_EMAIL_LANES } from '../../main/services/emails/sender';
 import { ProfileService } from '../../main/services/profiles';
 import { openDatabase } from '../../main/services/store';
 import { benchSizes } from '../support/bench-sizes';
+import { median } from '../support/stats';
 
 const SIZES = benchSizes('EMAILS_SIZES', [2_000, 10_000]);
 const BATCH = 50;
@@ -47,11 +48,6 @@ const work = fs.mkdtempSync(path.join(os.tmpdir(), 'einvoice-emails-bench-'));
 
 let sb: SandboxProcess;
 let allIds: string[];
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-};
 
 beforeAll(async () => {
   if (!fs.existsSync(path.join(root, 'out', 'main', 'browser-host.cjs'))) {

@@ -27,6 +27,7 @@ import { ProfileService } from '../../main/services/profiles';
 import { openDatabase } from '../../main/services/store';
 import { startSandboxProcess, type SandboxProcess } from '../support/sandbox-process';
 import { benchSizes } from '../support/bench-sizes';
+import { median } from '../support/stats';
 
 const SIZES = benchSizes('ISSUING_SIZES', [500, 2_500]);
 const ROUNDS = 5;
@@ -45,8 +46,6 @@ const work = fs.mkdtempSync(path.join(os.tmpdir(), 'einvoice-issuing-bench-'));
 
 let sb: SandboxProcess;
 let cert: string;
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 beforeAll(async () => {
   sb = await startSandboxProcess({ seed: 5, invoiceCount: 2000 }, work);

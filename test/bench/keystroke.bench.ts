@@ -31,6 +31,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { emptyLine, type DraftLine } from '../../common/money';
 import { startHostProcess, type HostProcess } from '../integration/browser-host/host-process';
 import { benchSizes } from '../support/bench-sizes';
+import { median, percentile } from '../support/stats';
 
 const WARMUP = 15;
 const SAMPLES = 80;
@@ -75,12 +76,6 @@ async function makeDraft(n: number): Promise<string> {
   });
   return rec.id;
 }
-
-const median = (a: number[]) => {
-  const s = [...a].sort((x, y) => x - y);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-const p95 = (a: number[]) => [...a].sort((x, y) => x - y)[Math.min(a.length - 1, Math.floor(a.length * 0.95))]!;
 
 /** Opens the draft and measures keystrokes typed into its last line's unit price. */
 async function measure(page: Page, id: string, lineCount: number): Promise<Array<{ ms: number; oldMs: number }>> {
@@ -184,7 +179,7 @@ it('keystroke → painted totals: 5, 200 and 1 000-line drafts', async () => {
   const big = drafts[drafts.length - 1]!;
   const ratio = median(big.samples) / median(small.samples);
   const oldRatio = median(big.old) / median(small.old);
-  const figures = (a: number[]) => `median ${median(a).toFixed(2)} ms, p95 ${p95(a).toFixed(2)} ms, max ${Math.max(...a).toFixed(2)} ms`;
+  const figures = (a: number[]) => `median ${median(a).toFixed(2)} ms, p95 ${percentile(a, 95).toFixed(2)} ms, max ${Math.max(...a).toFixed(2)} ms`;
   console.log(
     [
       `keystroke → painted totals (Chromium, ${small.samples.length} keystrokes each; load ${os
@@ -195,6 +190,6 @@ it('keystroke → painted totals: 5, 200 and 1 000-line drafts', async () => {
       `  ratio ${big.n}/${small.n} (medians): ${ratio.toFixed(2)} (old mark ${oldRatio.toFixed(2)})  (limits: ${big.n}-line p95 ≤ 16.7 ms, ratio < 3)`,
     ].join('\n'),
   );
-  expect(p95(big.samples)).toBeLessThanOrEqual(16.7);
+  expect(percentile(big.samples, 95)).toBeLessThanOrEqual(16.7);
   expect(ratio).toBeLessThan(3);
 });
