@@ -7,7 +7,11 @@
  * Two styles, chosen by what the number is:
  *  - `thousands` (amounts in a currency without minor unit, i.e. VND, and exchange rates): a `.`
  *    only ever groups thousands. `1.500` is 1500; `25.00` or `1.5` is refused (a mistyped group
- *    would otherwise silently become a few đồng) — a decimal there is written `1,5`.
+ *    would otherwise silently become a few đồng) — a decimal there is written `1,5`. A comma
+ *    followed by three digits after one to three others (`25,000`, `120,500`) is how an English
+ *    keyboard or spreadsheet groups thousands: read as a decimal it is a price a thousand times too
+ *    small, so it is refused with both readings (`25.000` or `25`); `formatTyped` writes such a
+ *    fraction with a fourth digit (`25,1250`) so that it reads back.
  *  - `either` (quantities, percentages, amounts in USD and the like): a `.` may also be a decimal
  *    point where it cannot be a thousands group (`1.5`, `12.25`, `0.500`, `1234.5`). A single `.`
  *    followed by exactly three digits (`1.500`) reads both ways (1500 or 1,5) and is refused
@@ -46,6 +50,8 @@ export function dotStyleFor(what: 'amount' | 'quantity' | 'rate' | 'exchangeRate
 }
 
 const GROUPED = /^[1-9]\d{0,2}(?:\.\d{3})+$/;
+/** `25,000`: a thousands group in the English way, or a decimal with three digits in the Vietnamese way. */
+const COMMA_GROUP = /^[1-9]\d{0,2},\d{3}$/;
 
 function refused(code: TypedProblem['code'], en: string, vi: string): TypedNumber {
   return { kind: 'refused', code, en, vi };
@@ -100,6 +106,7 @@ export function parseTyped(input: string, options: ParseTypedOptions): TypedNumb
       if (!GROUPED.test(whole)) return badGroups(raw);
       return ok(negative, whole.replace(/\./g, ''), fraction);
     }
+    if (options.dot === 'thousands' && COMMA_GROUP.test(s)) return commaReadsTwoWays(raw, `${negative ? '-' : ''}${whole}`, fraction);
     return ok(negative, whole, fraction);
   }
   const dots = s.split('.').length - 1;
@@ -130,6 +137,17 @@ export function parseTyped(input: string, options: ParseTypedOptions): TypedNumb
   return ok(negative, head, tail);
 }
 
+function commaReadsTwoWays(raw: string, whole: string, fraction: string): TypedNumber {
+  const thousands = `${whole}.${fraction}`;
+  const digits = fraction.replace(/0+$/, '');
+  const decimal = digits === '' ? whole : `${whole},${digits.length === 3 ? `${digits}0` : digits}`;
+  return refused(
+    'number.ambiguous',
+    `"${raw}" could be read as ${thousands} (the comma grouping thousands) or as ${whole},${fraction} (the comma as decimal mark, a price a thousand times smaller). Type ${thousands} or ${decimal}.`,
+    `"${raw}" có thể hiểu là ${thousands} (dấu phẩy ngăn cách hàng nghìn) hoặc ${whole},${fraction} (dấu phẩy thập phân, nhỏ hơn một nghìn lần). Hãy nhập ${thousands} hoặc ${decimal}.`,
+  );
+}
+
 function badGroups(raw: string): TypedNumber {
   return refused(
     'number.invalid',
@@ -157,8 +175,10 @@ export function formatTyped(value: Decimal | string, options: FormatTypedOptions
   // One group and no comma would read two ways in the `either` style: leave it ungrouped.
   const oneGroup = whole.length > 3 && whole.length <= 6 && fraction === '';
   const shownWhole = options.dot === 'either' && oneGroup ? whole : group(whole);
+  // `25,125` would read two ways in the `thousands` style: a fourth digit makes it a decimal.
+  const shownFraction = options.dot === 'thousands' && COMMA_GROUP.test(`${whole},${fraction}`) ? `${fraction}0` : fraction;
   const sign = negative && /[1-9]/.test(whole + fraction) ? '-' : '';
-  return `${sign}${shownWhole}${fraction ? `,${fraction}` : ''}`;
+  return `${sign}${shownWhole}${shownFraction ? `,${shownFraction}` : ''}`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { startSandbox, type Sandbox } from '../../main/sandbox';
 import { expect, launchHost, test, type HostProcess } from './fixtures';
@@ -340,12 +340,30 @@ test('numbers typed the Vietnamese way, visible suggestions, Enter and Ctrl+Z at
   await expect(page.locator('#err-l1-Quantity')).toContainText('1,5');
   await expect(qty).toHaveValue('1.500'); // what was typed is kept
   await page.screenshot({ path: testInfo.outputPath('editor-ambiguous.png') });
-  await qty.focus();
-  await page.keyboard.press('Control+A');
-  await page.keyboard.type('1,5');
-  await page.keyboard.press('Tab');
+  /** Types over a cell's text and leaves the cell. */
+  const retype = async (cell: Locator, text: string) => {
+    await cell.focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(text);
+    await page.keyboard.press('Tab');
+  };
+  await retype(qty, '1,5');
   await expect(page.locator('#err-l1-Quantity')).toHaveCount(0);
   await expect(page.getByTestId('line-amount-1')).toHaveText('15.000');
+
+  // A price written the English way (25,000) is not read as 25 đồng: refused with both readings.
+  const price = page.getByRole('textbox', { name: 'Đơn giá, dòng 1' });
+  await retype(price, '25,000');
+  await expect(price).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.locator('#err-l0-UnitPrice')).toContainText('có thể hiểu là 25.000');
+  await expect(page.locator('#err-l0-UnitPrice')).toContainText('Hãy nhập 25.000 hoặc 25.');
+  await expect(price).toHaveValue('25,000');
+  await expect(page.getByTestId('line-amount-0')).not.toHaveText('50');
+  await page.screenshot({ path: testInfo.outputPath('editor-comma-price.png') });
+  await retype(price, '25.000');
+  await expect(page.locator('#err-l0-UnitPrice')).toHaveCount(0);
+  await expect(page.getByTestId('line-amount-0')).toHaveText('50.000');
+  await expect(page.getByTestId('total-gross')).toHaveText('65.000');
 
   // Saving teaches the catalogue; a taught item's suggestion is on screen and picked with ↓ Enter.
   await page.keyboard.press('Control+S');

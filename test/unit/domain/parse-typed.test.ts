@@ -51,6 +51,37 @@ describe('parseTyped', () => {
     if (r.kind === 'refused') expect(r.vi).toContain('25.000');
   });
 
+  it('refuses a comma before three digits where a dot only groups (VND): an English thousands group, never a few đồng', () => {
+    for (const [text, thousands, decimal] of [
+      ['25,000', '25.000', '25'],
+      ['120,000', '120.000', '120'],
+      ['120,500', '120.500', '120,5'],
+      ['25,125', '25.125', '25,1250'],
+      ['-25,000', '-25.000', '-25'],
+    ] as const) {
+      const r = parseTyped(text, { dot: 'thousands' });
+      expect(r.kind, text).toBe('refused');
+      if (r.kind !== 'refused') continue;
+      expect(r.code).toBe('number.ambiguous');
+      expect(r.en).toContain(`Type ${thousands} or ${decimal}.`);
+      expect(r.vi).toContain(`Hãy nhập ${thousands} hoặc ${decimal}.`);
+    }
+    // What cannot be an English group still reads as a decimal; other fields keep the comma as the decimal mark.
+    const decimals: Array<[string, DotStyle, string]> = [
+      ['25,5', 'thousands', '25.5'],
+      ['0,125', 'thousands', '0.125'],
+      ['1.234,567', 'thousands', '1234.567'],
+      ['25,1250', 'thousands', '25.125'],
+      ['1250,000', 'thousands', '1250'],
+      ['1,500', 'either', '1.5'],
+    ];
+    for (const [text, dot, value] of decimals) expect(read(text, dot), text).toBe(value);
+    expect(formatTyped('25.125', { dot: 'thousands' })).toBe('25,1250');
+    expect(formatTyped('-120.5', { dot: 'thousands', decimals: 3 })).toBe('-120,5000');
+    expect(formatTyped('1234.125', { dot: 'thousands' })).toBe('1.234,125');
+    expect(formatTyped('1.125', { dot: 'either' })).toBe('1,125');
+  });
+
   it('refuses malformed input with a message in both languages', () => {
     for (const text of ['abc', '1,2,3', '1,234.5', '12.34.5', '1.23.456', '--5', '.', ',']) {
       const r = parseTyped(text, { dot: 'either' });
