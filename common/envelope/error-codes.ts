@@ -81,8 +81,8 @@ const TABLE: Record<string, { category: ErrorCodeCategory } & CodeMessage> = {
   },
   InvoiceNotExist: {
     category: 'item',
-    en: 'No invoice exists with this lookup code.',
-    vi: 'Không tồn tại hóa đơn với mã tra cứu này.',
+    en: 'No invoice of the chosen kind has this lookup code: check the kind (with tax-authority code, without code, from a cash register) and the code.',
+    vi: 'Không có hóa đơn nào thuộc loại đã chọn mang mã tra cứu này: hãy kiểm tra loại hóa đơn (có mã của cơ quan thuế, không có mã, máy tính tiền) và mã tra cứu.',
   },
   InvoiceDeleted: {
     category: 'item',

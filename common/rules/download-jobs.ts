@@ -20,3 +20,10 @@ export function jobActions(job: Pick<DownloadJob, 'status' | 'failed'>): JobActi
     exportFailed: job.failed > 0,
   };
 }
+
+/** The word a job's state is shown by: a finished job with failed items does not look like a clean one. */
+export type JobStatusWord = DownloadJob['status'] | 'doneWithErrors';
+
+export function jobStatusWord(job: Pick<DownloadJob, 'status' | 'failed'>): JobStatusWord {
+  return job.status === 'done' && job.failed > 0 ? 'doneWithErrors' : job.status;
+}

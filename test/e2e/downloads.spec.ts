@@ -26,6 +26,12 @@ test('paste IDs, type a folder, watch progress, retry the failed ones', async ({
   // The browser host has no folder dialog: it says so, and a typed path is used.
   await page.getByRole('button', { name: 'Chọn thư mục…' }).click();
   await expect(page.getByText('Nhập đường dẫn đầy đủ, ví dụ C:\\HoaDon hoặc /home/toi/hoadon').first()).toBeVisible();
+  // The button goes; the keyboard is left in the path field, not on the page.
+  await expect(page.getByLabel('Thư mục lưu')).toBeFocused();
+  // Start without a folder: the form says what is missing and moves there.
+  await page.getByRole('button', { name: 'Bắt đầu tải' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Chọn hoặc nhập thư mục lưu trước khi tải.' })).toBeVisible();
+  await expect(page.getByLabel('Thư mục lưu')).toBeFocused();
   await page.getByLabel('Thư mục lưu').fill(out);
 
   // Six batches of 50 over four connections: two rounds of calls, each held 1,5 s, so the
@@ -33,6 +39,8 @@ test('paste IDs, type a folder, watch progress, retry the failed ones', async ({
   env.sandbox.setFaults({ download: { latencyMs: 1500 } });
   await page.getByRole('button', { name: 'Bắt đầu tải' }).click();
   await expect(page.getByText(/Đã tạo lượt tải 300 hóa đơn/)).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: 'thư mục lưu' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Bắt đầu tải' })).toBeFocused();
 
   // Progress moves while the job runs, then completes.
   const bar = page.getByTestId('download-progress');
@@ -84,6 +92,11 @@ test('paste IDs, type a folder, watch progress, retry the failed ones', async ({
   await expect(table.locator('[role=row][data-status=failed]')).toHaveCount(1);
   await expect(table.locator('[role=row][data-status=failed]')).toContainText('KHONG-TON-TAI');
   await expect(table.locator('[role=row][data-status=failed]')).toContainText('InvoiceNotExist');
+  // In words first (an unknown code, or an invoice asked for under another kind), the code after them; the job says it has failures.
+  await expect(table.locator('[role=row][data-status=failed]').getByRole('cell').nth(3)).toHaveText(
+    /^Không có hóa đơn nào thuộc loại đã chọn .* \[InvoiceNotExist\]$/,
+  );
+  await expect(page.getByRole('heading', { name: /XML — Hoàn tất, có mục lỗi/ })).toBeVisible();
   for (const id of more) expect(fs.existsSync(path.join(out, `${id}.xml`))).toBe(true);
 
   // Export of the failed list: a CSV download with the code and the message.

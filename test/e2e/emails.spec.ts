@@ -62,7 +62,7 @@ test('import a CSV with good and bad rows, send, filter failed, retry', async ({
   await expect(rows.first()).toContainText('NOPE-404');
   // The result column speaks words; the error code appears once, and no status number is shown.
   const result = rows.first().locator('[data-col=result]');
-  await expect(result).toContainText('Không tồn tại hóa đơn');
+  await expect(result).toContainText('Không có hóa đơn nào thuộc loại đã chọn mang mã tra cứu này');
   expect(((await result.textContent()) ?? '').split('InvoiceNotExist').length - 1).toBe(1);
   await expect(table).not.toContainText('Mã trạng thái');
 

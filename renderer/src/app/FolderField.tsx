@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { bridge } from '../bridge';
 import { useLive } from './useLive';
@@ -26,20 +26,26 @@ export function FolderField({
   value,
   onChange,
   onError,
+  id,
 }: {
   label: string;
   value: string;
   onChange: (f: string) => void;
   onError: (e: unknown) => void;
+  /** The path input's id (a form that names a missing folder moves the focus there). */
+  id?: string;
 }) {
   const { t } = useTranslation();
   /** Whether the host has a folder dialog: unknown until the button is used. */
   const [dialog, setDialog] = useState<boolean | null>(null);
+  const input = useRef<HTMLInputElement>(null);
   const choose = async () => {
     try {
       const answer = await bridge.call('downloads.chooseFolder', value ? { defaultPath: value } : {});
       setDialog(answer.supported);
       if (answer.folder) onChange(answer.folder);
+      // No dialog here: the button goes, and the keyboard is left where the path is typed.
+      if (!answer.supported) input.current?.focus();
     } catch (error) {
       onError(error);
     }
@@ -48,7 +54,16 @@ export function FolderField({
     <div className="folder-field">
       <label className="field">
         <span>{label}</span>
-        <input type="text" value={value} onChange={(e) => onChange(e.target.value)} placeholder={t('downloads.folderHint')} required spellCheck={false} />
+        <input
+          ref={input}
+          id={id}
+          type="text"
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          placeholder={t('downloads.folderHint')}
+          required
+          spellCheck={false}
+        />
       </label>
       {dialog !== false && (
         <button type="button" onClick={() => void choose()}>

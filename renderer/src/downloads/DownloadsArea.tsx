@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DownloadJob } from '../../../common/calls/downloads';
 import { formatCount, formatDateTime } from '../../../common/format';
+import { jobStatusWord } from '../../../common/rules/download-jobs';
 import { useLang } from '../app/error-text';
 import { Notice, useNotice } from '../app/Notice';
 import { useLive } from '../app/useLive';
@@ -58,7 +59,8 @@ export function DownloadsArea() {
               {jobs.map((j) => (
                 <li key={j.id}>
                   <button type="button" aria-pressed={j.id === selected} onClick={() => setChosen(j.id)}>
-                    {t(`downloads.types.${j.type}`)} · {formatCount(j.total, lang)} · {t(`downloads.status.${j.status}`)} · {formatDateTime(j.createdAt, lang)}
+                    {t(`downloads.types.${j.type}`)} · {formatCount(j.total, lang)} · {t(`downloads.status.${jobStatusWord(j)}`)} ·{' '}
+                    {formatDateTime(j.createdAt, lang)}
                   </button>
                 </li>
               ))}

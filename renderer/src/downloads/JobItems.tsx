@@ -87,7 +87,7 @@ export function JobItems({ job }: { job: DownloadJob }) {
                 <span role="cell">{item ? stateWords[item.state] : ''}</span>
                 <span role="cell">{item?.file ?? ''}</span>
                 <span role="cell" title={item?.message ? pick(item.message, lang) : ''}>
-                  {item?.errorCode ? `${item.errorCode}: ${item.message ? pick(item.message, lang) : ''}` : ''}
+                  {item?.errorCode ? (item.message ? `${pick(item.message, lang)} [${item.errorCode}]` : item.errorCode) : ''}
                 </span>
               </DataRow>
             );

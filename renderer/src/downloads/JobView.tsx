@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import type { DownloadJob } from '../../../common/calls/downloads';
 import { formatBytes, formatCount, formatEta } from '../../../common/format';
 import { pick } from '../../../common/model';
-import { jobActions } from '../../../common/rules/download-jobs';
+import { jobActions, jobStatusWord } from '../../../common/rules/download-jobs';
 import { useErrorText, useLang } from '../app/error-text';
 import type { NoticeKind } from '../app/Notice';
 import { saveTextFile } from '../app/save-file';
@@ -48,7 +48,7 @@ export function JobView({ job, onNotice, onRemoved }: { job: DownloadJob; onNoti
   return (
     <section className="downloads-job" aria-labelledby="downloads-job-title" data-testid="download-job">
       <h2 id="downloads-job-title">
-        {t(`downloads.types.${job.type}`)} — {t(`downloads.status.${job.status}`)}
+        {t(`downloads.types.${job.type}`)} — {t(`downloads.status.${jobStatusWord(job)}`)}
       </h2>
       <p className="downloads-folder-line">{job.folder}</p>
       <progress max={job.total} value={job.done} aria-label={t('downloads.progressLabel')} data-testid="download-progress">

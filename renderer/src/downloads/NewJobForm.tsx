@@ -35,6 +35,8 @@ export function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) 
   const [unzip, setUnzip] = useState(false);
   const [busy, setBusy] = useState(false);
   const [choosing, setChoosing] = useState(false);
+  /** The field the last Start found empty: named under the button, the focus moved to it. */
+  const [missing, setMissing] = useState<'ids' | 'folder' | null>(null);
   const { folder, setFolder, remember } = useRememberedFolder();
 
   useEffect(() => {
@@ -57,6 +59,13 @@ export function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) 
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    if (busy) return;
+    const empty = idsText.trim() === '' ? 'ids' : folder.trim() === '' ? 'folder' : null;
+    setMissing(empty);
+    if (empty) {
+      document.getElementById(empty === 'ids' ? 'downloads-ids' : 'downloads-folder')?.focus();
+      return;
+    }
     setBusy(true);
     try {
       const res = await bridge.call('downloads.create', {
@@ -83,9 +92,10 @@ export function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) 
   };
 
   return (
-    <form className="downloads-form" onSubmit={(e) => void submit(e)} aria-labelledby="downloads-new">
+    <form className="downloads-form" noValidate onSubmit={(e) => void submit(e)} aria-labelledby="downloads-new">
       <h2 id="downloads-new">{t('downloads.newJob')}</h2>
       <TextAreaField
+        id="downloads-ids"
         className="downloads-ids"
         label={t('downloads.ids')}
         value={idsText}
@@ -95,7 +105,9 @@ export function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) 
           setIdsText(text);
           setFileName(undefined);
         }}
+        aria-invalid={missing === 'ids' || undefined}
       />
+      {missing === 'ids' && <Missing text={t('downloads.needIds')} />}
       <button type="button" onClick={() => setChoosing(true)}>
         {t('issued.choose.open')}
       </button>
@@ -153,7 +165,14 @@ export function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) 
           <input type="checkbox" checked={unzip} onChange={(e) => setUnzip(e.target.checked)} /> {t('downloads.unzip')}
         </label>
       )}
-      <FolderField label={t('downloads.folder')} value={folder} onChange={setFolder} onError={(error) => props.onError(errorText(error))} />
+      <FolderField
+        id="downloads-folder"
+        label={t('downloads.folder')}
+        value={folder}
+        onChange={setFolder}
+        onError={(error) => props.onError(errorText(error))}
+      />
+      {missing === 'folder' && <Missing text={t('downloads.needFolder')} />}
       <SelectField
         className="downloads-select"
         label={t('downloads.existing')}
@@ -161,9 +180,19 @@ export function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) 
         onChange={setExisting}
         options={POLICIES.map((p) => ({ value: p, label: t(`downloads.policies.${p}`) }))}
       />
-      <button type="submit" className="primary" disabled={busy || idsText.trim() === '' || folder.trim() === ''}>
+      {/* Never disabled: a disabled button says nothing of why and drops the keyboard's focus. */}
+      <button type="submit" className="primary" aria-disabled={busy}>
         {t('downloads.start')}
       </button>
     </form>
+  );
+}
+
+/** What Start found missing, next to its field (the field has the focus). */
+function Missing({ text }: { text: string }) {
+  return (
+    <p className="downloads-missing" role="alert">
+      {text}
+    </p>
   );
 }
