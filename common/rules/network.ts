@@ -24,6 +24,18 @@ export const MAX_DOWNLOAD_BATCH = 50;
 /** Most invoices one sendemail call may carry. */
 export const MAX_EMAIL_BATCH = 100;
 
+const BATCH_LIMITS = {
+  download: { max: MAX_DOWNLOAD_BATCH, en: 'Invoices per download request', vi: 'Số hóa đơn mỗi lần tải' },
+  email: { max: MAX_EMAIL_BATCH, en: 'Emails per send request', vi: 'Số email mỗi lần gửi' },
+} as const;
+
+/** Why a batch size a person typed cannot be used (a whole number from 1 to the service's limit), or null. */
+export function batchSizeProblem(what: keyof typeof BATCH_LIMITS, n: number): Bilingual | null {
+  const { max, en, vi } = BATCH_LIMITS[what];
+  if (Number.isInteger(n) && n >= 1 && n <= max) return null;
+  return { en: `${en} must be a whole number from 1 to ${max}.`, vi: `${vi} phải là số nguyên từ 1 đến ${max}.` };
+}
+
 const IPV4_LOOPBACK = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 
 /**

@@ -62,6 +62,13 @@ test('this month, one series, 30 chosen: downloaded as 30 PDFs, emailed to their
   await expect(page.getByRole('heading', { level: 1, name: 'Hóa đơn đã phát hành' })).toBeVisible();
   await page.getByRole('button', { name: 'Tháng này' }).click();
   await expect(page.getByLabel('Từ ngày')).toHaveValue(`01/${today().slice(5, 7)}/${today().slice(0, 4)}`);
+  // A day that does not exist is named as such, and the list says what to do instead of loading for ever.
+  await page.getByLabel('Từ ngày').fill(`31/02/${today().slice(0, 4)}`);
+  await page.keyboard.press('Tab');
+  await expect(page.getByText('Ngày không hợp lệ: hãy nhập một ngày có thật')).toBeVisible();
+  await expect(page.getByText('Sửa ngày ở trên để xem danh sách.')).toBeVisible();
+  await page.getByRole('button', { name: 'Tháng này' }).click();
+  await expect(page.getByText('Sửa ngày ở trên để xem danh sách.')).toHaveCount(0);
   await page.getByRole('button', { name: 'Đồng bộ với hệ thống' }).click();
   await expect(page.getByText(/^Đã đồng bộ: đọc \d+ hóa đơn/)).toBeVisible({ timeout: 60_000 });
   const table = page.getByRole('table', { name: 'Hóa đơn đã phát hành' });

@@ -110,6 +110,13 @@ test('the decimal digits the shop issues with are chosen in Settings and kept', 
   await expect(digits.getByLabel('Số lượng')).toHaveValue('');
   await digits.getByLabel('Số lượng').selectOption('3');
   await digits.getByLabel('Thành tiền quy đổi (VND)').selectOption('0');
+  // A batch size the service would refuse is named in the screen's language, and the field gets the focus.
+  const batch = app.getByLabel('Số hóa đơn mỗi lần tải (1–50)');
+  await batch.fill('80');
+  await app.getByRole('button', { name: 'Lưu tùy chọn' }).click();
+  await expect(app.getByText('Số hóa đơn mỗi lần tải phải là số nguyên từ 1 đến 50.')).toBeVisible();
+  await expect(batch).toBeFocused();
+  await batch.fill('50');
   await app.getByRole('button', { name: 'Lưu tùy chọn' }).click();
   await expect(app.getByText('Đã lưu tùy chọn.')).toBeVisible();
   await app.getByRole('button', { name: 'Mẫu hóa đơn' }).click();

@@ -74,7 +74,7 @@ export function AddDialog({ onDone, onClose }: { onDone: (text: string) => void;
   };
   return (
     <Dialog title={t('emails.add.title')} closeLabel={t('app.close')} onClose={onClose} className="emails-dialog">
-      <form onSubmit={(e) => void submit(e)} aria-label={t('emails.add.title')}>
+      <form noValidate onSubmit={(e) => void submit(e)} aria-label={t('emails.add.title')}>
         {sandbox && (
           <SampleInvoices
             onPick={(g) => {

@@ -18,7 +18,7 @@ export type RowAction = 'view' | 'adjust' | 'replace' | 'goTo';
 
 interface TableProps {
   /** The rows of the filter and the chosen ones (useRegisterScreen). */
-  screen: Pick<RegisterScreen, 'pages' | 'selection' | 'selectAll'>;
+  screen: Pick<RegisterScreen, 'pages' | 'selection' | 'selectAll' | 'dateError'>;
   lang: Lang;
   /** Without actions: the chooser of other screens. */
   actions: boolean;
@@ -60,7 +60,7 @@ export function IssuedTable(props: TableProps) {
         <Body {...props} />
       </div>
       <p className="issued-total" aria-live="polite">
-        {total === null ? t('issued.loading') : t('issued.count', { total: formatCount(total, lang) })}
+        {screen.dateError ? t('issued.fixDates') : total === null ? t('issued.loading') : t('issued.count', { total: formatCount(total, lang) })}
       </p>
     </div>
   );
@@ -149,6 +149,7 @@ const Row = memo(function Row({ inv, index, start, height, selected, focusable, 
   const name = invoiceName(inv);
   const status = issuedStatus(inv);
   const words = status.words.map((w) => pick(w, lang)).join(' · ');
+  const total = formatTotal(inv.total, inv.currency);
   const allowed = correctionsAllowed(inv);
   return (
     <DataRow place={place} selected={selected} data-tx={inv.transactionId} className={`issued-row tax-${status.tax}`}>
@@ -174,8 +175,8 @@ const Row = memo(function Row({ inv, index, start, height, selected, focusable, 
         {inv.buyerName || '—'}
         {inv.buyerTaxCode && <small> {inv.buyerTaxCode}</small>}
       </span>
-      <span role="cell" className="num">
-        {formatTotal(inv.total, inv.currency)}
+      <span role="cell" className="num" title={total}>
+        {total}
       </span>
       <span role="cell" className="issued-status" data-col="status" title={words}>
         <span className={`badge badge-tax-${status.tax}`}>{words}</span>

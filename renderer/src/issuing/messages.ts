@@ -270,7 +270,7 @@ export const issuingEn: MessagesOf<typeof issuingVi> = {
     refresh: 'Reload the certificates',
     loading: 'Loading the certificates…',
     certificatesFailed: 'The certificates could not be loaded: {{message}}',
-    certificatesCount: 'The service has {{count}} certificates.',
+    certificatesCount: 'Certificates on the service: {{count}}.',
     gap: 'Pause between two invoices of one series (seconds)',
     gapHint: 'The service issues each series one invoice after another; 1 to 3 seconds is advised, e.g. 1 or 1,5.',
     gapInvalid: 'Enter seconds from 0 to 60, e.g. 1 or 1,5.',

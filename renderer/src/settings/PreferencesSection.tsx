@@ -1,7 +1,9 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Settings } from '../../../common/calls/settings';
-import { useErrorText } from '../app/error-text';
+import { pick } from '../../../common/model';
+import { batchSizeProblem, MAX_DOWNLOAD_BATCH, MAX_EMAIL_BATCH } from '../../../common/rules/network';
+import { useErrorText, useLang } from '../app/error-text';
 import type { NoticeMessage } from '../app/Notice';
 import { useLive } from '../app/useLive';
 import { bridge } from '../bridge';
@@ -10,16 +12,30 @@ import { DigitsFieldset } from './DigitsFieldset';
 import { setLanguage } from '../i18n';
 
 const BATCHES = [
-  { key: 'download', max: 50, label: 'settings.prefs.batchDownload' },
-  { key: 'email', max: 100, label: 'settings.prefs.batchEmail' },
+  { key: 'download', max: MAX_DOWNLOAD_BATCH, label: 'settings.prefs.batchDownload' },
+  { key: 'email', max: MAX_EMAIL_BATCH, label: 'settings.prefs.batchEmail' },
 ] as const;
 
-function BatchInput({ label, max, value, onChange }: { label: string; max: number; value: number; onChange: (n: number) => void }) {
-  const id = useId();
+function BatchInput(props: { id: string; label: string; max: number; value: number; problem: string | null; onChange: (n: number) => void }) {
+  const { id, label, max, value, problem, onChange } = props;
   return (
     <>
       <label htmlFor={id}>{label}</label>
-      <input id={id} type="number" min={1} max={max} value={value} onChange={(e) => onChange(Number(e.target.value))} />
+      <input
+        id={id}
+        type="number"
+        min={1}
+        max={max}
+        value={value}
+        aria-invalid={problem !== null || undefined}
+        aria-describedby={problem ? `${id}-problem` : undefined}
+        onChange={(e) => onChange(Number(e.target.value))}
+      />
+      {problem && (
+        <p id={`${id}-problem`} role="alert" className="form-error">
+          {problem}
+        </p>
+      )}
     </>
   );
 }
@@ -32,7 +48,11 @@ export function PreferencesSection() {
   const settings = live.data;
   const setSettings = (next: Settings) => live.set(() => next);
   const [message, setMessage] = useState<NoticeMessage | null>(null);
+  /** A batch size Save refused, shown under its field. */
+  const [batchProblem, setBatchProblem] = useState<{ key: (typeof BATCHES)[number]['key']; text: string } | null>(null);
   const ids = { heading: useId(), lang: useId(), zero: useId(), thousand: useId(), tu: useId(), even: useId(), folder: useId(), words: useId() };
+  const batchIds = { download: useId(), email: useId() };
+  const lang = useLang();
 
   if (!settings) return null;
 
@@ -40,6 +60,16 @@ export function PreferencesSection() {
   const save = async (event: FormEvent) => {
     event.preventDefault();
     setMessage(null);
+    setBatchProblem(null);
+    // Checked here in the screen's language (the browser's own bubble speaks its own), the field focused.
+    for (const { key } of BATCHES) {
+      const problem = batchSizeProblem(key, settings.batchSizes[key]);
+      if (problem) {
+        setBatchProblem({ key, text: pick(problem, lang) });
+        document.getElementById(batchIds[key])?.focus();
+        return;
+      }
+    }
     try {
       const saved = await bridge.call('settings.update', {
         language: settings.language,
@@ -60,7 +90,7 @@ export function PreferencesSection() {
   return (
     <section aria-labelledby={ids.heading} className="settings-section">
       <h2 id={ids.heading}>{t('settings.prefs.title')}</h2>
-      <form onSubmit={(e) => void save(e)} aria-labelledby={ids.heading}>
+      <form noValidate onSubmit={(e) => void save(e)} aria-labelledby={ids.heading}>
         <label htmlFor={ids.lang}>{t('settings.prefs.language')}</label>
         <select id={ids.lang} value={settings.language} onChange={(e) => patch({ language: e.target.value as Settings['language'] })}>
           <option value="vi">Tiếng Việt</option>
@@ -101,6 +131,8 @@ export function PreferencesSection() {
         {BATCHES.map(({ key, max, label }) => (
           <BatchInput
             key={key}
+            id={batchIds[key]}
+            problem={batchProblem?.key === key ? batchProblem.text : null}
             label={t(label)}
             max={max}
             value={settings.batchSizes[key]}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  batchSizeProblem,
   checkServiceUrl,
   isLoopbackHost,
   isRetryableFailure,
@@ -108,5 +109,28 @@ describe('failures, presets and limits', () => {
     const tooMany = { ...DEFAULT_SETTINGS, batchSizes: { download: MAX_DOWNLOAD_BATCH + 1, email: MAX_EMAIL_BATCH + 1 } };
     expect(SettingsSchema.safeParse(tooMany).success).toBe(false);
     expect(SettingsSchema.safeParse({ ...DEFAULT_SETTINGS, batchSizes: { download: MAX_DOWNLOAD_BATCH, email: MAX_EMAIL_BATCH } }).success).toBe(true);
+  });
+
+  it('names a batch size a person typed that the service would refuse, in both languages, and agrees with the settings schema', () => {
+    expect(batchSizeProblem('download', MAX_DOWNLOAD_BATCH)).toBeNull();
+    expect(batchSizeProblem('email', 1)).toBeNull();
+    expect(batchSizeProblem('download', 80)).toEqual({
+      en: 'Invoices per download request must be a whole number from 1 to 50.',
+      vi: 'Số hóa đơn mỗi lần tải phải là số nguyên từ 1 đến 50.',
+    });
+    expect(batchSizeProblem('email', 200)?.vi).toBe('Số email mỗi lần gửi phải là số nguyên từ 1 đến 100.');
+    for (const n of [0, -1, 2.5, Number.NaN]) expect(batchSizeProblem('email', n), String(n)).not.toBeNull();
+    for (const [what, n] of [
+      ['download', 0],
+      ['download', 1],
+      ['download', 50],
+      ['download', 51],
+      ['email', 100],
+      ['email', 101],
+      ['email', 7.5],
+    ] as const) {
+      const ok = SettingsSchema.safeParse({ ...DEFAULT_SETTINGS, batchSizes: { ...DEFAULT_SETTINGS.batchSizes, [what]: n } }).success;
+      expect(batchSizeProblem(what, n) === null, `${what} ${n}`).toBe(ok);
+    }
   });
 });
