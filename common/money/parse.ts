@@ -143,8 +143,8 @@ function commaReadsTwoWays(raw: string, whole: string, fraction: string): TypedN
   const decimal = digits === '' ? whole : `${whole},${digits.length === 3 ? `${digits}0` : digits}`;
   return refused(
     'number.ambiguous',
-    `"${raw}" could be read as ${thousands} (the comma grouping thousands) or as ${whole},${fraction} (the comma as decimal mark, a price a thousand times smaller). Type ${thousands} or ${decimal}.`,
-    `"${raw}" có thể hiểu là ${thousands} (dấu phẩy ngăn cách hàng nghìn) hoặc ${whole},${fraction} (dấu phẩy thập phân, nhỏ hơn một nghìn lần). Hãy nhập ${thousands} hoặc ${decimal}.`,
+    `"${raw}" could be read as ${thousands} (the comma grouping thousands) or as ${whole},${fraction} (the comma as decimal mark: a thousand times smaller). Type ${thousands} or ${decimal}.`,
+    `"${raw}" có thể hiểu là ${thousands} (dấu phẩy ngăn cách hàng nghìn) hoặc ${whole},${fraction} (dấu phẩy thập phân: nhỏ hơn một nghìn lần). Hãy nhập ${thousands} hoặc ${decimal}.`,
   );
 }
 

@@ -27,6 +27,7 @@ export function FolderField({
   onChange,
   onError,
   id,
+  problemId,
 }: {
   label: string;
   value: string;
@@ -34,6 +35,8 @@ export function FolderField({
   onError: (e: unknown) => void;
   /** The path input's id (a form that names a missing folder moves the focus there). */
   id?: string;
+  /** The id of the text saying what is wrong with the folder, when something is. */
+  problemId?: string | undefined;
 }) {
   const { t } = useTranslation();
   /** Whether the host has a folder dialog: unknown until the button is used. */
@@ -57,6 +60,8 @@ export function FolderField({
         <input
           ref={input}
           id={id}
+          aria-invalid={problemId ? true : undefined}
+          aria-describedby={problemId}
           type="text"
           value={value}
           onChange={(e) => onChange(e.target.value)}

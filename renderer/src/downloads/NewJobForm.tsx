@@ -35,9 +35,12 @@ export function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) 
   const [unzip, setUnzip] = useState(false);
   const [busy, setBusy] = useState(false);
   const [choosing, setChoosing] = useState(false);
-  /** The field the last Start found empty: named under the button, the focus moved to it. */
-  const [missing, setMissing] = useState<'ids' | 'folder' | null>(null);
+  /** The field the last Start found empty (named under it, the focus moved to it) until it is filled; `tries` remounts the alert so a second Start says it again. */
+  const [missing, setMissing] = useState<{ field: 'ids' | 'folder'; tries: number } | null>(null);
   const { folder, setFolder, remember } = useRememberedFolder();
+  /** Named until the field is filled, however it is (typed, chosen, a file, a sample). */
+  const idsMissing = missing?.field === 'ids' && idsText.trim() === '';
+  const folderMissing = missing?.field === 'folder' && folder.trim() === '';
 
   useEffect(() => {
     if (idsText.trim() === '') {
@@ -61,7 +64,7 @@ export function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) 
     e.preventDefault();
     if (busy) return;
     const empty = idsText.trim() === '' ? 'ids' : folder.trim() === '' ? 'folder' : null;
-    setMissing(empty);
+    setMissing(empty && { field: empty, tries: (missing?.tries ?? 0) + 1 });
     if (empty) {
       document.getElementById(empty === 'ids' ? 'downloads-ids' : 'downloads-folder')?.focus();
       return;
@@ -105,9 +108,10 @@ export function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) 
           setIdsText(text);
           setFileName(undefined);
         }}
-        aria-invalid={missing === 'ids' || undefined}
+        aria-invalid={idsMissing || undefined}
+        aria-describedby={idsMissing ? 'downloads-missing' : undefined}
       />
-      {missing === 'ids' && <Missing text={t('downloads.needIds')} />}
+      {idsMissing && <Missing key={missing.tries} text={t('downloads.needIds')} />}
       <button type="button" onClick={() => setChoosing(true)}>
         {t('issued.choose.open')}
       </button>
@@ -171,8 +175,9 @@ export function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) 
         value={folder}
         onChange={setFolder}
         onError={(error) => props.onError(errorText(error))}
+        problemId={folderMissing ? 'downloads-missing' : undefined}
       />
-      {missing === 'folder' && <Missing text={t('downloads.needFolder')} />}
+      {folderMissing && <Missing key={missing.tries} text={t('downloads.needFolder')} />}
       <SelectField
         className="downloads-select"
         label={t('downloads.existing')}
@@ -191,7 +196,7 @@ export function NewJobForm(props: { onCreated: (job: DownloadJob, text: string) 
 /** What Start found missing, next to its field (the field has the focus). */
 function Missing({ text }: { text: string }) {
   return (
-    <p className="downloads-missing" role="alert">
+    <p id="downloads-missing" className="downloads-missing" role="alert">
       {text}
     </p>
   );

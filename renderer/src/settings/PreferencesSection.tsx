@@ -136,7 +136,10 @@ export function PreferencesSection() {
             label={t(label)}
             max={max}
             value={settings.batchSizes[key]}
-            onChange={(n) => patch({ batchSizes: { ...settings.batchSizes, [key]: n } })}
+            onChange={(n) => {
+              patch({ batchSizes: { ...settings.batchSizes, [key]: n } });
+              if (batchProblem?.key === key) setBatchProblem(null);
+            }}
           />
         ))}
         <DigitsFieldset value={settings.decimalDigits} onChange={(decimalDigits) => patch({ decimalDigits })} />

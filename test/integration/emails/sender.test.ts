@@ -73,7 +73,7 @@ describe('email queue against the sandbox', () => {
     expect(byTx.get(three)).toMatchObject({ state: 'sent', sendEmailStatus: 3, errorCode: null });
     expect(byTx.get(four)).toMatchObject({ state: 'requested', sendEmailStatus: 4 });
     expect(byTx.get('NO-SUCH-INVOICE-1')).toMatchObject({ state: 'failed', errorCode: 'InvoiceNotExist', retryable: false });
-    expect(byTx.get('NO-SUCH-INVOICE-1')!.lastError?.vi).toContain('Không tồn tại');
+    expect(byTx.get('NO-SUCH-INVOICE-1')!.lastError?.vi).toContain('Không có hóa đơn nào thuộc loại đã chọn mang mã tra cứu này');
     expect(byTx.get(other)).toMatchObject({ state: 'failed', sendEmailStatus: 2, errorCode: 'InvalidEmail' });
     expect(byTx.get(other)!.lastError?.en).toContain('InvalidEmail');
   });

@@ -1,11 +1,26 @@
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { emptyDraft, emptyLine, issuingForm } from '../../../common/money';
+import { IssueQueue } from '../../../main/services/issuing/queue';
+import { ProfileService } from '../../../main/services/profiles';
+import { recordIssuedFromQueue } from '../../../main/services/register/from-queue';
 import { upsertRows, type RegisterRow } from '../../../main/services/register/repository';
 import { openDatabase, prepared, type Store } from '../../../main/services/store';
 import { makeTempDir } from '../../support/temp-dir';
 
 const closers: Array<() => void> = [];
 afterEach(() => closers.splice(0).forEach((close) => close()));
+
+/** A database in a fresh folder, closed and removed after the test. */
+function tempStore(): Store {
+  const tmp = makeTempDir('einvoice-statements-');
+  const store = openDatabase(tmp.dir);
+  closers.push(() => {
+    store.close();
+    tmp.cleanup();
+  });
+  return store;
+}
 
 describe('prepared', () => {
   it('keeps one statement per SQL text and connection', () => {
@@ -30,12 +45,7 @@ describe('prepared', () => {
   });
 
   it('lets the register write its rows without preparing anything after the first batch', () => {
-    const tmp = makeTempDir('einvoice-statements-');
-    const store: Store = openDatabase(tmp.dir);
-    closers.push(() => {
-      store.close();
-      tmp.cleanup();
-    });
+    const store = tempStore();
     const scope = { profileId: 'sandbox', service: 'sandbox|0101243150' };
     const row = (i: number): RegisterRow => ({
       transactionId: `TX${i}`,
@@ -64,5 +74,42 @@ describe('prepared', () => {
     expect(added).toBe(2);
     expect(prepare).not.toHaveBeenCalled();
     expect(prepared(store.db, 'SELECT count(*) AS n FROM issued_invoices').get()).toEqual({ n: 4 });
+  });
+
+  it('lets the issue queue copy issued invoices into the register without preparing anything after the first batch', () => {
+    const store = tempStore();
+    new ProfileService(store);
+    const queue = new IssueQueue(store);
+    const ids = [1, 2, 3].map((i) => {
+      const draft = emptyDraft({
+        RefID: `ref-${i}`,
+        InvSeries: '1C26TAA',
+        InvDate: '2026-11-27',
+        BuyerLegalName: `Khách ${i}`,
+        lines: [{ ...emptyLine(1), ItemName: 'Cà phê', UnitName: 'gói', Quantity: '1', UnitPrice: '185000', VATRateName: '10%' }],
+      });
+      const data = issuingForm(draft).data;
+      const entry = queue.add('sandbox', {
+        draftId: null,
+        payload: data,
+        kind: 'withCode',
+        signType: 2,
+        certificateSN: 'sn',
+        buyerName: `Khách ${i}`,
+        buyerEmail: '',
+        total: String(data.TotalAmountOC),
+        currency: 'VND',
+        download: false,
+        email: false,
+      });
+      return entry.id;
+    });
+    store.db.exec("UPDATE issue_queue SET state = 'issued', transaction_id = 'T' || id, inv_no = printf('%08d', id)");
+    const at = new Date().toISOString();
+    store.transaction((db) => recordIssuedFromQueue(db, ids.slice(0, 1), at));
+    const prepare = vi.spyOn(store.db, 'prepare');
+    store.transaction((db) => recordIssuedFromQueue(db, ids.slice(1), at));
+    expect(prepare).not.toHaveBeenCalled();
+    expect(prepared(store.db, 'SELECT transaction_id AS tx FROM issued_invoices ORDER BY id').all()).toEqual(ids.map((id) => ({ tx: `T${id}` })));
   });
 });
