@@ -138,9 +138,9 @@ export function parseTyped(input: string, options: ParseTypedOptions): TypedNumb
 }
 
 function commaReadsTwoWays(raw: string, whole: string, fraction: string): TypedNumber {
-  const thousands = `${whole}.${fraction}`;
-  const digits = fraction.replace(/0+$/, '');
-  const decimal = digits === '' ? whole : `${whole},${digits.length === 3 ? `${digits}0` : digits}`;
+  // Both readings written as the app writes them, so each one typed back reads as meant.
+  const thousands = formatTyped(`${whole}${fraction}`, { dot: 'thousands' });
+  const decimal = formatTyped(`${whole}.${fraction}`, { dot: 'thousands' });
   return refused(
     'number.ambiguous',
     `"${raw}" could be read as ${thousands} (the comma grouping thousands) or as ${whole},${fraction} (the comma as decimal mark: a thousand times smaller). Type ${thousands} or ${decimal}.`,
