@@ -1,17 +1,16 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ItemStateSchema, type DownloadItemView, type DownloadJob, type ItemState } from '../../../common/calls/downloads';
 import { pick } from '../../../common/model';
 import { useLang } from '../app/error-text';
 import { SelectField } from '../app/fields';
+import { TablePages } from '../app/table-pages';
 import { DataRow, VirtualRows } from '../app/VirtualRows';
 import { bridge } from '../bridge';
 
 const FILTERS: ReadonlyArray<ItemState | 'all'> = ['all', 'failed', 'saved', 'skipped', 'pending'];
 const ROW_HEIGHT = 34;
 const PAGE = 200;
-/** Pages kept on either side of the one just loaded. */
-const KEPT_PAGES = 2;
 
 /** A job's items: a status filter and a virtualised table that fetches the pages it shows. */
 export function JobItems({ job }: { job: DownloadJob }) {
@@ -23,34 +22,17 @@ export function JobItems({ job }: { job: DownloadJob }) {
     [t],
   );
   const [filter, setFilter] = useState<ItemState | 'all'>('all');
-  const [total, setTotal] = useState(0);
-  /** The pages around the visible rows (a job of 100 000 items is never held whole). */
-  const [pages, setPages] = useState<Map<number, DownloadItemView[]>>(new Map());
+  /** The pages around the visible rows (a job of 100 000 items is never held whole); a failed read is tried again. */
+  const [pages] = useState(() => new TablePages<DownloadItemView>({ pageSize: PAGE, onError: () => {} }));
+  useSyncExternalStore(pages.subscribe, pages.getVersion);
+  const total = pages.total() ?? 0;
 
-  const loadPage = useCallback(
-    async (page: number) => {
-      const res = await bridge.call('downloads.items', { jobId: job.id, offset: page * PAGE, limit: PAGE, ...(filter === 'all' ? {} : { state: filter }) });
-      setTotal(res.total);
-      setPages((prev) => {
-        const next = new Map([...prev].filter(([p]) => Math.abs(p - page) <= KEPT_PAGES));
-        next.set(page, res.items);
-        return next;
-      });
-    },
-    [job.id, filter],
-  );
-
-  const [range, setRange] = useState({ firstPage: 0, lastPage: 0 });
-  const onRange = useCallback((first: number, last: number) => {
-    const next = { firstPage: Math.floor(first / PAGE), lastPage: Math.floor(last / PAGE) };
-    setRange((prev) => (prev.firstPage === next.firstPage && prev.lastPage === next.lastPage ? prev : next));
-  }, []);
-  const { firstPage, lastPage } = range;
-
-  // Reload what is visible whenever the job's counts change (progress events are throttled).
+  // Read again what is visible whenever the job's counts change (progress events are throttled).
   useEffect(() => {
-    for (const p of new Set([firstPage, lastPage])) void loadPage(p).catch(() => {});
-  }, [job.done, job.status, filter, firstPage, lastPage, loadPage]);
+    const state = filter === 'all' ? {} : { state: filter };
+    pages.load(`${job.id} ${filter}`, null, (offset, limit) => bridge.call('downloads.items', { jobId: job.id, offset, limit, ...state }));
+  }, [job.id, job.done, job.status, filter, pages]);
+  useEffect(() => () => pages.clear(), [pages]);
 
   return (
     <>
@@ -58,10 +40,7 @@ export function JobItems({ job }: { job: DownloadJob }) {
         className="downloads-select"
         label={t('downloads.filter')}
         value={filter}
-        onChange={(f) => {
-          setPages(new Map());
-          setFilter(f);
-        }}
+        onChange={setFilter}
         options={FILTERS.map((f) => ({ value: f, label: f === 'all' ? t('downloads.all') : stateWords[f] }))}
       />
       <div className="downloads-table" role="table" aria-label={t('downloads.itemsLabel')} aria-rowcount={total + 1}>
@@ -77,10 +56,10 @@ export function JobItems({ job }: { job: DownloadJob }) {
           className="downloads-scroll"
           testId="download-items"
           focusBody
-          empty={<p>{t('downloads.noItems')}</p>}
-          onRange={onRange}
+          empty={pages.total() === null ? null : <p>{t('downloads.noItems')}</p>}
+          onRange={pages.show}
           row={(place) => {
-            const item = pages.get(Math.floor(place.index / PAGE))?.[place.index % PAGE];
+            const item = pages.row(place.index);
             return (
               <DataRow key={place.index} place={place} className={`downloads-row downloads-item-${item?.state ?? 'loading'}`} data-status={item?.state}>
                 <span role="cell">{item?.transactionId ?? '…'}</span>

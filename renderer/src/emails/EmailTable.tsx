@@ -8,7 +8,7 @@ import type { Lang } from '../app/error-text';
 import { DataRow, VirtualRows, type RowPlace } from '../app/VirtualRows';
 import { emailResult, resultWords, type ResultWords } from './result';
 import { SLOT, withSlot } from '../i18n/slot';
-import type { QueuePages } from './queue-pages';
+import type { TablePages } from '../app/table-pages';
 import type { EmailQueue, Selection, SortDir, SortKey } from './useEmailQueue';
 
 const ROW_HEIGHT = 40;
@@ -82,7 +82,7 @@ export function EmailTable({ queue, lang, sort, dir, onSort }: TableProps) {
 interface BodyProps {
   count: number;
   rowAt: (index: number) => EmailEntry | undefined;
-  pages: QueuePages;
+  pages: TablePages<EmailEntry>;
   queryKey: string;
   onRows: (from: number, to: number) => void;
   selected: Selection;

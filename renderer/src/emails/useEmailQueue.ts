@@ -3,9 +3,14 @@ import type { EMAIL_SORT_KEYS, EmailEntry, EmailState } from '../../../common/ca
 import type { CallResponse } from '../../../common/contract';
 import { bridge } from '../bridge';
 import { useLive } from '../app/useLive';
-import { EMAIL_PAGE, QueuePages } from './queue-pages';
+import { TablePages } from '../app/table-pages';
 
-export { EMAIL_PAGE } from './queue-pages';
+/**
+ * Rows per page read from main: the table asks only for the pages around what it shows. The first
+ * page alone fills the table (with its overscan) on screens up to about 2 000 px high; a smaller
+ * page is less to answer, send and check on every open, sort and filter.
+ */
+export const EMAIL_PAGE = 50;
 
 export type SortKey = (typeof EMAIL_SORT_KEYS)[number];
 export type SortDir = 'asc' | 'desc';
@@ -104,17 +109,18 @@ export function useEmailQueue(query: QueueQuery, onError: (error: unknown) => vo
 
   const onErrorRef = useRef(onError);
   onErrorRef.current = onError;
-  const [pages] = useState(() => new QueuePages((e) => onErrorRef.current(e)));
+  // The first page is the head (read with the counts, above): the table's pages read from the second on.
+  const [pages] = useState(() => new TablePages<EmailEntry>({ pageSize: EMAIL_PAGE, firstPage: 1, onError: (e) => onErrorRef.current(e) }));
   const requestRef = useRef(request);
   requestRef.current = request;
   useEffect(() => {
     if (!head.data) return;
     const req = requestRef.current;
-    pages.newHead(JSON.stringify(req), head.data.total, async (offset, limit) => (await bridge.call('emails.list', { ...req, offset, limit })).items);
+    pages.load(JSON.stringify(req), head.data.total, async (offset, limit) => ({
+      items: (await bridge.call('emails.list', { ...req, offset, limit })).items,
+    }));
   }, [head.data, pages]);
-
-  /** The table shows rows `from`…`to`: read the pages they are on (and one either side). */
-  const showRows = useCallback((from: number, to: number) => pages.show(from, to), [pages]);
+  useEffect(() => () => pages.clear(), [pages]);
 
   const rowAt = useCallback(
     (index: number): EmailEntry | undefined => {
@@ -134,7 +140,8 @@ export function useEmailQueue(query: QueueQuery, onError: (error: unknown) => vo
     total,
     rowAt,
     pages,
-    showRows,
+    /** The table shows rows `from`…`to`: the pages they are on are read (and one either side). */
+    showRows: pages.show,
     queryKey: key,
     reload: head.reload,
     exportQuery: filter,
@@ -150,7 +157,7 @@ function useSelection(
   request: object,
   rowAt: (index: number) => EmailEntry | undefined,
   head: { items: EmailEntry[] } | undefined,
-  pages: QueuePages,
+  pages: TablePages<EmailEntry>,
   onError: (error: unknown) => void,
 ) {
   const [selected, setSelected] = useState<Selection>(new Map());

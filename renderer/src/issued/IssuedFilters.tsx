@@ -111,7 +111,7 @@ export function IssuedFilters({
       />
       <label className="field grow">
         <span>{t('issued.search')}</span>
-        <input type="search" value={value.text} onChange={(e) => set({ text: e.target.value })} />
+        <input type="search" maxLength={200} value={value.text} onChange={(e) => set({ text: e.target.value })} />
       </label>
       {error && (
         <p id="issued-date-error" role="alert" className="issued-date-error">
