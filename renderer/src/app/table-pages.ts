@@ -87,12 +87,7 @@ export class TablePages<T> {
     this.read = read;
     this.loading.clear();
     if (key !== this.key) {
-      this.stopSettling();
-      this.key = key;
-      this.view = { first: 0, last: 0 };
-      this.shown = null;
-      this.pages.clear();
-      this.count = total;
+      this.forgetQuery(key, total);
     } else {
       if (total !== null) this.count = total;
       for (const p of this.pages.keys()) if (p < this.view.first || p > this.view.last) this.pages.delete(p);
@@ -105,13 +100,19 @@ export class TablePages<T> {
   clear(): void {
     this.round++;
     this.read = null;
-    this.stopSettling();
     this.loading.clear();
-    this.key = '';
+    this.forgetQuery('', null);
+    this.changed();
+  }
+
+  /** Nothing of the query before is kept for `key`: its pages, where it was scrolled, a wait after a jump. */
+  private forgetQuery(key: string, total: number | null): void {
+    this.stopSettling();
+    this.key = key;
+    this.view = { first: 0, last: 0 };
     this.shown = null;
     this.pages.clear();
-    this.count = null;
-    this.changed();
+    this.count = total;
   }
 
   /** The rows of page `p` of query `key`, if read. */

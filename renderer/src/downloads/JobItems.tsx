@@ -4,7 +4,7 @@ import { ItemStateSchema, type DownloadItemView, type DownloadJob, type ItemStat
 import { pick } from '../../../common/model';
 import { useLang } from '../app/error-text';
 import { SelectField } from '../app/fields';
-import { TablePages } from '../app/table-pages';
+import { useTablePages } from '../app/useTablePages';
 import { DataRow, VirtualRows } from '../app/VirtualRows';
 import { bridge } from '../bridge';
 
@@ -23,7 +23,7 @@ export function JobItems({ job }: { job: DownloadJob }) {
   );
   const [filter, setFilter] = useState<ItemState | 'all'>('all');
   /** The pages around the visible rows (a job of 100 000 items is never held whole); a failed read is tried again. */
-  const [pages] = useState(() => new TablePages<DownloadItemView>({ pageSize: PAGE, onError: () => {} }));
+  const pages = useTablePages<DownloadItemView>({ pageSize: PAGE, onError: () => {} });
   useSyncExternalStore(pages.subscribe, pages.getVersion);
   const total = pages.total() ?? 0;
 
@@ -32,7 +32,6 @@ export function JobItems({ job }: { job: DownloadJob }) {
     const state = filter === 'all' ? {} : { state: filter };
     pages.load(`${job.id} ${filter}`, null, (offset, limit) => bridge.call('downloads.items', { jobId: job.id, offset, limit, ...state }));
   }, [job.id, job.done, job.status, filter, pages]);
-  useEffect(() => () => pages.clear(), [pages]);
 
   return (
     <>

@@ -3,7 +3,8 @@ import type { EMAIL_SORT_KEYS, EmailEntry, EmailState } from '../../../common/ca
 import type { CallResponse } from '../../../common/contract';
 import { bridge } from '../bridge';
 import { useLive } from '../app/useLive';
-import { TablePages } from '../app/table-pages';
+import type { TablePages } from '../app/table-pages';
+import { useTablePages } from '../app/useTablePages';
 
 /**
  * Rows per page read from main: the table asks only for the pages around what it shows. The first
@@ -107,10 +108,8 @@ export function useEmailQueue(query: QueueQuery, onError: (error: unknown) => vo
   const status = useLive('emails.status', {}, { 'emails.changed': (s) => s });
   const key = JSON.stringify(request);
 
-  const onErrorRef = useRef(onError);
-  onErrorRef.current = onError;
   // The first page is the head (read with the counts, above): the table's pages read from the second on.
-  const [pages] = useState(() => new TablePages<EmailEntry>({ pageSize: EMAIL_PAGE, firstPage: 1, onError: (e) => onErrorRef.current(e) }));
+  const pages = useTablePages<EmailEntry>({ pageSize: EMAIL_PAGE, firstPage: 1, onError });
   const requestRef = useRef(request);
   requestRef.current = request;
   useEffect(() => {
@@ -120,7 +119,6 @@ export function useEmailQueue(query: QueueQuery, onError: (error: unknown) => vo
       items: (await bridge.call('emails.list', { ...req, offset, limit })).items,
     }));
   }, [head.data, pages]);
-  useEffect(() => () => pages.clear(), [pages]);
 
   const rowAt = useCallback(
     (index: number): EmailEntry | undefined => {

@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import type { IssuedInvoice, IssuedQuery } from '../../../common/calls/register';
 import { bridge } from '../bridge';
-import { TablePages } from '../app/table-pages';
+import { useTablePages } from '../app/useTablePages';
 
 export const PAGE = 200;
 export type RegisterFilter = Omit<IssuedQuery, 'offset' | 'limit'>;
@@ -13,9 +13,7 @@ export type RegisterFilter = Omit<IssuedQuery, 'offset' | 'limit'>;
  */
 export function useRegisterPages(filter: RegisterFilter | null, onError: (error: unknown) => void) {
   const key = filter ? JSON.stringify(filter) : '';
-  const onErrorRef = useRef(onError);
-  onErrorRef.current = onError;
-  const [pages] = useState(() => new TablePages<IssuedInvoice>({ pageSize: PAGE, onError: (e) => onErrorRef.current(e) }));
+  const pages = useTablePages<IssuedInvoice>({ pageSize: PAGE, onError });
   const version = useSyncExternalStore(pages.subscribe, pages.getVersion);
 
   /** Reads the filter's rows from the register again: all of them on a new filter, those in view after a change. */
@@ -25,7 +23,6 @@ export function useRegisterPages(filter: RegisterFilter | null, onError: (error:
     pages.load(key, null, (offset, limit) => bridge.call('issued.list', { ...query, offset, limit }));
   }, [key, pages]);
   useEffect(refresh, [refresh]);
-  useEffect(() => () => pages.clear(), [pages]);
 
   // Register changes (a sync writes page after page): at most every half second.
   useEffect(() => {
