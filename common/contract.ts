@@ -3,7 +3,8 @@
  * between the renderer and main is listed here, one file per capability under `calls/`; the
  * preload API, the Electron IPC registration, the browser host's HTTP routes and the
  * renderer's bridge are all derived from these two maps by the generic code in `ipc/`.
- * The receiving side always parses. To add a capability: its file in `calls/`, one spread
+ * A request is parsed where it is received, a response where it is made (both in the dispatch);
+ * the renderer's bridge checks the envelope and parses errors and events. To add a capability: its file in `calls/`, one spread
  * below, a handler map in `main/services/<capability>/`, a screen in `renderer/src/`.
  */
 import type { z } from 'zod';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BilingualSchema } from '../model/text';
 
-/** One contract call: the request the receiver parses, the response the caller parses. */
+/** One contract call: the request the receiver parses, the response the receiver parses before it answers. */
 export const call = <Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res) => ({
   request,
   response,

@@ -1,4 +1,4 @@
-import { calls, callNames, events, type CallName, type CallRequest, type CallResponse, type EventName, type EventPayload } from '../contract';
+import { callNames, events, type CallName, type CallRequest, type CallResponse, type EventName, type EventPayload } from '../contract';
 import { ErrorPayloadSchema, type ErrorPayload } from '../errors';
 import type { CallResult } from './result';
 
@@ -44,16 +44,19 @@ const BROKEN_HOST: ErrorPayload = {
   messageVi: 'Ứng dụng trả lời theo cách màn hình không hiểu được.',
 };
 
-/** The renderer's typed bridge: unwraps results and parses what it receives. */
+/**
+ * The renderer's typed bridge: unwraps results. A value is not parsed again here: the dispatch that
+ * made it parsed it with its schema before it left (a broken one is an internal error there), and
+ * parsing a page of rows twice delays the screen that waits for it. Errors and events are parsed.
+ */
 export function createBridge(host: HostApi): Bridge {
   return {
     async call(name, request) {
       const result = (await host[name](request as never)) as CallResult | undefined;
       if (!result || typeof result !== 'object') throw new CallError(BROKEN_HOST);
-      if (result.ok) {
-        const parsed = calls[name].response.safeParse(result.value);
-        if (!parsed.success) throw new CallError(BROKEN_HOST);
-        return parsed.data as CallResponse<typeof name>;
+      if (result.ok === true) {
+        if (!('value' in result)) throw new CallError(BROKEN_HOST);
+        return result.value as CallResponse<typeof name>;
       }
       const error = ErrorPayloadSchema.safeParse(result.error);
       throw new CallError(error.success ? error.data : BROKEN_HOST);

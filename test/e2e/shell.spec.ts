@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 
 const AREAS_VI = ['Hóa đơn nháp', 'Hàng đợi phát hành', 'Hóa đơn đã phát hành', 'Tải hóa đơn', 'Hàng đợi email', 'Mẫu hóa đơn', 'Cài đặt'];
@@ -66,4 +67,58 @@ test('makes the first number and date formats on a worker thread as the page sta
   await worker.waitForEvent('close', { timeout: 15_000 });
   await expect(page.getByRole('navigation')).toBeVisible();
   expect(said).toEqual([]);
+});
+
+test('the other areas load as the app starts, in a chunk V8 is told to compile whole as it comes in', async ({ page, host }) => {
+  const scripts = new Map<string, string>();
+  page.on('response', (r) => {
+    if (r.url().endsWith('.js')) void r.text().then((text) => scripts.set(new URL(r.url()).pathname, text));
+  });
+  await page.goto(await host.newLaunchUrl());
+  const isLater = (p: string) => /\/assets\/later-areas-[\w-]+\.js$/.test(p);
+  // Loaded before anyone clicks: the drafts the app opens on do not need it.
+  await expect.poll(() => [...scripts.keys()].some(isLater)).toBe(true);
+  const later = [...scripts].find(([p]) => isLater(p))![1];
+  expect(later.startsWith('//# allFunctionsCalledOnLoad\n')).toBe(true);
+  expect(later).toContain('email-scroll');
+  // Only that chunk: compiling the code the start screen runs whole would delay the first paint;
+  // and the email queue's code is in that chunk only.
+  for (const [name, text] of [...scripts].filter(([p]) => !isLater(p) && !p.includes('.worker'))) {
+    expect(text.includes('allFunctionsCalledOnLoad'), name).toBe(false);
+    expect(text.includes('email-scroll'), name).toBe(false);
+  }
+  await page.getByRole('navigation').getByRole('button', { name: 'Hàng đợi email' }).click();
+  await expect(page.getByRole('table', { name: 'Danh sách email trong hàng đợi' })).toBeVisible();
+});
+
+/** Holds the later areas' chunk until `release` is called with what to do with it. */
+async function holdLaterAreas(page: Page) {
+  let release: (how: 'continue' | 'abort') => void = () => {};
+  const decided = new Promise<'continue' | 'abort'>((resolve) => (release = resolve));
+  await page.route(/\/assets\/later-areas-[\w-]+\.js$/, async (route) => ((await decided) === 'continue' ? route.continue() : route.abort()));
+  return (how: 'continue' | 'abort') => release(how);
+}
+
+test('a click before the other areas are in says the screen is opening, then shows it', async ({ page, host }) => {
+  const release = await holdLaterAreas(page);
+  await page.goto(await host.newLaunchUrl());
+  await page.getByRole('navigation').getByRole('button', { name: 'Hàng đợi email' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Hàng đợi email' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Đang mở màn hình…' })).toBeVisible();
+  release('continue');
+  await expect(page.getByRole('table', { name: 'Danh sách email trong hàng đợi' })).toBeVisible();
+  await expect(page.getByText('Đang mở màn hình…')).toBeHidden();
+});
+
+test('when the other areas cannot load, those areas say so in words and the drafts still work', async ({ page, host }) => {
+  const release = await holdLaterAreas(page);
+  await page.goto(await host.newLaunchUrl());
+  const nav = page.getByRole('navigation', { name: 'Điều hướng chính' });
+  await nav.getByRole('button', { name: 'Hàng đợi email' }).click();
+  await expect(page.getByText('Đang mở màn hình…')).toBeVisible();
+  release('abort');
+  await expect(page.getByRole('alert')).toContainText('Màn hình này gặp sự cố');
+  await nav.getByRole('button', { name: 'Hóa đơn nháp' }).click();
+  await expect(page.getByRole('alert')).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Tạo hóa đơn nháp' })).toBeVisible();
 });

@@ -1,42 +1,49 @@
-import { memo, useEffect, type ComponentType } from 'react';
+import { memo, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { bridge } from '../bridge';
-import { DownloadsArea } from '../downloads/DownloadsArea';
 import { DraftsArea, showDraftList } from '../drafts/DraftsArea';
-import { EmailsArea } from '../emails/EmailsArea';
 import { readQueueAhead } from '../emails/useEmailQueue';
-import { IssuedArea } from '../issued/IssuedArea';
-import { IssuingArea } from '../issuing/IssuingArea';
 import { LANGUAGES, setLanguage, type Language } from '../i18n';
 import { AuthBanner } from '../settings/AuthBanner';
-import { SettingsArea } from '../settings/SettingsArea';
-import { TemplatesArea } from '../templates/TemplatesArea';
 import { UpdateBanner } from '../updates/UpdateBanner';
 import { ErrorBoundary } from './ErrorBoundary';
 import { SelectField } from './fields';
+import type { LATER_AREAS } from './later-areas';
 import { AREA_KEYS, AREAS, useAppStore, type Area } from './store';
 
-const AREA_VIEWS: Record<Area, ComponentType> = {
-  drafts: DraftsArea,
-  issuing: IssuingArea,
-  issued: IssuedArea,
-  downloads: DownloadsArea,
-  emails: EmailsArea,
-  templates: TemplatesArea,
-  settings: SettingsArea,
-};
+/** The other areas' code (app/later-areas.ts), asked for as the app starts: it loads while the drafts show. */
+let laterAreas: typeof LATER_AREAS | Error | undefined;
+const laterAreasLoad = import('./later-areas').then(
+  (m) => (laterAreas = m.LATER_AREAS),
+  (error: unknown) => (laterAreas = error instanceof Error ? error : new Error(String(error))),
+);
+
+/** The open area's screen; a line in words while its code is still loading. */
+function AreaView({ area }: { area: Area }) {
+  const { t } = useTranslation();
+  const [loaded, setLoaded] = useState(laterAreas);
+  useEffect(() => {
+    if (loaded === undefined) void laterAreasLoad.then(setLoaded);
+  }, [loaded]);
+  if (area === 'drafts') return <DraftsArea />;
+  // Code that failed to load is a screen that failed: the area's error boundary says so in words.
+  if (loaded instanceof Error) throw loaded;
+  const View = loaded?.[area];
+  return View ? <View /> : <p role="status">{t('app.loading')}</p>;
+}
 
 /** Reads that may start on the click that opens an area; they resolve when their answer is in. */
 const AREA_READ_AHEAD: Partial<Record<Area, () => Promise<unknown>>> = { emails: readQueueAhead };
-/** How long the screen before stays while an area's first read is out: it then opens whole, in one render. */
+/** How long the screen before stays while an area's first read (and, right after start, its code) is out: it then opens whole, in one render. */
 const READ_AHEAD_WAIT_MS = 150;
 let opening = 0;
 
-/** Opens an area (from the side bar or Alt+1…7), starting its first read before it mounts. */
+/** Opens an area (from the side bar or Alt+1…7), starting its first read before it mounts; its code too if not in yet. */
 function openArea(name: Area): void {
   const { area, setArea } = useAppStore.getState();
   const mine = ++opening;
-  const ahead = name !== area ? AREA_READ_AHEAD[name]?.() : undefined;
+  const read = name !== area ? AREA_READ_AHEAD[name]?.() : undefined;
+  const ahead = laterAreas === undefined && name !== 'drafts' ? Promise.all([laterAreasLoad, read]) : read;
   if (!ahead) return setArea(name);
   let done = false;
   // Once, and not if another area was opened meanwhile (another click, a banner's link).
@@ -112,7 +119,6 @@ export function App() {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  const View = AREA_VIEWS[area];
   return (
     <div className="shell">
       <a className="skip-link" href="#content">
@@ -145,7 +151,7 @@ export function App() {
       <main id="content" tabIndex={-1}>
         <h1>{t(`areas.${area}`)}</h1>
         <ErrorBoundary resetKey={area}>
-          <View />
+          <AreaView area={area} />
         </ErrorBoundary>
       </main>
     </div>

@@ -33,11 +33,21 @@ const OVERSCAN = 12;
 /**
  * Which rows of equal height are in view: computed from the scroll offset alone, so a table of
  * 100 000 rows costs no more than one of 100 (no per-row measurements to rebuild when the count
- * changes).
+ * changes). The rows above and below the view come one frame after the table is first painted: the
+ * screen's first paint draws only what can be seen.
  */
 function useRowWindow(count: number, rowHeight: number) {
   const ref = useRef<HTMLDivElement>(null);
   const [view, setView] = useState({ top: 0, height: 0 });
+  const [overscan, setOverscan] = useState(0);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => (timer = setTimeout(() => setOverscan(OVERSCAN), 0)));
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, []);
   const measure = useCallback(() => {
     const el = ref.current;
     if (!el) return;
@@ -59,8 +69,8 @@ function useRowWindow(count: number, rowHeight: number) {
       resize.disconnect();
     };
   }, [measure, count]);
-  const first = Math.max(0, Math.floor(view.top / rowHeight) - OVERSCAN);
-  const last = Math.max(0, Math.min(count - 1, Math.ceil((view.top + view.height) / rowHeight) + OVERSCAN));
+  const first = Math.max(0, Math.floor(view.top / rowHeight) - overscan);
+  const last = Math.max(0, Math.min(count - 1, Math.ceil((view.top + view.height) / rowHeight) + overscan));
   /** Brings row `i` into view, moving as little as possible. */
   const scrollToIndex = (i: number) => {
     const el = ref.current;

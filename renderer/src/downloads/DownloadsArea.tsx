@@ -8,7 +8,6 @@ import { Notice, useNotice } from '../app/Notice';
 import { useLive } from '../app/useLive';
 import { JobView } from './JobView';
 import { NewJobForm } from './NewJobForm';
-import './downloads.css';
 
 function withJob(list: DownloadJob[], job: DownloadJob): DownloadJob[] {
   return list.some((j) => j.id === job.id) ? list.map((j) => (j.id === job.id ? job : j)) : [job, ...list];

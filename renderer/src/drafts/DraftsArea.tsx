@@ -11,8 +11,6 @@ import { flushSave, startAutosave, takeParked } from './editor/autosave';
 import { DraftEditor } from './editor/DraftEditor';
 import { newLineAfter, type InvoiceDraft } from './editor/money';
 import { useEditor } from './editor/store';
-import './drafts.css';
-import './editor/editor.css';
 import { errorText, useLang } from '../app/error-text';
 import { ColumnHeaders, FileButton } from '../app/fields';
 import { Notice } from '../app/Notice';

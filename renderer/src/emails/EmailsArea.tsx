@@ -16,7 +16,6 @@ import { EditDialog } from './EditDialog';
 import { AddDialog, ImportDialog } from './EmailForms';
 import { EmailTable } from './EmailTable';
 import { FIRST_QUERY, useEmailQueue, type SortDir, type SortKey } from './useEmailQueue';
-import './emails.css';
 
 /** The email queue screen: counts per state, filter, search, sort, a virtualised table, bulk actions, add, import, export. */
 export function EmailsArea() {

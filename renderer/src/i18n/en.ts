@@ -17,6 +17,7 @@ export const en: Messages = {
     sandbox: 'Sandbox (test environment)',
     version: 'Version {{version}}',
     skipToContent: 'Skip to content',
+    loading: 'Opening the screen…',
     close: 'Close',
     dismiss: 'Dismiss',
     noFile: 'No file chosen',

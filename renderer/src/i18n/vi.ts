@@ -18,6 +18,7 @@ export const vi = {
     sandbox: 'Môi trường thử nghiệm (Sandbox)',
     version: 'Phiên bản {{version}}',
     skipToContent: 'Chuyển tới nội dung',
+    loading: 'Đang mở màn hình…',
     close: 'Đóng',
     dismiss: 'Ẩn thông báo',
     noFile: 'Chưa chọn tệp',

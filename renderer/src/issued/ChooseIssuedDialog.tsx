@@ -8,7 +8,6 @@ import { Notice, useNotice } from '../app/Notice';
 import { IssuedFilters } from './IssuedFilters';
 import { IssuedTable } from './IssuedTable';
 import { useRegisterScreen } from './useRegisterScreen';
-import './issued.css';
 
 /**
  * "Choose from issued invoices" for screens that otherwise start from pasted IDs: the register's

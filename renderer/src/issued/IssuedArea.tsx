@@ -13,7 +13,6 @@ import { IssuedFilters } from './IssuedFilters';
 import { IssuedTable, type RowAction } from './IssuedTable';
 import { useRegisterScreen } from './useRegisterScreen';
 import { openIssuedView } from './view';
-import './issued.css';
 
 type Open = { dialog: 'download' | 'paper' } | { dialog: 'adjust' | 'replace'; inv: IssuedInvoice } | null;
 

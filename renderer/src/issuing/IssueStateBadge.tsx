@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next';
 import type { DraftSummary } from '../../../common/calls/drafts';
-import './issuing.css';
 
 /** A draft's place in the issue queue in words: a draft, waiting, issued with its number, refused… */
 export function IssueStateBadge({ issue }: { issue: DraftSummary['issue'] }) {

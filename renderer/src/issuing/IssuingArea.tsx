@@ -10,7 +10,6 @@ import { bridge } from '../bridge';
 import { openDraft } from '../drafts/DraftsArea';
 import { IssueTable } from './IssueTable';
 import { runnerText } from './words';
-import './issuing.css';
 
 /** The most rows the table shows at once (newest first); the counts cover everything. */
 const SHOWN = 500;

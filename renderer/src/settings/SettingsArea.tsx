@@ -7,7 +7,6 @@ import { PreferencesSection } from './PreferencesSection';
 import { ProfilesSection } from './ProfilesSection';
 import { SignInSection } from './SignInSection';
 import { refreshAppInfo } from './app-info';
-import './settings.css';
 
 /** Settings: connection profiles, sign-in, issuing, preferences, maintenance. */
 export function SettingsArea() {

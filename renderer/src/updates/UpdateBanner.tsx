@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next';
 import { useLive } from '../app/useLive';
 import { bridge } from '../bridge';
 import { bannerFor, reasonText } from './model';
-import './updates.css';
 
 /**
  * The updater in the sidebar footer: download progress, "Restart to update", and — when the

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callNames } from '../../../common/contract';
+import { callNames, calls } from '../../../common/contract';
 import { callRoute, EVENTS_ROUTE, SECRET_HEADER } from '../../../common/ipc/channels';
 import { emptyLine } from '../../../common/money';
 import { startBrowserHost, type BrowserHost } from '../../../main/browser-host/server';
@@ -49,7 +49,9 @@ describe('browser host', () => {
   it.each(callNames)('round-trips %s over real HTTP', async (name) => {
     const response = await post(callRoute(name), sampleRequests[name]);
     expect(response.status).toBe(200);
-    const result = (await response.json()) as { ok: boolean; error?: { code: string } };
+    const result = (await response.json()) as { ok: boolean; value?: unknown; error?: { code: string } };
+    // The renderer's bridge hands a value on unparsed: what arrives after JSON must still be what its schema says.
+    if (result.ok) expect(calls[name].response.safeParse(result.value).success, `${name}'s value after JSON`).toBe(true);
     if (!result.ok) {
       expect(mayFailWithAppError.has(name), `${name} failed: ${JSON.stringify(result.error)}`).toBe(true);
       expect(result.error?.code).not.toBe('validation');

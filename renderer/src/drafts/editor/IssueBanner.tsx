@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next';
 import { formatDate, formatTime } from '../../../../common/format';
 import { useLang } from '../../app/error-text';
 import { Notice, useNotice } from '../../app/Notice';
-import '../../issuing/issuing.css';
 import { useAppStore } from '../../app/store';
 import { useLive } from '../../app/useLive';
 import { bridge } from '../../bridge';

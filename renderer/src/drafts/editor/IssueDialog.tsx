@@ -6,7 +6,6 @@ import { formatDate } from '../../../../common/format';
 import { Dialog } from '../../app/Dialog';
 import { useLang } from '../../app/error-text';
 import { Notice } from '../../app/Notice';
-import '../../issuing/issuing.css';
 import type { QueueResult } from './useIssue';
 
 export interface IssueSummary {
