@@ -1,7 +1,8 @@
 import type { SandboxContext } from '../context';
 import { kindFromFlags } from '../../../common/model/kind';
 import type { SandboxInvoice } from '../data';
-import { DOWNLOAD_DATA_TYPES, isBinary, mergePdfs } from '../render';
+import { DOWNLOAD_DATA_TYPES, isBinary } from '../render';
+import { mergePdfs } from '../render-pdf';
 import { RAW_DATA, TRANSACTION_ID, envelope, fail, parseBool, qget, type Reply } from '../reply';
 
 /** POST Download?downloadDataType=&invoiceWithCode=&invoiceCalcu= with a list of TransactionIDs. */

@@ -1,7 +1,7 @@
 import { encodeData, type SandboxContext } from '../context';
 import type { SandboxInvoice } from '../data';
 import { kindFromFlags } from '../../../common/model/kind';
-import { mergePdfs } from '../render';
+import { mergePdfs } from '../render-pdf';
 import { envelope, fail, parseBool, qget, TRANSACTION_ID, type Reply } from '../reply';
 import { getCI } from '../validate';
 import { notVisibleYet, statusEntry } from './status';

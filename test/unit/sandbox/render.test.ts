@@ -2,7 +2,10 @@ import { unzipSync, strFromU8 } from 'fflate';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../../main/sandbox/data';
-import { ByteLru, InvoiceRenderer, formatAmount, loadFonts, padPdf, renderPdf } from '../../../main/sandbox/render';
+import { ByteLru, InvoiceRenderer } from '../../../main/sandbox/render';
+import { loadFonts } from '../../../main/sandbox/render-fonts';
+import { padPdf, renderPdf } from '../../../main/sandbox/render-pdf';
+import { formatAmount } from '../../../main/sandbox/render-text';
 import { sampleInvoiceData } from '../../support/sandbox-invoice';
 
 const NOW = new Date('2026-11-21T10:00:00Z');
