@@ -74,6 +74,8 @@ test('paste IDs, type a folder, watch progress, retry the failed ones', async ({
   await expect(table.getByRole('cell', { name: ids[0]!, exact: true })).toHaveCount(0);
   // Each row says its state in words.
   await expect(table.locator('[role=row][data-status=saved]').first().getByRole('cell').nth(1)).toHaveText('Đã lưu');
+  // A file name too long for its column is there in full on hover.
+  await expect(table.locator('[role=row][data-status=saved]').first().getByRole('cell').nth(2)).toHaveAttribute('title', /^\S+\.pdf$/);
   await page.screenshot({ path: test.info().outputPath('downloads-scrolled-1366.png') });
 
   // A second job while the service is under maintenance: every item fails with a reason.
@@ -101,6 +103,11 @@ test('paste IDs, type a folder, watch progress, retry the failed ones', async ({
   );
   await expect(page.getByRole('heading', { name: /XML — Hoàn tất, có mục lỗi/ })).toBeVisible();
   for (const id of more) expect(fs.existsSync(path.join(out, `${id}.xml`))).toBe(true);
+  // Each job in the list names its folder (in full on hover when it is cut).
+  const jobs = page.getByRole('region', { name: 'Các lượt tải' }).getByRole('button');
+  await expect(jobs).toHaveCount(2);
+  for (const job of await jobs.all()) await expect(job).toContainText(out);
+  await expect(jobs.first().locator('.downloads-job-folder')).toHaveAttribute('title', out);
 
   // Export of the failed list: a CSV download with the code and the message.
   const downloadPromise = page.waitForEvent('download');

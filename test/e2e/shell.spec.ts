@@ -95,7 +95,7 @@ test('the other areas load as the app starts, in a chunk V8 is told to compile w
 async function holdLaterAreas(page: Page) {
   let release: (how: 'continue' | 'abort') => void = () => {};
   const decided = new Promise<'continue' | 'abort'>((resolve) => (release = resolve));
-  await page.route(/\/assets\/later-areas-[\w-]+\.js$/, async (route) => ((await decided) === 'continue' ? route.continue() : route.abort()));
+  await page.route(/\/assets\/later-areas-[\w-]+\.js(\?try=\d+)?$/, async (route) => ((await decided) === 'continue' ? route.continue() : route.abort()));
   return (how: 'continue' | 'abort') => release(how);
 }
 
@@ -110,7 +110,7 @@ test('a click before the other areas are in says the screen is opening, then sho
   await expect(page.getByText('Đang mở màn hình…')).toBeHidden();
 });
 
-test('when the other areas cannot load, those areas say so in words and the drafts still work', async ({ page, host }) => {
+test('when the other areas cannot load, those areas say so in words, the drafts still work, and reloading the screen asks again', async ({ page, host }) => {
   const release = await holdLaterAreas(page);
   await page.goto(await host.newLaunchUrl());
   const nav = page.getByRole('navigation', { name: 'Điều hướng chính' });
@@ -121,4 +121,18 @@ test('when the other areas cannot load, those areas say so in words and the draf
   await nav.getByRole('button', { name: 'Hóa đơn nháp' }).click();
   await expect(page.getByRole('alert')).toBeHidden();
   await expect(page.getByRole('button', { name: 'Tạo hóa đơn nháp' })).toBeVisible();
+  // Opened again, the area asks for its code again (still refused here).
+  await page.unrouteAll();
+  const again = await holdLaterAreas(page);
+  const asked = page.waitForRequest(/\/assets\/later-areas-[\w-]+\.js\?try=1$/);
+  await nav.getByRole('button', { name: 'Hàng đợi email' }).click();
+  await asked;
+  await expect(page.getByText('Đang mở màn hình…')).toBeVisible();
+  again('abort');
+  await expect(page.getByRole('alert')).toContainText('Màn hình này gặp sự cố');
+  // Once the code can come, "Reload the screen" brings the screen.
+  await page.unrouteAll();
+  await page.getByRole('button', { name: 'Tải lại màn hình' }).click();
+  await expect(page.getByRole('table', { name: 'Danh sách email trong hàng đợi' })).toBeVisible();
+  await expect(page.getByRole('alert')).toBeHidden();
 });

@@ -13,15 +13,34 @@ import { AREA_KEYS, AREAS, useAppStore, type Area } from './store';
 
 /** The other areas' code (app/later-areas.ts), asked for as the app starts: it loads while the drafts show. */
 let laterAreas: typeof LATER_AREAS | Error | undefined;
-const laterAreasLoad = import('./later-areas').then(
-  (m) => (laterAreas = m.LATER_AREAS),
-  (error: unknown) => (laterAreas = error instanceof Error ? error : new Error(String(error))),
-);
+let laterAreasLoad = settle(import('./later-areas'));
+let laterAreasTries = 0;
+/** The chunk's file name, written in by the build (vite.config.ts). */
+const LATER_AREAS_FILE = '__LATER_AREAS_FILE__';
+
+function settle(load: Promise<{ LATER_AREAS: typeof LATER_AREAS }>) {
+  return load.then(
+    (m) => (laterAreas = m.LATER_AREAS),
+    (error: unknown) => (laterAreas = error instanceof Error ? error : new Error(String(error))),
+  );
+}
+
+/**
+ * The code as far as it is in; code that failed to load is asked for again (a screen opened anew,
+ * or "Reload the screen"), under a new address: a browser keeps a module load that failed.
+ */
+function laterAreasOrRetry(): typeof laterAreas {
+  if (laterAreas instanceof Error) {
+    laterAreas = undefined;
+    laterAreasLoad = settle(import(/* @vite-ignore */ `./${LATER_AREAS_FILE}?try=${++laterAreasTries}`));
+  }
+  return laterAreas;
+}
 
 /** The open area's screen; a line in words while its code is still loading. */
 function AreaView({ area }: { area: Area }) {
   const { t } = useTranslation();
-  const [loaded, setLoaded] = useState(laterAreas);
+  const [loaded, setLoaded] = useState(area === 'drafts' ? laterAreas : laterAreasOrRetry);
   useEffect(() => {
     if (loaded === undefined) void laterAreasLoad.then(setLoaded);
   }, [loaded]);
@@ -151,7 +170,7 @@ export function App() {
       <main id="content" tabIndex={-1}>
         <h1>{t(`areas.${area}`)}</h1>
         <ErrorBoundary resetKey={area}>
-          <AreaView area={area} />
+          <AreaView key={area} area={area} />
         </ErrorBoundary>
       </main>
     </div>

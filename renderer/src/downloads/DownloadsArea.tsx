@@ -60,6 +60,9 @@ export function DownloadsArea() {
                   <button type="button" aria-pressed={j.id === selected} onClick={() => setChosen(j.id)}>
                     {t(`downloads.types.${j.type}`)} · {formatCount(j.total, lang)} · {t(`downloads.status.${jobStatusWord(j)}`)} ·{' '}
                     {formatDateTime(j.createdAt, lang)}
+                    <span className="downloads-job-folder" title={j.folder}>
+                      {j.folder}
+                    </span>
                   </button>
                 </li>
               ))}

@@ -63,7 +63,9 @@ export function JobItems({ job }: { job: DownloadJob }) {
               <DataRow key={place.index} place={place} className={`downloads-row downloads-item-${item?.state ?? 'loading'}`} data-status={item?.state}>
                 <span role="cell">{item?.transactionId ?? '…'}</span>
                 <span role="cell">{item ? stateWords[item.state] : ''}</span>
-                <span role="cell">{item?.file ?? ''}</span>
+                <span role="cell" title={item?.file ?? undefined}>
+                  {item?.file ?? ''}
+                </span>
                 <span role="cell" title={item?.message ? pick(item.message, lang) : ''}>
                   {item?.errorCode ? (item.message ? `${pick(item.message, lang)} [${item.errorCode}]` : item.errorCode) : ''}
                 </span>
