@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { emptyDraft, emptyLine, type DraftLine, type InvoiceDraft } from '../../../common/money';
 import { LineProblemCache, validateDraft } from '../../../common/validation';
-import { IncrementalCompute } from '../../../renderer/src/drafts/editor/compute';
+import { IncrementalCompute } from '../../../common/money';
 
 const NOW = new Date('2026-06-01T03:00:00Z');
 

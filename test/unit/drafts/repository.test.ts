@@ -62,6 +62,20 @@ describe('DraftsRepository', () => {
     expect(back.draft.BuyerTaxCode).toBe('0101243150');
   });
 
+  it('keeps the list total right across saves of two drafts in turn and a change of currency', () => {
+    const a = repo.create();
+    const b = repo.create();
+    const draftA = filled(a.draft, 'A', '0101243150', '25000');
+    expect(repo.save(a.id, draftA).total).toBe('76000');
+    expect(repo.save(b.id, filled(b.draft, 'B', '0101243150', '10000')).total).toBe('43600');
+    const changed = { ...draftA, lines: draftA.lines.map((l, i) => (i === 1 ? { ...l, Quantity: '3' } : l)) };
+    expect(repo.save(a.id, changed).total).toBe('120000');
+    // 2×25000.5 at 8% = 54001.08 in USD (2 decimals); 3×20000 at 10% = 66000
+    const usd = { ...changed, CurrencyCode: 'USD', ExchangeRate: '25000', lines: changed.lines.map((l, i) => (i === 0 ? { ...l, UnitPrice: '25000.5' } : l)) };
+    expect(repo.save(a.id, usd).total).toBe('120001.08');
+    expect(repo.save(a.id, changed).total).toBe('120000');
+  });
+
   it('searches by buyer, tax code, amount and date, and sorts', () => {
     const a = repo.create();
     repo.save(a.id, filled(a.draft, 'Công ty An Phát', '0101243150', '25000'));

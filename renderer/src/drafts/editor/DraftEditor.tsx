@@ -11,7 +11,7 @@ import { formatTotal } from '../../issuing/words';
 import { flushSave } from './autosave';
 import { BuyerBlock } from './BuyerBlock';
 import { CorrectionBlock } from './CorrectionBlock';
-import { IncrementalCompute } from './compute';
+import { IncrementalCompute } from './money';
 import { HeaderBlock } from './HeaderBlock';
 import { IssueBanner } from './IssueBanner';
 import { IssueDialog } from './IssueDialog';

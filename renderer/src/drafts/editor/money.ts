@@ -6,6 +6,7 @@ export {
   computeInvoice,
   finishInvoice,
   BlockSums,
+  IncrementalCompute,
   normaliseCurrencyCode,
   readDecimal,
   roundingRuleFor,

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { CachedTemplate } from '../../../../common/calls/templates';
 import { isMultiRate, seriesChoiceProblems } from '../../../../common/rules';
 import { LineProblemCache, validateDraft, type Problem } from '../../../../common/validation';
-import type { IncrementalCompute } from './compute';
+import type { IncrementalCompute } from './money';
 import type { ComputeOptions, ComputedInvoice, InvoiceDraft } from './money';
 import { whenIdle } from '../../app/idle';
 import { useEditor } from './store';
