@@ -14,6 +14,9 @@ import { finishWorkBeforeQuit } from './shutdown';
 import { createMainWindow, denyAllPermissions } from './windows';
 
 keepMemoryFlat();
+// Chromium's own controls (the invoice date box) follow the app's locale, which Electron leaves at
+// en-US on many PCs: 03/04 would then be the 4th of March. Vietnamese order, whatever Windows says.
+app.commandLine.appendSwitch('lang', 'vi');
 const dataDir = resolveDataDir();
 app.setPath('userData', dataDir);
 registerAppScheme();

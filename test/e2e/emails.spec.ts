@@ -144,6 +144,8 @@ test('add one by hand, edit its recipients, cancel, send again, export and remov
   await form.getByRole('button', { name: 'Thêm vào hàng đợi' }).click();
   await expect(page.getByText('Đã thêm vào hàng đợi.')).toBeInViewport();
   await expect(form).toBeHidden();
+  // The focus is back on the button that opened the form, not lost on the page.
+  await expect(page.getByRole('button', { name: 'Thêm email' })).toBeFocused();
 
   const row = page.locator(`[role=row][data-tx="${id}"]`);
   await expect(row).toHaveAttribute('data-state', 'queued');

@@ -111,6 +111,7 @@ test('this month, one series, 30 chosen: downloaded as 30 PDFs, emailed to their
   await page.screenshot({ path: `${SHOTS}/issued-download-dialog.png` });
   await dl.getByRole('button', { name: 'Bắt đầu tải' }).click();
   await expect(page.getByText(/^Đã tạo 1 lượt tải cho 30 hóa đơn/)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Tải về', exact: true })).toBeFocused();
   await expect.poll(() => fs.readdirSync(folder).filter((f) => f.endsWith('.pdf')).length, { timeout: 60_000 }).toBe(30);
   for (const f of fs.readdirSync(folder)) expect(fs.readFileSync(path.join(folder, f)).subarray(0, 4).toString('latin1')).toBe('%PDF');
 

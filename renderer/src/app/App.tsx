@@ -1,4 +1,4 @@
-import { memo, useEffect, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { bridge } from '../bridge';
 import { DraftsArea, showDraftList } from '../drafts/DraftsArea';
@@ -138,6 +138,16 @@ export function App() {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
+  // A screen opened from inside another (a banner's button) took the focus away with it: the new
+  // screen's heading has it, so the keyboard goes on from the top of that screen.
+  const heading = useRef<HTMLHeadingElement>(null);
+  const shownArea = useRef(area);
+  useEffect(() => {
+    if (shownArea.current === area) return;
+    shownArea.current = area;
+    if (document.activeElement === null || document.activeElement === document.body) heading.current?.focus();
+  }, [area]);
+
   return (
     <div className="shell">
       <a className="skip-link" href="#content">
@@ -168,7 +178,9 @@ export function App() {
         <SidebarFoot version={info?.version} />
       </aside>
       <main id="content" tabIndex={-1}>
-        <h1>{t(`areas.${area}`)}</h1>
+        <h1 ref={heading} tabIndex={-1}>
+          {t(`areas.${area}`)}
+        </h1>
         <ErrorBoundary resetKey={area}>
           <AreaView key={area} area={area} />
         </ErrorBoundary>

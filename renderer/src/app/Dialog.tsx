@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 /**
  * A modal dialog opened over the screen (so a form never waits below a tall table): focus moves
- * into it, Escape or the close button closes it.
+ * into it, Escape or the close button closes it, and the focus returns to what opened it.
  */
 export function Dialog({
   title,
@@ -21,7 +21,12 @@ export function Dialog({
   const headingId = useId();
   useEffect(() => {
     const d = ref.current;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     if (d && !d.open) d.showModal();
+    return () => {
+      // Gone without close() (its work done): the browser would leave the focus nowhere; it goes back to what opened it.
+      if (opener?.isConnected && (document.activeElement === null || document.activeElement === document.body)) opener.focus();
+    };
   }, []);
   return (
     <dialog ref={ref} onClose={onClose} aria-labelledby={headingId} className={`dialog ${className ?? ''}`}>

@@ -122,6 +122,8 @@ export const draftsVi = {
     title: 'Cần kiểm tra ({{errors}} lỗi, {{warnings}} lưu ý)',
     none: 'Không có vấn đề nào.',
     neverBlocks: 'Bản nháp luôn được lưu, kể cả khi còn lỗi.',
+    issueBlocked: 'Chưa phát hành được hóa đơn: {{first}} Hãy sửa lỗi này rồi bấm Phát hành lại.',
+    issueBlockedMore: 'Chưa phát hành được hóa đơn: {{first}} (và {{count}} lỗi khác, xem mục "Cần kiểm tra"). Hãy sửa các lỗi rồi bấm Phát hành lại.',
   },
   correction: {
     title: 'Hóa đơn điều chỉnh / thay thế',
@@ -166,6 +168,7 @@ export const draftsEn: MessagesOf<typeof draftsVi> = {
     undo: 'Undo',
     noBuyer: '(no buyer yet)',
     count: '{{count}} drafts',
+    count_one: '{{count}} draft',
     empty: 'No drafts yet. Press "New draft" (Alt+N).',
     col: { buyer: 'Buyer', taxCode: 'Tax code', date: 'Date', series: 'Series', total: 'Total', updated: 'Edited', previewed: 'Previewed', actions: 'Actions' },
     duplicate: 'Duplicate',
@@ -255,9 +258,12 @@ export const draftsEn: MessagesOf<typeof draftsVi> = {
     wordsDiffer: 'Automatic: {{words}}',
   },
   problems: {
-    title: 'To check ({{errors}} errors, {{warnings}} warnings)',
+    title: 'To check (errors: {{errors}}, warnings: {{warnings}})',
     none: 'No problems.',
     neverBlocks: 'The draft is always saved, even with problems.',
+    issueBlocked: 'The invoice cannot be issued yet: {{first}} Fix it, then press Issue again.',
+    issueBlockedMore: 'The invoice cannot be issued yet: {{first}} (and {{count}} more errors, see "To check"). Fix them, then press Issue again.',
+    issueBlockedMore_one: 'The invoice cannot be issued yet: {{first}} (and 1 more error, see "To check"). Fix them, then press Issue again.',
   },
   correction: {
     title: 'Adjustment / replacement',
@@ -277,7 +283,8 @@ export const draftsEn: MessagesOf<typeof draftsVi> = {
     openAgain: 'Open the preview',
     offline: 'Offline: the preview could not be made. The draft is unchanged. ({{detail}})',
     offlineHint: 'Offline: drafting and saving still work; preview needs the connection.',
-    blocked: 'Preview not sent: the draft has {{count}} error(s). Fix these first:',
+    blocked: 'Preview not sent: the draft has {{count}} errors. Fix these first:',
+    blocked_one: 'Preview not sent: the draft has 1 error. Fix it first:',
     anyway: 'Preview anyway',
   },
 };

@@ -49,6 +49,28 @@ describe('editor store', () => {
 });
 
 describe('amounts the screen shows read back to the same value', () => {
+  it('what the service said about a field goes once that field is edited; about a line, once that line changes or lines move', () => {
+    useEditor.getState().addLine(0);
+    const said = () => Object.keys(useEditor.getState().serviceIssues).sort();
+    const issues = {
+      BuyerAddress: { message: 'a' },
+      BuyerTaxCode: { message: 'b' },
+      'lines[0].Quantity': { message: 'c' },
+      'lines[0].UnitPrice': { message: 'd' },
+      'lines[1].ItemName': { message: 'e' },
+    };
+    useEditor.getState().setServiceIssues(issues);
+    useEditor.getState().setField('BuyerAddress', '5 Lê Lợi');
+    expect(said()).toEqual(['BuyerTaxCode', 'lines[0].Quantity', 'lines[0].UnitPrice', 'lines[1].ItemName']);
+    useEditor.getState().setLine(0, { Quantity: '2' });
+    expect(said()).toEqual(['BuyerTaxCode', 'lines[0].UnitPrice', 'lines[1].ItemName']);
+    useEditor.getState().setLineType(0, 2);
+    expect(said()).toEqual(['BuyerTaxCode', 'lines[1].ItemName']);
+    useEditor.getState().setServiceIssues(issues);
+    useEditor.getState().removeLine(0);
+    expect(said()).toEqual(['BuyerAddress', 'BuyerTaxCode']);
+  });
+
   it('formatAmount (totals, line amounts) → parseTyped', () => {
     fc.assert(
       fc.property(fc.bigInt({ min: -(10n ** 15n), max: 10n ** 15n }), fc.constantFrom('VND', 'USD'), (units, currency) => {

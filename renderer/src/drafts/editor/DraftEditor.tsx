@@ -71,7 +71,6 @@ export function DraftEditor({ onClose }: { onClose(): void }) {
   const setField = useEditor((s) => s.setField);
   const setTicket = useEditor((s) => s.setTicket);
   const focus = useEditor((s) => s.focus);
-  const setServiceIssues = useEditor((s) => s.setServiceIssues);
   const issue = useEditor((s) => s.issue);
   const online = useAppStore((s) => s.online);
   const [issuing, setIssuing] = useState(false);
@@ -96,17 +95,7 @@ export function DraftEditor({ onClose }: { onClose(): void }) {
   const activeTemplates = useMemo(() => activeTemplatesFor(templates, draft.IsTicket), [templates, draft.IsTicket]);
   const chosen = activeTemplates.find((tpl) => tpl.series === draft.InvSeries);
 
-  const onField = useCallback(
-    (path: string, value: string) => {
-      setField(path as HeaderField, value);
-      if (useEditor.getState().serviceIssues[path]) {
-        const rest = { ...useEditor.getState().serviceIssues };
-        delete rest[path];
-        setServiceIssues(rest);
-      }
-    },
-    [setField, setServiceIssues],
-  );
+  const onField = useCallback((path: string, value: string) => setField(path as HeaderField, value), [setField]);
 
   const pickBuyer = useCallback(
     (b: CatalogueBuyer) => {
@@ -180,6 +169,13 @@ export function DraftEditor({ onClose }: { onClose(): void }) {
             type="button"
             className="primary"
             onClick={() => {
+              // A draft the app itself finds wrong is not offered for issuing: its errors are said first.
+              const errors = problems.errorsNow();
+              if (errors.length > 0) {
+                issueAttempt.refuse(errors);
+                focus(errors[0]!.path);
+                return;
+              }
               issueAttempt.clear();
               setIssuing(true);
             }}

@@ -81,10 +81,16 @@ const NO_DRAFT = {
 } satisfies Partial<EditorState>;
 
 export const useEditor = create<EditorState>((set, get) => {
-  const edit = (fn: (draft: InvoiceDraft) => InvoiceDraft) => {
-    const { draft, version } = get();
+  /**
+   * Applies an edit. What the service said about a field is dropped once that field changes
+   * (`touched`: the paths, or a prefix ending in `[` or `.` for a whole line or all lines).
+   */
+  const edit = (fn: (draft: InvoiceDraft) => InvoiceDraft, touched: string[] = []) => {
+    const { draft, version, serviceIssues } = get();
     if (!draft) return;
-    set({ draft: fn(draft), version: version + 1, saveState: 'dirty' });
+    const stale = Object.keys(serviceIssues).filter((path) => touched.some((t) => path === t || (/[[.]$/.test(t) && path.startsWith(t))));
+    const rest = stale.length ? Object.fromEntries(Object.entries(serviceIssues).filter(([path]) => !stale.includes(path))) : serviceIssues;
+    set({ draft: fn(draft), version: version + 1, saveState: 'dirty', serviceIssues: rest });
   };
   return {
     ...NO_DRAFT,
@@ -108,34 +114,43 @@ export const useEditor = create<EditorState>((set, get) => {
       }),
     restoreUnsaved: (draft, meta) => set((s) => ({ draft, meta, version: s.version + 1, saveState: 'dirty' })),
     close: () => set({ ...NO_DRAFT, editingPath: null }),
-    setField: (field, value) => edit((d) => ({ ...d, [field]: value })),
+    setField: (field, value) => edit((d) => ({ ...d, [field]: value }), [field]),
     setTicket: (isTicket) => edit((d) => ({ ...d, IsTicket: isTicket })),
     setLine: (index, patch) =>
-      edit((d) => {
-        const lines = d.lines.slice();
-        const line = lines[index];
-        if (!line) return d;
-        lines[index] = { ...line, ...patch };
-        return { ...d, lines };
-      }),
+      edit(
+        (d) => {
+          const lines = d.lines.slice();
+          const line = lines[index];
+          if (!line) return d;
+          lines[index] = { ...line, ...patch };
+          return { ...d, lines };
+        },
+        Object.keys(patch).map((k) => `lines[${index}].${k}`),
+      ),
     setLineType: (index, type) =>
-      edit((d) => {
-        const line = d.lines[index];
-        if (!line) return d;
-        const lines = d.lines.slice();
-        lines[index] = changeLineType(line, type);
-        return { ...d, lines };
-      }),
+      edit(
+        (d) => {
+          const line = d.lines[index];
+          if (!line) return d;
+          const lines = d.lines.slice();
+          lines[index] = changeLineType(line, type);
+          return { ...d, lines };
+        },
+        [`lines[${index}].`],
+      ),
     addLine: (after, type = 1) => {
       const d = get().draft;
       if (!d) return -1;
       const at = after === undefined ? d.lines.length : Math.min(after + 1, d.lines.length);
       const line = newLineAfter(d.lines[at - 1], type);
-      edit((draft) => {
-        const lines = draft.lines.slice();
-        lines.splice(at, 0, line);
-        return { ...draft, lines };
-      });
+      edit(
+        (draft) => {
+          const lines = draft.lines.slice();
+          lines.splice(at, 0, line);
+          return { ...draft, lines };
+        },
+        ['lines['],
+      );
       set({ freshLine: at });
       return at;
     },
@@ -143,22 +158,28 @@ export const useEditor = create<EditorState>((set, get) => {
       const d = get().draft;
       const line = d?.lines[index];
       if (!d || !line) return;
-      edit((draft) => {
-        const lines = draft.lines.slice();
-        lines.splice(index, 1);
-        return { ...draft, lines };
-      });
+      edit(
+        (draft) => {
+          const lines = draft.lines.slice();
+          lines.splice(index, 1);
+          return { ...draft, lines };
+        },
+        ['lines['],
+      );
       const fresh = get().freshLine;
       set({ lastRemoved: { index, line, version: get().version }, freshLine: fresh === null || fresh === index ? null : fresh > index ? fresh - 1 : fresh });
     },
     restoreRemovedLine: () => {
       const { lastRemoved, version } = get();
       if (!lastRemoved || lastRemoved.version !== version) return null;
-      edit((draft) => {
-        const lines = draft.lines.slice();
-        lines.splice(Math.min(lastRemoved.index, lines.length), 0, lastRemoved.line);
-        return { ...draft, lines };
-      });
+      edit(
+        (draft) => {
+          const lines = draft.lines.slice();
+          lines.splice(Math.min(lastRemoved.index, lines.length), 0, lastRemoved.line);
+          return { ...draft, lines };
+        },
+        ['lines['],
+      );
       set({ lastRemoved: null });
       return lastRemoved.index;
     },

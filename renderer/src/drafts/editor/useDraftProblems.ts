@@ -59,11 +59,14 @@ export function useDraftProblems(input: {
 
   const all = useMemo(() => {
     const list = [...seriesChoiceProblems({ series: draft.InvSeries, isTicket: draft.IsTicket, multiRate, templates }), ...validation.problems];
+    // A refused issue names the problems the draft's own check finds too: each is listed once.
+    const own = new Set(list.map((p) => `${p.path}\u0000${messageOf(p, lang)}`));
     for (const [path, issue] of Object.entries(serviceIssues)) {
+      if (own.has(`${path}\u0000${issue.message}`)) continue;
       list.unshift({ path, code: issue.code ?? 'service', severity: 'error', message: issue.message, messageVi: issue.message });
     }
     return list;
-  }, [validation, multiRate, draft.InvSeries, draft.IsTicket, templates, serviceIssues]);
+  }, [validation, multiRate, draft.InvSeries, draft.IsTicket, templates, serviceIssues, lang]);
 
   const shown = useMemo(() => {
     const prefix = freshLine === null ? null : `lines[${freshLine}].`;

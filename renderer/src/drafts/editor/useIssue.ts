@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CallError } from '../../../../common/ipc/bridge';
+import type { Problem } from '../../../../common/validation';
 import { bridge } from '../../bridge';
 import { flushSave } from './autosave';
 import { fieldLabel } from './labels';
@@ -21,7 +22,13 @@ export type QueueResult = { ok: true } | { ok: false; emailError?: string; field
  * fields puts its words next to them, as preview errors are; a bad address typed in the dialog is
  * said in the dialog.
  */
-export function useIssue(id: string): { attempt: IssueAttempt; queue(emails: string | undefined): Promise<QueueResult>; clear(): void } {
+export function useIssue(id: string): {
+  attempt: IssueAttempt;
+  queue(emails: string | undefined): Promise<QueueResult>;
+  /** Says why the draft is not offered for issuing: the first of the errors the app finds in it, and how many more. */
+  refuse(errors: Problem[]): void;
+  clear(): void;
+} {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const setServiceIssues = useEditor((s) => s.setServiceIssues);
@@ -59,5 +66,18 @@ export function useIssue(id: string): { attempt: IssueAttempt; queue(emails: str
     [id, lang, t, setServiceIssues, setIssue],
   );
 
-  return { attempt, queue, clear: useCallback(() => setAttempt({ state: 'idle' }), []) };
+  const refuse = useCallback(
+    (errors: Problem[]) => {
+      const words = messageOf(errors[0]!, lang).trim();
+      const first = /[.!?]$/.test(words) ? words : `${words}.`;
+      const more = errors.length - 1;
+      setAttempt({
+        state: 'error',
+        message: more > 0 ? t('drafts.problems.issueBlockedMore', { first, count: more }) : t('drafts.problems.issueBlocked', { first }),
+      });
+    },
+    [lang, t],
+  );
+
+  return { attempt, queue, refuse, clear: useCallback(() => setAttempt({ state: 'idle' }), []) };
 }
