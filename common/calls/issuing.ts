@@ -17,6 +17,12 @@ export type IssueState = z.infer<typeof IssueStateSchema>;
 /** What happens after an invoice is issued: its files downloaded, its email queued. */
 export const FollowUpStateSchema = z.enum(['off', 'waiting', 'done', 'failed']);
 export type FollowUpState = z.infer<typeof FollowUpStateSchema>;
+/**
+ * The download after issuing as the queue reports it: a waiting download is 'noFolder' while no
+ * download folder is chosen in Settings (it is still waiting, and goes once a folder is chosen).
+ */
+export const IssueDownloadStateSchema = z.enum([...FollowUpStateSchema.options, 'noFolder']);
+export type IssueDownloadState = z.infer<typeof IssueDownloadStateSchema>;
 
 export const IssueEntrySchema = z.object({
   id: z.number().int(),
@@ -40,7 +46,7 @@ export const IssueEntrySchema = z.object({
   ...attemptFields,
   /** Failed, and its draft was reopened for editing (it goes out again as a new invoice): kept as history. */
   reopened: z.boolean(),
-  download: FollowUpStateSchema,
+  download: IssueDownloadStateSchema,
   email: FollowUpStateSchema,
   /** The email queue entry of this invoice, when one was queued. */
   emailId: z.number().int().nullable(),

@@ -10,15 +10,20 @@ export interface IssueEntryActions {
   check: boolean;
   /** Show its email in the email queue. */
   openEmail: boolean;
+  /** Go to Settings to choose the download folder its file waits for. */
+  chooseFolder: boolean;
 }
 
 /** A refusal already reopened is history: its draft went out again, so it offers nothing more. */
-export function issueEntryActions(e: Pick<IssueEntry, 'state' | 'reopened' | 'retryable' | 'draftId' | 'emailId' | 'transactionId'>): IssueEntryActions {
+export function issueEntryActions(
+  e: Pick<IssueEntry, 'state' | 'reopened' | 'retryable' | 'draftId' | 'emailId' | 'transactionId' | 'download'>,
+): IssueEntryActions {
   const refused = e.state === 'failed' && !e.reopened;
   return {
     retry: refused && e.retryable,
     reopen: refused && !!e.draftId,
     check: e.state === 'unknown',
     openEmail: e.emailId !== null && !!e.transactionId,
+    chooseFolder: e.state === 'issued' && e.download === 'noFolder',
   };
 }

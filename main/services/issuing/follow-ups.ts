@@ -1,6 +1,6 @@
 import type { Settings } from '../../../common/calls/settings';
 import type { InvoiceKind } from '../../../common/model';
-import type { IssueEntry } from '../../../common/calls/issuing';
+import type { FollowUpState, IssueEntry } from '../../../common/calls/issuing';
 import { AppError } from '../../../common/errors';
 import { Passes } from '../scheduling/passes';
 import { prepared, type Store } from '../store';
@@ -21,6 +21,8 @@ export interface FollowUpPorts {
  */
 export class FollowUps {
   private stopped = false;
+  /** Entries the pass in progress marked. */
+  private readonly marked: number[] = [];
   private readonly passes = new Passes<string>((profileId) => this.pass(profileId), { stopped: () => this.stopped });
 
   constructor(
@@ -28,10 +30,20 @@ export class FollowUps {
     private readonly ports: FollowUpPorts,
     private readonly settings: () => Settings,
     private readonly log?: (level: 'info' | 'warn' | 'error', message: string) => void,
+    /** After a pass marked these entries (their download or email done or failed). */
+    private readonly changed?: (ids: number[]) => void,
   ) {}
 
   run(profileId: string): Promise<void> {
     return this.passes.run(profileId);
+  }
+
+  /**
+   * An entry as people read it: a download that waits only because no download folder is chosen
+   * (the download port refuses without one: issue_no_folder) says so, 'noFolder'.
+   */
+  shown(e: IssueEntry): IssueEntry {
+    return e.download === 'waiting' && !this.settings().downloadFolder ? { ...e, download: 'noFolder' } : e;
   }
 
   /** Lets a pass in progress finish; none starts after. */
@@ -40,7 +52,17 @@ export class FollowUps {
     await this.passes.current?.catch(() => {});
   }
 
+  /** A pass tells once, at its end, which entries it marked (one pass runs at a time). */
   private async pass(profileId: string): Promise<void> {
+    try {
+      await this.follow(profileId);
+    } finally {
+      const ids = this.marked.splice(0);
+      if (ids.length > 0) this.changed?.(ids);
+    }
+  }
+
+  private async follow(profileId: string): Promise<void> {
     const due = this.due(profileId);
     for (const e of due) {
       if (this.stopped) return;
@@ -68,7 +90,8 @@ export class FollowUps {
           );
         }
       } catch (error) {
-        // No folder chosen yet: the invoices wait and are downloaded once one is (settings.changed).
+        // No folder chosen yet: the invoices wait and are downloaded once one is (settings.changed);
+        // meanwhile they read as 'noFolder' (shown).
         state = error instanceof AppError && error.code === 'issue_no_folder' ? 'waiting' : 'failed';
         if (state === 'waiting') continue;
         this.log?.('warn', `issue queue: ${list.length} issued invoices were not downloaded: ${error instanceof Error ? error.message : String(error)}`);
@@ -87,7 +110,7 @@ export class FollowUps {
     ).map(toEntry);
   }
 
-  private mark(id: number, patch: { download?: IssueEntry['download']; email?: IssueEntry['email']; emailId?: number | null }): void {
+  private mark(id: number, patch: { download?: FollowUpState; email?: FollowUpState; emailId?: number | null }): void {
     const r = prepared(this.store.db, 'SELECT * FROM issue_queue WHERE id = ?').get(id) as Row | undefined;
     if (!r) return;
     prepared(this.store.db, 'UPDATE issue_queue SET download_state = ?, email_state = ?, email_id = ?, updated_at = ? WHERE id = ?').run(
@@ -97,5 +120,6 @@ export class FollowUps {
       new Date().toISOString(),
       id,
     );
+    this.marked.push(id);
   }
 }

@@ -1,4 +1,4 @@
-import type { IssueEntry, IssueState } from '../../../common/calls/issuing';
+import type { FollowUpState, IssueEntry, IssueState } from '../../../common/calls/issuing';
 import type { Bilingual, InvoiceKind } from '../../../common/model';
 import type { SignType } from '../../../common/model/issuing';
 
@@ -32,7 +32,7 @@ export interface Row {
   last_error: string | null;
   retryable: number;
   reopened_at: string | null;
-  download_state: IssueEntry['download'];
+  download_state: FollowUpState;
   email_state: IssueEntry['email'];
   email_id: number | null;
   created_at: string;

@@ -75,7 +75,7 @@ export class IssuingService {
       },
     });
     this.exchanges = new IssueExchanges(deps.store);
-    this.followUps = deps.followUps ? new FollowUps(deps.store, deps.followUps, deps.settings, deps.log) : null;
+    this.followUps = deps.followUps ? new FollowUps(deps.store, deps.followUps, deps.settings, deps.log, (ids) => this.changed(ids)) : null;
     const tuning: IssueRunnerTuning = deps;
     this.runner = new IssueRunner<SignedInSession>({
       ...tuning,
@@ -171,6 +171,11 @@ export class IssuingService {
     await this.followUps?.stop();
     await this.client?.client.close();
     this.client = null;
+  }
+
+  /** An entry as the screens read it: a download waiting for a folder says so ('noFolder'). */
+  private shown(e: IssueEntry): IssueEntry {
+    return this.followUps ? this.followUps.shown(e) : e;
   }
 
   private changed(ids: number[]): void {
@@ -269,16 +274,22 @@ export class IssuingService {
 
   handlers(): Pick<ContractHandlers, `issuing.${'queue' | 'list' | 'get' | 'status' | 'check' | 'retry' | 'reopen' | 'flush' | 'certificates'}`> {
     return {
-      'issuing.queue': (req) => this.queueDraft(req.draftId, req.emails),
-      'issuing.list': (req) => this.queue.list(this.deps.activeProfileId(), req),
-      'issuing.get': (req) => this.queue.get(req.id),
+      'issuing.queue': (req) => this.shown(this.queueDraft(req.draftId, req.emails)),
+      'issuing.list': (req) => {
+        const r = this.queue.list(this.deps.activeProfileId(), req);
+        return { ...r, items: r.items.map((e) => this.shown(e)) };
+      },
+      'issuing.get': (req) => {
+        const e = this.queue.get(req.id);
+        return e && this.shown(e);
+      },
       'issuing.status': () => this.status(),
       'issuing.check': (req) => this.check(req.ids),
       'issuing.retry': (req) => {
         const entry = this.queue.retry(req.id);
         this.changed([entry.id]);
         void this.runner.kick();
-        return entry;
+        return this.shown(entry);
       },
       'issuing.reopen': (req) => {
         const draftId = this.queue.unlockDraft(req.id);

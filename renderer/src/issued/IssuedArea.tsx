@@ -13,6 +13,7 @@ import { IssuedFilters } from './IssuedFilters';
 import { IssuedTable, type RowAction } from './IssuedTable';
 import { useRegisterScreen } from './useRegisterScreen';
 import { openIssuedView } from './view';
+import { syncProgressText } from './words';
 
 type Open = { dialog: 'download' | 'paper' } | { dialog: 'adjust' | 'replace'; inv: IssuedInvoice } | null;
 
@@ -92,8 +93,8 @@ export function IssuedArea() {
         </button>
         {syncing && sync && sync.phase !== 'done' && (
           <>
-            <progress aria-label={t('issued.syncProgress')} max={Math.max(1, sync.total)} value={sync.seen} />
-            <span role="status">{t(`issued.syncPhase.${sync.phase}`, { seen: formatCount(sync.seen, lang), total: formatCount(sync.total, lang) })}</span>
+            <progress aria-label={t('issued.syncProgress')} max={Math.max(1, sync.total)} value={sync.total > 0 ? sync.seen : undefined} />
+            <span role="status">{syncProgressText(sync, lang, t)}</span>
           </>
         )}
         <div className="issued-selection" role="group" aria-label={t('issued.selected', { count })}>

@@ -25,6 +25,8 @@ export const issuedVi = {
     status: 'Đang hỏi trạng thái cơ quan thuế: {{seen}}/{{total}}',
     done: 'Đồng bộ xong',
   },
+  /** Before the service has said how many there are. */
+  syncPhaseUncounted: { list: 'Đang đọc danh sách hóa đơn…', status: 'Đang hỏi trạng thái cơ quan thuế…' },
   synced: 'Đã đồng bộ: đọc {{fetched}} hóa đơn, thêm mới {{added}}, cập nhật trạng thái {{refreshed}}.',
   table: 'Hóa đơn đã phát hành',
   col: {
@@ -116,6 +118,7 @@ export const issuedEn: MessagesOf<typeof issuedVi> = {
     status: 'Asking the tax-authority status: {{seen}}/{{total}}',
     done: 'Sync finished',
   },
+  syncPhaseUncounted: { list: 'Reading the invoice list…', status: 'Asking the tax-authority status…' },
   synced: 'Synced: {{fetched}} invoices read, {{added}} new, {{refreshed}} statuses refreshed.',
   table: 'Issued invoices',
   col: { date: 'Date', series: 'Series', number: 'No.', buyer: 'Buyer', total: 'Total', status: 'Status', actions: 'Actions' },

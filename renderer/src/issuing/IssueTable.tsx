@@ -12,6 +12,8 @@ export interface IssueActions {
   check(e: IssueEntry): void;
   reopen(e: IssueEntry): void;
   openEmail(e: IssueEntry): void;
+  /** Settings, to choose the download folder the invoice's file waits for. */
+  chooseFolder(): void;
 }
 
 /** The queue's invoices, newest first: what they are, where they stand, why, and what to do. */
@@ -102,6 +104,11 @@ const Row = memo(function Row({ entry: e, disabled, offline, superseded, actions
           {allowed.openEmail && (
             <button type="button" onClick={() => actions.openEmail(e)} aria-label={t('issuing.area.openEmailOf', { invNo: e.invNo ?? e.transactionId })}>
               {t('issuing.area.openEmail')}
+            </button>
+          )}
+          {allowed.chooseFolder && (
+            <button type="button" onClick={() => actions.chooseFolder()} aria-label={t('issuing.area.chooseFolderOf', { invNo: e.invNo ?? e.transactionId })}>
+              {t('issuing.followUp.chooseFolder')}
             </button>
           )}
         </div>

@@ -58,6 +58,7 @@ export function IssuingArea() {
         return null;
       }),
     openEmail: (e: IssueEntry) => e.transactionId && openEmails(e.transactionId),
+    chooseFolder: () => setArea('settings'),
   };
 
   const runner = status.data?.runner;

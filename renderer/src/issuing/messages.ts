@@ -59,8 +59,14 @@ export const issuingVi = {
     openQueue: 'Xem hàng đợi phát hành',
   },
   followUp: {
-    download: { waiting: 'Đang chờ tải tệp hóa đơn', done: 'Đã tải tệp hóa đơn về thư mục', failed: 'Chưa tải được tệp hóa đơn' },
+    download: {
+      waiting: 'Đang chờ tải tệp hóa đơn',
+      noFolder: 'Chưa tải tệp hóa đơn: chưa chọn thư mục tải về. Chọn thư mục trong Cài đặt, hóa đơn sẽ được tải ngay sau đó.',
+      done: 'Đã tải tệp hóa đơn về thư mục',
+      failed: 'Chưa tải được tệp hóa đơn',
+    },
     email: { waiting: 'Email tới {{to}} đang chờ', done: 'Email tới {{to}} đã vào hàng đợi email', failed: 'Chưa xếp được email tới {{to}}' },
+    chooseFolder: 'Chọn thư mục trong Cài đặt',
   },
   drafts: { col: 'Phát hành', draft: 'Nháp', issuedNo: 'Đã phát hành · {{invNo}}' },
   area: {
@@ -99,6 +105,7 @@ export const issuingVi = {
     reopenOf: 'Sửa và phát hành lại hóa đơn của {{buyer}}',
     openEmail: 'Xem email',
     openEmailOf: 'Xem email của hóa đơn {{invNo}} trong hàng đợi email',
+    chooseFolderOf: 'Chọn thư mục tải về trong Cài đặt cho hóa đơn {{invNo}}',
     retried: 'Đã xếp lại hóa đơn vào hàng đợi phát hành.',
     result: {
       queuedAt: 'Gửi lúc {{time}}',
@@ -202,8 +209,14 @@ export const issuingEn: MessagesOf<typeof issuingVi> = {
     openQueue: 'Open the issue queue',
   },
   followUp: {
-    download: { waiting: 'Invoice file waiting to download', done: 'Invoice file downloaded to the folder', failed: 'The invoice file was not downloaded' },
+    download: {
+      waiting: 'Invoice file waiting to download',
+      noFolder: 'Invoice file not downloaded yet: no download folder is chosen. Choose one in Settings and the invoice downloads right after.',
+      done: 'Invoice file downloaded to the folder',
+      failed: 'The invoice file was not downloaded',
+    },
     email: { waiting: 'Email to {{to}} waiting', done: 'Email to {{to}} is in the email queue', failed: 'The email to {{to}} was not queued' },
+    chooseFolder: 'Choose a folder in Settings',
   },
   drafts: { col: 'Issuing', draft: 'Draft', issuedNo: 'Issued · {{invNo}}' },
   area: {
@@ -242,6 +255,7 @@ export const issuingEn: MessagesOf<typeof issuingVi> = {
     reopenOf: 'Edit and queue again the invoice of {{buyer}}',
     openEmail: 'Open email',
     openEmailOf: 'Open email of invoice {{invNo}} in the email queue',
+    chooseFolderOf: 'Choose the download folder in Settings for invoice {{invNo}}',
     retried: 'The invoice is queued again.',
     result: {
       queuedAt: 'Goes at {{time}}',

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IssueEntry } from '../../../common/calls/issuing';
 import { startIssuing, waitFor, type IssuingHarness } from './harness';
 
 let h: IssuingHarness;
@@ -129,15 +130,34 @@ describe('the issue queue against the sandbox over HTTP', () => {
     expect(services.drafting.drafts.get(id).issue).toBeNull();
   }, 60_000);
 
-  it('downloads the issued invoices once a download folder is chosen, when none was', async () => {
+  it('downloads the issued invoices once a download folder is chosen, when none was; until then the screens are told why', async () => {
     const { services } = h;
+    const get = async (id: number) => {
+      const r = await services.dispatch('issuing.get', { id }, { host: 'browser' });
+      if (!r.ok) throw new Error(r.error.message);
+      return r.value as IssueEntry;
+    };
+    const list = async () => {
+      const r = await services.dispatch('issuing.list', {}, { host: 'browser' });
+      if (!r.ok) throw new Error(r.error.message);
+      return (r.value as { items: IssueEntry[] }).items;
+    };
     services.settings.update({ downloadFolder: null });
     const e = services.issuing.queueDraft(h.draft(908));
     await waitFor(() => services.issuing.queue.get(e.id)!.state === 'issued', 30_000, 'issued');
     await waitFor(() => services.issuing.queue.get(e.id)!.email === 'done', 30_000, 'email queued');
+    // Stored as waiting; the contract says what it waits for.
     expect(services.issuing.queue.get(e.id)!.download).toBe('waiting');
+    expect((await get(e.id)).download).toBe('noFolder');
+    expect((await list()).find((x) => x.id === e.id)?.download).toBe('noFolder');
+    // Choosing the folder downloads it, and the screens hear of it (issuing.changed names the entry).
+    const heard: number[][] = [];
+    const off = services.bus.on('issuing.changed', (x) => void heard.push(x.ids));
     services.settings.update({ downloadFolder: h.folder });
     await waitFor(() => services.issuing.queue.get(e.id)!.download === 'done', 30_000, 'downloaded');
+    await waitFor(() => heard.some((ids) => ids.includes(e.id)), 10_000, 'issuing.changed');
+    off();
+    expect((await get(e.id)).download).toBe('done');
     const tx = services.issuing.queue.get(e.id)!.transactionId!;
     await waitFor(() => fs.readdirSync(h.folder).some((f) => f.includes(tx)), 30_000, 'the PDF');
   }, 60_000);

@@ -6,7 +6,7 @@ import type { IssueEntry } from '../../../common/calls/issuing';
 import { DEFAULT_SETTINGS } from '../../../common/calls/settings';
 import { formatDateTime } from '../../../common/format';
 import { formFromSettings, gapSecondsText, parseGapSeconds, parseSeriesList, settingsFromForm } from '../../../renderer/src/issuing/settings-form';
-import { bannerHeadline, formatTotal, reasonOf, resultText, runnerText, supersededIds } from '../../../renderer/src/issuing/words';
+import { bannerHeadline, followUpText, formatTotal, reasonOf, resultText, runnerText, supersededIds } from '../../../renderer/src/issuing/words';
 
 let tVi: TFunction;
 let tEn: TFunction;
@@ -91,6 +91,17 @@ describe('issuing words', () => {
     expect(resultText(waiting, 'vi', tVi, { offline: true, superseded: false })).toEqual({ text: 'Chờ có mạng', code: null });
     expect(resultText(waiting, 'vi', tVi).text).toBe('ECONNREFUSED · Chờ gửi');
     expect(resultText(entry({ state: 'issuing' }), 'en', tEn).text).toBe('Being sent to the service');
+  });
+
+  it('a download waiting for a folder says so, and where to choose one, in both languages', () => {
+    const noFolder = entry({ state: 'issued', invNo: '00000012', download: 'noFolder', email: 'done' });
+    expect(followUpText(noFolder, tVi)).toBe(
+      'Chưa tải tệp hóa đơn: chưa chọn thư mục tải về. Chọn thư mục trong Cài đặt, hóa đơn sẽ được tải ngay sau đó. · Email tới ketoan@hoasen.vn đã vào hàng đợi email',
+    );
+    expect(followUpText(noFolder, tEn)).toBe(
+      'Invoice file not downloaded yet: no download folder is chosen. Choose one in Settings and the invoice downloads right after. · Email to ketoan@hoasen.vn is in the email queue',
+    );
+    expect(followUpText({ ...noFolder, download: 'waiting' }, tVi)).toBe('Đang chờ tải tệp hóa đơn · Email tới ketoan@hoasen.vn đã vào hàng đợi email');
   });
 
   it('a refusal is superseded once its draft was reopened (the service says so), not before', () => {

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatTime } from '../../../../common/format';
+import { issueEntryActions } from '../../../../common/rules/issue-actions';
 import { useLang } from '../../app/error-text';
 import { Notice, useNotice } from '../../app/Notice';
 import { useAppStore } from '../../app/store';
@@ -121,6 +122,11 @@ export function IssueBanner({ issue }: { issue: NonNullable<DraftIssue> }) {
         {entry?.emailId != null && entry.transactionId && (
           <button type="button" onClick={() => openEmails(entry.transactionId!)}>
             {t('issuing.banner.openEmails')}
+          </button>
+        )}
+        {entry && issueEntryActions(entry).chooseFolder && (
+          <button type="button" onClick={() => setArea('settings')}>
+            {t('issuing.followUp.chooseFolder')}
           </button>
         )}
         <button type="button" onClick={() => setArea('issuing')}>
