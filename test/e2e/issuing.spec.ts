@@ -201,6 +201,21 @@ test('a refusal says why in words; edit and queue again, fix the date, issued', 
   expect(issued[0]!.InvDate.slice(0, 10)).toBe(today());
   await expect(banner(page).getByRole('status')).toHaveText(`Đã phát hành — Số hóa đơn ${issued[0]!.InvNo}`);
 
+  // No download folder is chosen in this data folder: the file waits, and the banner says why and where to choose one.
+  await expect(banner(page)).toContainText('Chưa tải tệp hóa đơn: chưa chọn thư mục tải về. Chọn thư mục trong Cài đặt, hóa đơn sẽ được tải ngay sau đó.');
+  await banner(page).getByRole('button', { name: 'Chọn thư mục trong Cài đặt' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Cài đặt' })).toBeVisible();
+  // The queue says so too; once a folder is chosen the file is downloaded and the row says that.
+  await page.getByRole('navigation').getByRole('button', { name: 'Hàng đợi phát hành' }).click();
+  const waiting = table.locator('tr[data-state=issued]');
+  await expect(waiting.locator('[data-col=reason]')).toContainText('Chưa tải tệp hóa đơn: chưa chọn thư mục tải về.');
+  await expect(waiting.getByRole('button', { name: `Chọn thư mục tải về trong Cài đặt cho hóa đơn ${issued[0]!.InvNo}` })).toBeVisible();
+  const folder = fs.mkdtempSync(path.join(env.host.dataDir, 'hoa-don-'));
+  await apiCall('settings.update', { downloadFolder: folder });
+  await expect(waiting.locator('[data-col=reason]')).toContainText('Đã tải tệp hóa đơn về thư mục', { timeout: 30_000 });
+  await expect(waiting.getByRole('button', { name: /^Chọn thư mục/ })).toHaveCount(0);
+  await expect.poll(() => fs.existsSync(path.join(folder, `${issued[0]!.TransactionID}.pdf`)), { timeout: 30_000 }).toBe(true);
+
   // A refusal that may pass by itself (the licence ran out) offers "retry" as it is.
   env.sandbox.setQuirks({ licenceInvoices: 1 });
   await createDraft('Khách lẻ Trần Văn Bình', 'binh@example.com');
@@ -364,6 +379,14 @@ test('a draft with errors the app finds itself is not offered for issuing: the f
   const dialog = page.getByRole('dialog', { name: 'Phát hành hóa đơn' });
   await expect(dialog).toBeVisible();
   await expect(dialog.getByTestId('issue-summary')).toContainText('27.000 VND');
+  // The total payable stays in sight at the top, wherever the cashier has scrolled to.
+  await page.keyboard.press('Escape');
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await expect(page.getByTestId('bar-total')).toHaveText('Tổng tiền thanh toán 27.000 VND');
+  await expect(page.getByTestId('bar-total')).toBeInViewport();
+  await page.screenshot({ path: `${SHOTS}/editor-bar-total.png` });
+  await page.getByRole('button', { name: 'Phát hành', exact: true }).click();
+  await expect(dialog).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   expect((await apiCall<{ total: number }>('issuing.status', {})).total).toBe(0);
@@ -405,6 +428,9 @@ test('a draft the app would refuse is not queued: the address is at its field, t
   await page.keyboard.press('Enter');
   await expect(banner(page)).toHaveAttribute('data-state', 'issued', { timeout: 30_000 });
   expect(env.sandbox.issued()).toHaveLength(1);
+
+  // Issued: no preview of the draft any more (it would be marked "not issued").
+  await expect(page.getByRole('button', { name: 'Xem trước (F8)' })).toHaveCount(0);
 
   // The banner's way to the queue: the queue's heading has the focus, not the empty page.
   await banner(page).getByRole('button', { name: 'Xem hàng đợi phát hành' }).click();

@@ -29,12 +29,14 @@ describe('plural words', () => {
   });
 
   it('has a plain text beside every singular, and the singular is used', () => {
+    // Keys found at run time: looked up untyped.
+    const tr = t.en as unknown as (key: string, options: { count: number }) => string;
     const keys = singulars(en);
     expect(keys.length).toBeGreaterThan(5);
     for (const key of keys) {
       const base = key.slice(0, -'_one'.length);
-      expect(t.en(base, { count: 7 }), base).not.toBe(base);
-      expect(t.en(base, { count: 1 }), key).toBe(t.en(key, { count: 1 }));
+      expect(tr(base, { count: 7 }), base).not.toBe(base);
+      expect(tr(base, { count: 1 }), key).toBe(tr(key, { count: 1 }));
     }
   });
 });

@@ -82,7 +82,8 @@ export function DraftEditor({ onClose }: { onClose(): void }) {
   const engine = useRef(new IncrementalCompute());
   const computed = useMemo(() => engine.current.compute(draft, options), [draft, options]);
   const problems = useDraftProblems({ draft, options, computed, engine: engine.current, templates, lang });
-  const { preview, run } = usePreview(id, problems.errorsNow);
+  const issued = issue?.state === 'issued';
+  const { preview, run } = usePreview(id, problems.errorsNow, !issued);
   const issueAttempt = useIssue(id);
   useFocusPath();
   // A refusal naming a field puts the cursor there once the dialog has gone.
@@ -156,14 +157,20 @@ export function DraftEditor({ onClose }: { onClose(): void }) {
           {issue ? '' : t(`drafts.editor.save.${saveState}`)}
           {!issue && saveState === 'error' && saveError ? `: ${saveError}` : ''}
         </p>
+        {/* The figure the cashier reads out, in sight however far down the lines go. */}
+        <p className="bar-total" data-testid="bar-total">
+          {t('drafts.totals.total')} <strong>{formatTotal(computed.totals.TotalAmountOC.toFixed(computed.rule.decimals), computed.currency)}</strong>
+        </p>
         {!issue && (
           <button type="button" onClick={() => void flushSave(true)} aria-keyshortcuts="Control+S">
             {t('drafts.editor.saveNow')}
           </button>
         )}
-        <button type="button" onClick={() => void run()} disabled={preview.state === 'busy'} aria-keyshortcuts="F8">
-          {preview.state === 'busy' ? t('drafts.preview.busy') : t('drafts.preview.action')}
-        </button>
+        {!issued && (
+          <button type="button" onClick={() => void run()} disabled={preview.state === 'busy'} aria-keyshortcuts="F8">
+            {preview.state === 'busy' ? t('drafts.preview.busy') : t('drafts.preview.action')}
+          </button>
+        )}
         {!issue && (
           <button
             type="button"
@@ -190,7 +197,7 @@ export function DraftEditor({ onClose }: { onClose(): void }) {
           {issueAttempt.attempt.message}
         </p>
       )}
-      <PreviewStatus preview={preview} run={run} />
+      {!issued && <PreviewStatus preview={preview} run={run} />}
       {issuing && !issue && (
         <IssueDialog
           summary={{

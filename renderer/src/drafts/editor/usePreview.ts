@@ -16,8 +16,11 @@ export type PreviewState =
   /** Not sent: the draft's own check lists errors (shown instead; "preview anyway" sends). */
   | { state: 'blocked'; errors: Problem[] };
 
-/** Preview (F8): refused locally while the draft has errors, else saved, sent, and opened. */
-export function usePreview(id: string, errorsNow: () => Problem[]): { preview: PreviewState; run(force?: boolean): Promise<void> } {
+/**
+ * Preview (F8): refused locally while the draft has errors, else saved, sent, and opened. Not
+ * offered once the invoice is issued (`offered` false): a page marked "not issued" is no copy of it.
+ */
+export function usePreview(id: string, errorsNow: () => Problem[], offered = true): { preview: PreviewState; run(force?: boolean): Promise<void> } {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const focus = useEditor((s) => s.focus);
@@ -70,6 +73,7 @@ export function usePreview(id: string, errorsNow: () => Problem[]): { preview: P
 
   // F8 previews from anywhere in the editor.
   useEffect(() => {
+    if (!offered) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'F8') return;
       e.preventDefault();
@@ -77,7 +81,7 @@ export function usePreview(id: string, errorsNow: () => Problem[]): { preview: P
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [run]);
+  }, [run, offered]);
 
   return { preview, run };
 }
