@@ -125,3 +125,44 @@ test('the decimal digits the shop issues with are chosen in Settings and kept', 
   await expect(digits.getByLabel('Thành tiền quy đổi (VND)')).toHaveValue('0');
   await expect(digits.getByLabel('Đơn giá')).toHaveValue('');
 });
+
+test('edits not saved are not lost by opening another screen: the app asks, and another section saved keeps them', async ({ app }) => {
+  await app.getByRole('button', { name: 'Cài đặt' }).click();
+  const batch = app.getByLabel('Số email mỗi lần gửi (1–100)');
+  await expect(batch).toHaveValue('20');
+  await batch.fill('30');
+  await expect(app.getByText('Có thay đổi chưa lưu')).toBeVisible();
+
+  // Saving another section (the settings change under this form) leaves the edit in place.
+  await app.getByRole('button', { name: 'Lưu cài đặt phát hành' }).click();
+  await expect(app.getByText('Đã lưu cài đặt phát hành.')).toBeVisible();
+  await expect(batch).toHaveValue('30');
+
+  // Another screen: asked first; staying puts the cursor on the form's Save.
+  await app.getByRole('navigation').getByRole('button', { name: 'Hóa đơn nháp' }).click();
+  const ask = app.getByRole('dialog', { name: 'Chưa lưu thay đổi' });
+  await expect(ask).toContainText('Có thay đổi trong Cài đặt chưa được lưu');
+  await expect(ask.getByRole('button', { name: 'Ở lại để lưu' })).toBeFocused();
+  await app.screenshot({ path: '/tmp/shots/settings-leave-unsaved.png' });
+  await app.keyboard.press('Enter');
+  await expect(ask).toBeHidden();
+  await expect(app.getByRole('heading', { level: 1, name: 'Cài đặt' })).toBeVisible();
+  await expect(app.getByRole('button', { name: 'Lưu tùy chọn' })).toBeFocused();
+  await expect(batch).toHaveValue('30');
+
+  // Asked again, the edit is let go: the drafts open, and Settings shows what is stored.
+  await app.keyboard.press('Alt+1');
+  await ask.getByRole('button', { name: 'Bỏ thay đổi, mở Hóa đơn nháp' }).click();
+  await expect(app.getByRole('heading', { level: 1, name: 'Hóa đơn nháp' })).toBeVisible();
+  await app.getByRole('navigation').getByRole('button', { name: 'Cài đặt' }).click();
+  await expect(batch).toHaveValue('20');
+
+  // Saved edits ask nothing.
+  await batch.fill('30');
+  await app.getByRole('button', { name: 'Lưu tùy chọn' }).click();
+  await expect(app.getByText('Đã lưu tùy chọn.')).toBeVisible();
+  await expect(app.getByText('Có thay đổi chưa lưu')).toHaveCount(0);
+  await app.getByRole('navigation').getByRole('button', { name: 'Hóa đơn nháp' }).click();
+  await expect(app.getByRole('heading', { level: 1, name: 'Hóa đơn nháp' })).toBeVisible();
+  await expect(ask).toHaveCount(0);
+});

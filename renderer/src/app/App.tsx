@@ -6,6 +6,7 @@ import { readQueueAhead } from '../emails/useEmailQueue';
 import { LANGUAGES, setLanguage, type Language } from '../i18n';
 import { AuthBanner } from '../settings/AuthBanner';
 import { UpdateBanner } from '../updates/UpdateBanner';
+import { Dialog } from './Dialog';
 import { ErrorBoundary } from './ErrorBoundary';
 import { SelectField } from './fields';
 import type { LATER_AREAS } from './later-areas';
@@ -115,6 +116,38 @@ function LanguageSwitch() {
   );
 }
 
+/** Asked when an area is opened while the one open holds unsaved edits: stay (the focus goes to its Save), or let them go. */
+function LeaveDialog() {
+  const leaving = useAppStore((s) => s.leaving);
+  return leaving ? <LeaveAsk leaving={leaving} /> : null;
+}
+
+function LeaveAsk({ leaving }: { leaving: Area }) {
+  const { t } = useTranslation();
+  const { area, stay, leaveUnsaved } = useAppStore();
+  const stayRef = useRef<HTMLButtonElement>(null);
+  // The dialog has opened (its own effect ran first): Enter stays.
+  useEffect(() => stayRef.current?.focus(), []);
+  const onStay = () => {
+    stay();
+    // After the dialog has gone (it hands the focus back first).
+    requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-unsaved="true"] button[type="submit"]')?.focus());
+  };
+  return (
+    <Dialog title={t('app.unsaved.title')} closeLabel={t('app.close')} onClose={onStay} className="leave-dialog">
+      <p>{t('app.unsaved.text', { area: t(`areas.${area}`) })}</p>
+      <div className="dialog-buttons">
+        <button ref={stayRef} type="button" className="primary" onClick={onStay}>
+          {t('app.unsaved.stay')}
+        </button>
+        <button type="button" onClick={leaveUnsaved}>
+          {t('app.unsaved.leave', { area: t(`areas.${leaving}`) })}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
 export function App() {
   const { t } = useTranslation();
   const { area, info, setInfo, setOnline } = useAppStore();
@@ -185,6 +218,7 @@ export function App() {
           <AreaView key={area} area={area} />
         </ErrorBoundary>
       </main>
+      <LeaveDialog />
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { create } from 'zustand';
 import type { CallResponse } from '../../../common/contract';
 
@@ -13,21 +14,54 @@ interface AppState {
   info: CallResponse<'app.info'> | undefined;
   /** A search the email queue starts with (set by "open in the email queue" elsewhere), cleared once used. */
   emailSearch: string | null;
+  /** Forms of the open area with edits not saved yet (by key): leaving asks first. */
+  unsaved: readonly string[];
+  /** The area asked for while edits were unsaved: the screen asks whether to leave them. */
+  leaving: Area | null;
+  /** Opens an area; with unsaved edits in the open one, asks first (`leaving`). */
   setArea(area: Area): void;
+  markUnsaved(key: string, unsaved: boolean): void;
+  /** Answers `leaving`: stay (and save), or go on and let the edits go. */
+  stay(): void;
+  leaveUnsaved(): void;
   setOnline(online: boolean): void;
   setInfo(info: CallResponse<'app.info'>): void;
   openEmails(search: string): void;
   clearEmailSearch(): void;
 }
 
-export const useAppStore = create<AppState>((set) => ({
+export const useAppStore = create<AppState>((set, get) => ({
   area: 'drafts',
   online: undefined,
   info: undefined,
   emailSearch: null,
-  setArea: (area) => set({ area }),
+  unsaved: [],
+  leaving: null,
+  setArea: (area) => {
+    if (area !== get().area && get().unsaved.length > 0) set({ leaving: area });
+    else set({ area, leaving: null });
+  },
+  markUnsaved: (key, unsaved) => {
+    const now = get().unsaved;
+    if (unsaved !== now.includes(key)) set({ unsaved: unsaved ? [...now, key] : now.filter((k) => k !== key) });
+  },
+  stay: () => set({ leaving: null }),
+  leaveUnsaved: () => {
+    const next = get().leaving;
+    if (next) set({ area: next, leaving: null, unsaved: [] });
+  },
   setOnline: (online) => set({ online }),
   setInfo: (info) => set({ info, online: info.online }),
-  openEmails: (search) => set({ area: 'emails', emailSearch: search }),
+  openEmails: (search) => {
+    get().setArea('emails');
+    if (get().area === 'emails') set({ emailSearch: search });
+  },
   clearEmailSearch: () => set({ emailSearch: null }),
 }));
+
+/** A form says whether it holds edits not saved yet; leaving its area then asks first. */
+export function useUnsaved(key: string, unsaved: boolean): void {
+  const mark = useAppStore((s) => s.markUnsaved);
+  useEffect(() => mark(key, unsaved), [key, unsaved, mark]);
+  useEffect(() => () => mark(key, false), [key, mark]);
+}

@@ -21,6 +21,13 @@ export const en: Messages = {
     close: 'Close',
     dismiss: 'Dismiss',
     noFile: 'No file chosen',
+    unsaved: {
+      title: 'Unsaved changes',
+      text: 'Some changes in {{area}} are not saved. Leaving now loses them.',
+      stay: 'Stay and save',
+      leave: 'Discard them and open {{area}}',
+      mark: 'Unsaved changes',
+    },
     samples: { label: 'Use Sandbox sample invoices', withCode: 'With code', withoutCode: 'Without code', cashRegister: 'Cash register' },
   },
   areas: {

@@ -22,6 +22,13 @@ export const vi = {
     close: 'Đóng',
     dismiss: 'Ẩn thông báo',
     noFile: 'Chưa chọn tệp',
+    unsaved: {
+      title: 'Chưa lưu thay đổi',
+      text: 'Có thay đổi trong {{area}} chưa được lưu. Rời đi bây giờ thì các thay đổi đó sẽ mất.',
+      stay: 'Ở lại để lưu',
+      leave: 'Bỏ thay đổi, mở {{area}}',
+      mark: 'Có thay đổi chưa lưu',
+    },
     samples: { label: 'Dùng hóa đơn mẫu của Sandbox', withCode: 'Có mã CQT', withoutCode: 'Không có mã', cashRegister: 'Máy tính tiền' },
   },
   areas: {

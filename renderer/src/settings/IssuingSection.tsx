@@ -6,6 +6,7 @@ import { SIGN_TYPES } from '../../../common/model/issuing';
 import { useErrorText, useLang } from '../app/error-text';
 import type { NoticeMessage } from '../app/Notice';
 import { RadioFieldset } from '../app/fields';
+import { useUnsaved } from '../app/store';
 import { useLive } from '../app/useLive';
 import { bridge } from '../bridge';
 import { SaveRow } from './SaveRow';
@@ -49,6 +50,7 @@ export function IssuingSection() {
   useEffect(() => {
     if (settings && !edited) setForm(formFromSettings(settings.issuing));
   }, [settings, edited]);
+  useUnsaved('settings.issuing', edited);
   if (!settings || !form) return null;
 
   const patch = (p: Partial<IssuingForm>) => {
@@ -201,7 +203,7 @@ export function IssuingSection() {
           {t('issuing.settings.seriesHint')}
         </p>
 
-        <SaveRow label={t('issuing.settings.save')} notice={message} />
+        <SaveRow label={t('issuing.settings.save')} notice={message} unsaved={edited} />
       </form>
     </section>
   );

@@ -1,10 +1,11 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Settings } from '../../../common/calls/settings';
 import { pick } from '../../../common/model';
 import { batchSizeProblem, MAX_DOWNLOAD_BATCH, MAX_EMAIL_BATCH } from '../../../common/rules/network';
 import { useErrorText, useLang } from '../app/error-text';
 import type { NoticeMessage } from '../app/Notice';
+import { useUnsaved } from '../app/store';
 import { useLive } from '../app/useLive';
 import { bridge } from '../bridge';
 import { SaveRow } from './SaveRow';
@@ -45,8 +46,14 @@ export function PreferencesSection() {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const live = useLive('settings.get', {}, { 'settings.changed': (next) => next });
-  const settings = live.data;
-  const setSettings = (next: Settings) => live.set(() => next);
+  // The form starts from the stored settings, and follows them (another section saved) until the person edits it.
+  const [form, setForm] = useState<Settings | null>(null);
+  const [edited, setEdited] = useState(false);
+  useEffect(() => {
+    if (live.data && !edited) setForm(live.data);
+  }, [live.data, edited]);
+  useUnsaved('settings.preferences', edited);
+  const settings = form;
   const [message, setMessage] = useState<NoticeMessage | null>(null);
   /** A batch size Save refused, shown under its field. */
   const [batchProblem, setBatchProblem] = useState<{ key: (typeof BATCHES)[number]['key']; text: string } | null>(null);
@@ -56,7 +63,10 @@ export function PreferencesSection() {
 
   if (!settings) return null;
 
-  const patch = (p: Partial<Settings>) => setSettings({ ...settings, ...p });
+  const patch = (p: Partial<Settings>) => {
+    setEdited(true);
+    setForm({ ...settings, ...p });
+  };
   const save = async (event: FormEvent) => {
     event.preventDefault();
     setMessage(null);
@@ -78,7 +88,9 @@ export function PreferencesSection() {
         batchSizes: settings.batchSizes,
         decimalDigits: settings.decimalDigits,
       });
-      setSettings(saved);
+      live.set(() => saved);
+      setForm(saved);
+      setEdited(false);
       await setLanguage(saved.language);
       setMessage({ kind: 'ok', text: t('settings.prefs.saved') });
     } catch (error) {
@@ -143,7 +155,7 @@ export function PreferencesSection() {
           />
         ))}
         <DigitsFieldset value={settings.decimalDigits} onChange={(decimalDigits) => patch({ decimalDigits })} />
-        <SaveRow label={t('settings.prefs.save')} notice={message} />
+        <SaveRow label={t('settings.prefs.save')} notice={message} unsaved={edited} />
       </form>
     </section>
   );
