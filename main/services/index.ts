@@ -149,6 +149,19 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
   const drafting = createDrafting({ store, access, bus, settings: () => settings.get(), now: config.now, log });
   closers.push(() => drafting.close());
 
+  const register = new RegisterService({
+    store,
+    bus,
+    drafts: drafting.drafts,
+    activeProfileId: session.profileId,
+    gate: session.gate,
+    clients,
+    dataDir: config.dataDir,
+    viewer: { show: (bytes, contentType, name) => drafting.preview.open(drafting.preview.keepView(bytes, contentType, name)) },
+    ...(config.now ? { now: config.now } : {}),
+    log,
+  });
+
   // CSV imports are read and checked on a thread of their own: the built email-csv.cjs beside the host's bundle.
   const csvReader = new CsvReader(typeof __dirname === 'undefined' ? null : path.join(__dirname, 'email-csv.cjs'), log);
   closers.push(() => csvReader.close());
@@ -161,6 +174,7 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
     // Without the monitor running (the CLI) a send attempt finds out for itself.
     ...(config.background !== false ? { isOnline: () => connectivity.online, checkConnectivity: () => void connectivity.check() } : {}),
     batchSize: () => settings.get().batchSizes.email,
+    register,
     work,
     log,
     ...config.emails,
@@ -197,19 +211,6 @@ export async function createServices(config: ServicesConfig): Promise<Services> 
     ...config.issuing,
   });
   closers.push(() => issuing.stop());
-
-  const register = new RegisterService({
-    store,
-    bus,
-    drafts: drafting.drafts,
-    activeProfileId: session.profileId,
-    gate: session.gate,
-    clients,
-    dataDir: config.dataDir,
-    viewer: { show: (bytes, contentType, name) => drafting.preview.open(drafting.preview.keepView(bytes, contentType, name)) },
-    ...(config.now ? { now: config.now } : {}),
-    log,
-  });
 
   const handlers: ContractHandlers = {
     ...diagnosticsHandlers({

@@ -68,3 +68,13 @@ export function checkInput(raw: RawInput): { ok: true; value: CleanInput } | { o
     },
   };
 }
+
+/** A number typed where the lookup code goes, and the register knows invoices of that number: their codes. */
+export function numberNotLookupCode(typed: string, invoices: ReadonlyArray<{ invSeries: string; invNo: string; transactionId: string }>): Bilingual {
+  const en = invoices.map((i) => `invoice ${i.invSeries} no. ${i.invNo}: ${i.transactionId}`).join('; ');
+  const vi = invoices.map((i) => `hóa đơn ${i.invSeries} số ${i.invNo}: ${i.transactionId}`).join('; ');
+  return {
+    en: `"${typed}" is an invoice number, not a lookup code (TransactionID). The lookup code of ${en}.`,
+    vi: `"${typed}" là số hóa đơn, không phải mã tra cứu (TransactionID). Mã tra cứu của ${vi}.`,
+  };
+}

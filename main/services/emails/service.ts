@@ -15,7 +15,7 @@ import { CsvReader } from './csv-reader';
 import { deferSortIndexes, ensureSortIndexes, lineCount } from './import-indexes';
 import type { ClaimAlive } from './claims';
 import type { ListQuery } from './entries';
-import { checkInput, type CleanInput } from './input';
+import { checkInput, numberNotLookupCode, type CleanInput } from './input';
 import { Outbox } from './outbox';
 import { EmailSender, type FlushOptions, type SenderTuning } from './sender';
 
@@ -29,6 +29,14 @@ export interface EmailServiceDeps extends SenderTuning {
   /** Invoices per sendemail request (default 20, e.g. from settings.batchSizes.email). */
   batchSize?: () => number;
   work?: WorkInProgress;
+  /**
+   * The register of issued invoices, for entries added by hand: an invoice it knows is emailed as
+   * the kind it was issued as, and an invoice number typed for its lookup code is refused with the code.
+   */
+  register?: {
+    find(transactionId: string): { kind: InvoiceKind } | null;
+    byNumber(typed: string): Array<{ invSeries: string; invNo: string; transactionId: string }>;
+  };
   /** Per-request timeout of sendemail (default 30 s); after it the outcome is unknown. */
   sendTimeoutMs?: number;
   /** Sends one sendemail request instead of the built-in client (the CLI passes its own client). */
@@ -169,7 +177,14 @@ export class EmailService {
     const good: Array<{ input: CleanInput; index: number }> = [];
     const rejected: EmailReject[] = [];
     inputs.forEach((raw, index) => {
-      const checked = checkInput({ ...raw, kind: raw.kind ?? 'withoutCode' });
+      const transactionId = raw.transactionId?.trim() ?? '';
+      const known = transactionId ? this.deps.register?.find(transactionId) : null;
+      const numbered = known || !transactionId ? [] : (this.deps.register?.byNumber(transactionId) ?? []);
+      if (numbered.length > 0) {
+        rejected.push({ line: null, index, transactionId, reason: numberNotLookupCode(transactionId, numbered) });
+        return;
+      }
+      const checked = checkInput({ ...raw, kind: known?.kind ?? raw.kind ?? 'withoutCode' });
       if (checked.ok) good.push({ input: checked.value, index });
       else rejected.push({ line: null, index, transactionId: raw.transactionId?.trim() || null, reason: checked.problem });
     });

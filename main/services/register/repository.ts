@@ -282,6 +282,17 @@ export class RegisterRepository {
     return row ? toInvoice(row) : null;
   }
 
+  /** Invoices of this number (typed with or without its leading zeros), newest first: a few at most. */
+  byNumber(scope: RegisterScope, typed: string, limit = 3): IssuedInvoice[] {
+    const digits = typed.trim();
+    const numbers = [...new Set([digits, digits.padStart(8, '0')])];
+    return (
+      this.stmt(
+        `SELECT ${COLUMNS} FROM issued_invoices WHERE profile_id = ? AND service_key = ? AND inv_no IN (${numbers.map(() => '?').join(', ')}) ORDER BY inv_date DESC LIMIT ?`,
+      ).all(scope.profileId, scope.service, ...numbers, limit) as unknown as DbRow[]
+    ).map(toInvoice);
+  }
+
   count(scope: RegisterScope): number {
     return (
       this.stmt('SELECT coalesce(sum(n), 0) AS n FROM issued_day_counts WHERE profile_id = ? AND service_key = ?').get(scope.profileId, scope.service) as {

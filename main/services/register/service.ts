@@ -73,6 +73,16 @@ export class RegisterService {
     return row;
   }
 
+  /** The invoice of this lookup code, if the register has read it. */
+  find(transactionId: string): IssuedInvoice | null {
+    return this.repo.get(this.scope(), transactionId.trim());
+  }
+
+  /** The invoices of this number (what a person may type where a lookup code is asked for). */
+  byNumber(typed: string): IssuedInvoice[] {
+    return /^\d{1,8}$/.test(typed.trim()) ? this.repo.byNumber(this.scope(), typed) : [];
+  }
+
   /** Every invoice of a date range (newest first), e.g. to download or email them all. */
   all(q: Omit<IssuedQuery, 'offset' | 'limit'>): IssuedInvoice[] {
     const out: IssuedInvoice[] = [];

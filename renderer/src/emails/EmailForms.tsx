@@ -85,6 +85,7 @@ export function AddDialog({ onDone, onClose }: { onDone: (text: string) => void;
         )}
         <RecipientFields fields={FIELDS} form={form} onChange={(f, v) => setForm({ ...form, [f]: v })} />
         <KindSelect value={kind} onChange={setKind} label={t('emails.add.kind')} />
+        <p className="hint">{t('emails.add.kindHint')}</p>
         <Notice notice={error ? { kind: 'error', text: error } : null} />
         <SkippedRows rows={skipped} onResent={() => onDone(t('emails.add.added'))} />
         <div className="dialog-buttons">

@@ -75,6 +75,25 @@ describe('syncing the register', () => {
     expect(one).toMatchObject({ invNo: inv.InvNo, invDate: inv.InvDate, invSeries: inv.InvSeries, kind: 'withCode', sendTaxStatus: 2 });
   }, 120_000);
 
+  it('an email added by hand goes as the kind its invoice was issued as; an invoice number typed for the lookup code is refused, naming the code', () => {
+    const invoices = h.services.register.all({ from: monthFrom, to: monthTo });
+    const withCode = invoices.find((i) => i.kind === 'withCode')!;
+    const added = h.services.emails.add([
+      { transactionId: withCode.transactionId, receiverName: 'Kế toán', receiverEmail: 'ketoan@example.com', kind: 'withoutCode' },
+    ]);
+    expect(added.rejected).toEqual([]);
+    const entry = h.services.emails.list({ search: withCode.transactionId }).items.find((e) => e.id === added.added[0]);
+    expect(entry?.kind).toBe('withCode');
+
+    const other = invoices.find((i) => i.kind === 'withoutCode' && i.transactionId !== withCode.transactionId)!;
+    const typed = String(Number(other.invNo)); // as a person types it, without the leading zeros
+    const refused = h.services.emails.add([{ transactionId: typed, receiverName: 'Kế toán', receiverEmail: 'ketoan@example.com', kind: 'withoutCode' }]);
+    expect(refused.added).toEqual([]);
+    expect(refused.rejected[0]!.reason.vi).toContain(`"${typed}" là số hóa đơn, không phải mã tra cứu`);
+    expect(refused.rejected[0]!.reason.vi).toContain(`số ${other.invNo}: ${other.transactionId}`);
+    expect(refused.rejected[0]!.reason.en).toContain('is an invoice number, not a lookup code');
+  });
+
   it('a re-sync reads nothing already synced; a range up to today reads only the new days and today', async () => {
     h.sandbox.reset();
     const again = await h.services.register.sync({ from: monthFrom, to: monthTo });
