@@ -140,6 +140,7 @@ test('add one by hand, edit its recipients, cancel, send again, export and remov
   await form.getByRole('combobox', { name: 'Loại hóa đơn' }).selectOption('withoutCode');
   await form.getByRole('button', { name: 'Thêm vào hàng đợi' }).click();
   await expect(form.getByRole('alert')).toContainText('sai-dia-chi');
+  await page.screenshot({ path: test.info().outputPath('vi-Email-add-refused.png') });
   await form.getByLabel(/^Email người nhận/).fill('cuong@example.com, ketoan@example.com');
   await form.getByRole('button', { name: 'Thêm vào hàng đợi' }).click();
   await expect(page.getByText('Đã thêm vào hàng đợi.')).toBeInViewport();
