@@ -199,7 +199,8 @@ export function App() {
                   aria-keyshortcuts={`Alt+${AREA_KEYS[name]}`}
                   onClick={() => {
                     openArea(name);
-                    if (name === 'drafts') void showDraftList();
+                    // Not when the move was held back (edits not saved where the person is).
+                    if (name === 'drafts' && useAppStore.getState().area === 'drafts') void showDraftList();
                   }}
                 >
                   {t(`areas.${name}`)}

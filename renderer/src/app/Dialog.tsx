@@ -18,14 +18,19 @@ export function Dialog({
   className?: string;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
   const headingId = useId();
   useEffect(() => {
     const d = ref.current;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    if (d && !d.open) d.showModal();
+    if (d && !d.open) {
+      // Taken as the dialog opens (an effect run twice finds it open, the focus already inside).
+      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      d.showModal();
+    }
     return () => {
       // Gone without close() (its work done): the browser would leave the focus nowhere; it goes back to what opened it.
-      if (opener?.isConnected && (document.activeElement === null || document.activeElement === document.body)) opener.focus();
+      const back = opener.current;
+      if (back?.isConnected && (document.activeElement === null || document.activeElement === document.body)) back.focus();
     };
   }, []);
   return (

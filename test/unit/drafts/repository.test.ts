@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { emptyLine, type InvoiceDraft } from '../../../common/money';
+import { computeInvoice, emptyLine, toDecimalString, type ComputeOptions, type InvoiceDraft } from '../../../common/money';
 import { Catalogues } from '../../../main/services/catalogues/catalogues';
 import { DraftsRepository } from '../../../main/services/drafts/repository';
 import { fieldPathForCode } from '../../../main/services/preview/field-path';
@@ -74,6 +74,35 @@ describe('DraftsRepository', () => {
     const usd = { ...changed, CurrencyCode: 'USD', ExchangeRate: '25000', lines: changed.lines.map((l, i) => (i === 0 ? { ...l, UnitPrice: '25000.5' } : l)) };
     expect(repo.save(a.id, usd).total).toBe('120001.08');
     expect(repo.save(a.id, changed).total).toBe('120000');
+  });
+
+  it('keeps the list total right when the rounding changes between two saves of the same lines', () => {
+    let options: ComputeOptions = {};
+    const rounding = new DraftsRepository(store, { computeOptions: () => options });
+    const rec = rounding.create();
+    // Amounts whose rounding differs by mode and by decimals, unchanged from save to save.
+    const lines = ['0.5', '2.5', '1.25', '3.335'].map((price) => ({
+      ...emptyLine(1),
+      ItemName: `Hàng ${price}`,
+      Quantity: '1',
+      UnitPrice: price,
+      VATRateName: '10%',
+    }));
+    const draft = { ...rec.draft, BuyerLegalName: 'A', lines };
+    const expected = (d: InvoiceDraft) => toDecimalString(computeInvoice(d, options).totals.TotalAmountOC);
+    const totals: string[] = [];
+    for (const next of [{}, { rounding: 'down' }, { rounding: 'half-even' }, { decimals: 2 }, { decimals: 2, rounding: 'down' }, {}] as ComputeOptions[]) {
+      options = next;
+      const saved = rounding.save(rec.id, draft).total;
+      expect(saved, JSON.stringify(next)).toBe(expected(draft));
+      totals.push(saved);
+    }
+    // The options did change the figure (else this would check nothing).
+    expect(new Set(totals).size).toBeGreaterThan(2);
+    // Another currency, the same lines: the rule of that currency.
+    const usd = { ...draft, CurrencyCode: 'USD', ExchangeRate: '25000' };
+    expect(rounding.save(rec.id, usd).total).toBe(expected(usd));
+    expect(rounding.save(rec.id, draft).total).toBe(expected(draft));
   });
 
   it('searches by buyer, tax code, amount and date, and sorts', () => {

@@ -80,17 +80,41 @@ const NO_DRAFT = {
   lastRemoved: null,
 } satisfies Partial<EditorState>;
 
+type Issues = Record<string, ServiceIssue>;
+
+/** What the service said, less what it said about these fields (a path, or a prefix ending in `.` or `[`: a whole line, every VAT row). */
+function without(paths: readonly string[]): (issues: Issues) => Issues {
+  return (issues) => {
+    const stale = (path: string) => paths.some((p) => path === p || (/[.[]$/.test(p) && path.startsWith(p)));
+    return Object.keys(issues).some(stale) ? Object.fromEntries(Object.entries(issues).filter(([path]) => !stale(path))) : issues;
+  };
+}
+
+/** What the service said about lines, moved with them: a line put in at `at` (+1) or taken out there (-1, its words go). */
+function shifted(at: number, by: 1 | -1): (issues: Issues) => Issues {
+  return (issues) => {
+    const out: Issues = {};
+    for (const [path, issue] of Object.entries(issues)) {
+      const m = /^lines\[(\d+)\](.*)$/.exec(path);
+      // "Too many lines" is about the count: a line taken out may have settled it.
+      if (!m) {
+        if (!(by === -1 && path === 'lines')) out[path] = issue;
+        continue;
+      }
+      const i = Number(m[1]);
+      if (by === -1 && i === at) continue;
+      out[i > at || (by === 1 && i === at) ? `lines[${i + by}]${m[2]}` : path] = issue;
+    }
+    return out;
+  };
+}
+
 export const useEditor = create<EditorState>((set, get) => {
-  /**
-   * Applies an edit. What the service said about a field is dropped once that field changes
-   * (`touched`: the paths, or a prefix ending in `[` or `.` for a whole line or all lines).
-   */
-  const edit = (fn: (draft: InvoiceDraft) => InvoiceDraft, touched: string[] = []) => {
+  /** Applies an edit; `issues` says what becomes of the service's words about the draft (those about the changed fields go). */
+  const edit = (fn: (draft: InvoiceDraft) => InvoiceDraft, issues: (current: Issues) => Issues = (i) => i) => {
     const { draft, version, serviceIssues } = get();
     if (!draft) return;
-    const stale = Object.keys(serviceIssues).filter((path) => touched.some((t) => path === t || (/[[.]$/.test(t) && path.startsWith(t))));
-    const rest = stale.length ? Object.fromEntries(Object.entries(serviceIssues).filter(([path]) => !stale.includes(path))) : serviceIssues;
-    set({ draft: fn(draft), version: version + 1, saveState: 'dirty', serviceIssues: rest });
+    set({ draft: fn(draft), version: version + 1, saveState: 'dirty', serviceIssues: issues(serviceIssues) });
   };
   return {
     ...NO_DRAFT,
@@ -114,8 +138,9 @@ export const useEditor = create<EditorState>((set, get) => {
       }),
     restoreUnsaved: (draft, meta) => set((s) => ({ draft, meta, version: s.version + 1, saveState: 'dirty' })),
     close: () => set({ ...NO_DRAFT, editingPath: null }),
-    setField: (field, value) => edit((d) => ({ ...d, [field]: value }), [field]),
-    setTicket: (isTicket) => edit((d) => ({ ...d, IsTicket: isTicket })),
+    // The buyer's email is what the service calls ReceiverEmail when it emails the invoice.
+    setField: (field, value) => edit((d) => ({ ...d, [field]: value }), without(field === 'BuyerEmail' ? [field, 'ReceiverEmail'] : [field])),
+    setTicket: (isTicket) => edit((d) => ({ ...d, IsTicket: isTicket }), without(['IsTicket'])),
     setLine: (index, patch) =>
       edit(
         (d) => {
@@ -125,7 +150,8 @@ export const useEditor = create<EditorState>((set, get) => {
           lines[index] = { ...line, ...patch };
           return { ...d, lines };
         },
-        Object.keys(patch).map((k) => `lines[${index}].${k}`),
+        // A rate changed may settle "one rate only" (said of the whole invoice).
+        without([...Object.keys(patch).map((k) => `lines[${index}].${k}`), ...('VATRateName' in patch ? ['TaxRateInfo'] : [])]),
       ),
     setLineType: (index, type) =>
       edit(
@@ -136,7 +162,7 @@ export const useEditor = create<EditorState>((set, get) => {
           lines[index] = changeLineType(line, type);
           return { ...d, lines };
         },
-        [`lines[${index}].`],
+        without([`lines[${index}].`]),
       ),
     addLine: (after, type = 1) => {
       const d = get().draft;
@@ -149,7 +175,7 @@ export const useEditor = create<EditorState>((set, get) => {
           lines.splice(at, 0, line);
           return { ...draft, lines };
         },
-        ['lines['],
+        shifted(at, 1),
       );
       set({ freshLine: at });
       return at;
@@ -164,7 +190,7 @@ export const useEditor = create<EditorState>((set, get) => {
           lines.splice(index, 1);
           return { ...draft, lines };
         },
-        ['lines['],
+        shifted(index, -1),
       );
       const fresh = get().freshLine;
       set({ lastRemoved: { index, line, version: get().version }, freshLine: fresh === null || fresh === index ? null : fresh > index ? fresh - 1 : fresh });
@@ -172,29 +198,38 @@ export const useEditor = create<EditorState>((set, get) => {
     restoreRemovedLine: () => {
       const { lastRemoved, version } = get();
       if (!lastRemoved || lastRemoved.version !== version) return null;
+      const at = Math.min(lastRemoved.index, get().draft?.lines.length ?? 0);
       edit(
         (draft) => {
           const lines = draft.lines.slice();
-          lines.splice(Math.min(lastRemoved.index, lines.length), 0, lastRemoved.line);
+          lines.splice(at, 0, lastRemoved.line);
           return { ...draft, lines };
         },
-        ['lines['],
+        shifted(at, 1),
       );
       set({ lastRemoved: null });
       return lastRemoved.index;
     },
     leaveFreshLine: () => set({ freshLine: null }),
     setWords: (text) => {
-      const { version } = get();
-      set({ meta: text === null ? { wordsEdited: false, words: '' } : { wordsEdited: true, words: text }, version: version + 1, saveState: 'dirty' });
+      const { version, serviceIssues } = get();
+      set({
+        meta: text === null ? { wordsEdited: false, words: '' } : { wordsEdited: true, words: text },
+        version: version + 1,
+        saveState: 'dirty',
+        serviceIssues: without(['TotalAmountInWords'])(serviceIssues),
+      });
     },
     setVatOverride: (key, value) =>
-      edit((d) => {
-        const vatOverrides = { ...d.vatOverrides };
-        if (value === null) delete vatOverrides[key];
-        else vatOverrides[key] = value;
-        return { ...d, vatOverrides };
-      }),
+      edit(
+        (d) => {
+          const vatOverrides = { ...d.vatOverrides };
+          if (value === null) delete vatOverrides[key];
+          else vatOverrides[key] = value;
+          return { ...d, vatOverrides };
+        },
+        without(['taxRates[']),
+      ),
     markSaving: () => set({ saveState: 'saving' }),
     markSaved: (version, at) => {
       const current = get().version;
