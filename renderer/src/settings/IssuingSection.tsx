@@ -6,10 +6,9 @@ import { SIGN_TYPES } from '../../../common/model/issuing';
 import { useErrorText, useLang } from '../app/error-text';
 import type { NoticeMessage } from '../app/Notice';
 import { RadioFieldset } from '../app/fields';
-import { useUnsaved } from '../app/store';
-import { useLive } from '../app/useLive';
 import { bridge } from '../bridge';
 import { SaveRow } from './SaveRow';
+import { useSettingsForm } from './useSettingsForm';
 import { formFromSettings, settingsFromForm, type Certificate, type IssuingForm } from '../issuing/settings-form';
 
 const EMAIL_CHOICES = ['queue', 'service', 'off'] as const;
@@ -37,26 +36,14 @@ export function IssuingSection() {
   const { t } = useTranslation();
   const lang = useLang();
   const errorText = useErrorText();
-  const live = useLive('settings.get', {}, { 'settings.changed': (next) => next });
-  const settings = live.data;
-  const [form, setForm] = useState<IssuingForm | null>(null);
+  const { stored: settings, form, edited, patch, saved: keepSaved } = useSettingsForm<IssuingForm>('settings.issuing', (s) => formFromSettings(s.issuing));
   const [invalid, setInvalid] = useState<{ gap: boolean; series: string[] }>({ gap: false, series: [] });
   const [message, setMessage] = useState<NoticeMessage | null>(null);
   const { list, refresh } = useCertificates();
   const ids = { heading: useId(), cert: useId(), gap: useId(), gapHint: useId(), gapErr: useId(), series: useId(), seriesHint: useId(), seriesErr: useId() };
 
-  // The form starts from the stored settings, and follows them until the person edits it.
-  const [edited, setEdited] = useState(false);
-  useEffect(() => {
-    if (settings && !edited) setForm(formFromSettings(settings.issuing));
-  }, [settings, edited]);
-  useUnsaved('settings.issuing', edited);
   if (!settings || !form) return null;
 
-  const patch = (p: Partial<IssuingForm>) => {
-    setEdited(true);
-    setForm({ ...form, ...p });
-  };
   const save = async (event: FormEvent) => {
     event.preventDefault();
     setMessage(null);
@@ -70,9 +57,7 @@ export function IssuingSection() {
     setInvalid({ gap: false, series: [] });
     try {
       const saved = await bridge.call('settings.update', { issuing: read.settings });
-      live.set(() => saved);
-      setForm(formFromSettings(saved.issuing));
-      setEdited(false);
+      keepSaved(saved);
       setMessage({ kind: 'ok', text: t('issuing.settings.saved') });
     } catch (error) {
       setMessage({ kind: 'error', text: errorText(error) });

@@ -1,14 +1,13 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Settings } from '../../../common/calls/settings';
 import { pick } from '../../../common/model';
 import { batchSizeProblem, MAX_DOWNLOAD_BATCH, MAX_EMAIL_BATCH } from '../../../common/rules/network';
 import { useErrorText, useLang } from '../app/error-text';
 import type { NoticeMessage } from '../app/Notice';
-import { useUnsaved } from '../app/store';
-import { useLive } from '../app/useLive';
 import { bridge } from '../bridge';
 import { SaveRow } from './SaveRow';
+import { useSettingsForm } from './useSettingsForm';
 import { DigitsFieldset } from './DigitsFieldset';
 import { setLanguage } from '../i18n';
 
@@ -45,15 +44,7 @@ function BatchInput(props: { id: string; label: string; max: number; value: numb
 export function PreferencesSection() {
   const { t } = useTranslation();
   const errorText = useErrorText();
-  const live = useLive('settings.get', {}, { 'settings.changed': (next) => next });
-  // The form starts from the stored settings, and follows them (another section saved) until the person edits it.
-  const [form, setForm] = useState<Settings | null>(null);
-  const [edited, setEdited] = useState(false);
-  useEffect(() => {
-    if (live.data && !edited) setForm(live.data);
-  }, [live.data, edited]);
-  useUnsaved('settings.preferences', edited);
-  const settings = form;
+  const { form: settings, edited, patch, saved: keepSaved } = useSettingsForm<Settings>('settings.preferences', (s) => s);
   const [message, setMessage] = useState<NoticeMessage | null>(null);
   /** A batch size Save refused, shown under its field. */
   const [batchProblem, setBatchProblem] = useState<{ key: (typeof BATCHES)[number]['key']; text: string } | null>(null);
@@ -63,10 +54,6 @@ export function PreferencesSection() {
 
   if (!settings) return null;
 
-  const patch = (p: Partial<Settings>) => {
-    setEdited(true);
-    setForm({ ...settings, ...p });
-  };
   const save = async (event: FormEvent) => {
     event.preventDefault();
     setMessage(null);
@@ -88,9 +75,7 @@ export function PreferencesSection() {
         batchSizes: settings.batchSizes,
         decimalDigits: settings.decimalDigits,
       });
-      live.set(() => saved);
-      setForm(saved);
-      setEdited(false);
+      keepSaved(saved);
       await setLanguage(saved.language);
       setMessage({ kind: 'ok', text: t('settings.prefs.saved') });
     } catch (error) {

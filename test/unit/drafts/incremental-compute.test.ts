@@ -17,6 +17,18 @@ const lineArb: fc.Arbitrary<DraftLine> = fc
 
 const fresh = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
+/** A 1 000-line draft of goods at three VAT rates. */
+function longDraft(): InvoiceDraft {
+  const lines = Array.from({ length: 1000 }, (_, i) => ({
+    ...emptyLine(1),
+    ItemName: `m${i}`,
+    Quantity: String(1 + (i % 7)),
+    UnitPrice: String(10_000 + i * 137),
+    VATRateName: ['8%', '10%', '5%'][i % 3]!,
+  }));
+  return emptyDraft({ RefID: 'r', InvDate: '2026-01-01', lines });
+}
+
 describe('IncrementalCompute', () => {
   it.each(['identity', 'content'] as const)('gives exactly what computeInvoice gives, across a sequence of single-line edits (lines found by %s)', (memo) => {
     fc.assert(
@@ -51,14 +63,7 @@ describe('IncrementalCompute', () => {
   });
 
   it('keeps one block of sums when one line of a long draft changes, and still totals like computeInvoice', () => {
-    const lines = Array.from({ length: 1000 }, (_, i) => ({
-      ...emptyLine(1),
-      ItemName: `m${i}`,
-      Quantity: String(1 + (i % 7)),
-      UnitPrice: String(10_000 + i * 137),
-      VATRateName: ['8%', '10%', '5%'][i % 3]!,
-    }));
-    let draft: InvoiceDraft = emptyDraft({ RefID: 'r', InvDate: '2026-01-01', lines });
+    let draft = longDraft();
     const engine = new IncrementalCompute();
     engine.compute(draft);
     for (const [at, q] of [
@@ -75,13 +80,7 @@ describe('IncrementalCompute', () => {
   });
 
   it('by content, a draft parsed anew with one line changed computes that line alone, and keeps no line it no longer has', () => {
-    const lines = Array.from({ length: 1000 }, (_, i) => ({
-      ...emptyLine(1),
-      ItemName: `m${i}`,
-      Quantity: String(1 + (i % 7)),
-      UnitPrice: String(10_000 + i * 137),
-    }));
-    const draft: InvoiceDraft = emptyDraft({ RefID: 'r', InvDate: '2026-01-01', lines });
+    const draft = longDraft();
     const engine = new IncrementalCompute(undefined, 'content');
     const first = engine.compute(fresh(draft));
     const changed = fresh(draft);
