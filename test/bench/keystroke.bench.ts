@@ -19,6 +19,10 @@
  *   keystroke on this machine; Electron has no autofill) and the `selectionchange` dispatch: work
  *   that starts after the new totals were painted, so it is not part of the time to paint them.
  *
+ * Each keystroke is also split in two: from the event to the start of the frame (the event's own
+ * handlers, then the wait for the display's next frame, which at 60 Hz can be anything up to
+ * 16.7 ms wherever the key falls) and the frame's own work (style, layout, paint, layers, commit).
+ *
  * Prints medians, p95 and the ratios; acceptance: 1 000-line p95 ≤ 16.7 ms (the next frame at
  * 60 Hz) and 1 000 / 5 (medians) < 3.
  * `KEYSTROKE_SIZES=5,1000` measures other sizes (the first is the small one, the last is held to the limits).
@@ -77,8 +81,11 @@ async function makeDraft(n: number): Promise<string> {
   return rec.id;
 }
 
+/** One keystroke: to the painted totals, the same by the old mark, and to the start of the frame that paints them. */
+type KeySample = { ms: number; oldMs: number; toFrame: number };
+
 /** Opens the draft and measures keystrokes typed into its last line's unit price. */
-async function measure(page: Page, id: string, lineCount: number): Promise<Array<{ ms: number; oldMs: number }>> {
+async function measure(page: Page, id: string, lineCount: number): Promise<KeySample[]> {
   // The first visit signs this browser in; later ones only switch the draft and reload, as before.
   if (!page.url().startsWith(host.origin)) await page.goto(await host.newLaunchUrl());
   await page.evaluate((d) => sessionStorage.setItem('einvoice.openDraft', d), id);
@@ -92,7 +99,7 @@ async function measure(page: Page, id: string, lineCount: number): Promise<Array
   await target.focus();
   await page.keyboard.press('End');
   await page.evaluate(() => {
-    type Sample = { ms: number; oldMs: number; atFrame: string; total: string };
+    type Sample = KeySample & { atFrame: string; total: string };
     const w = window as unknown as { __samples: Sample[] };
     const totalText = () => document.querySelector('[data-testid="total-amount"]')?.textContent ?? '';
     const post = (fn: () => void) => {
@@ -106,7 +113,7 @@ async function measure(page: Page, id: string, lineCount: number): Promise<Array
       (e) => {
         const start = e.timeStamp;
         requestAnimationFrame(() => {
-          const sample = { ms: NaN, oldMs: NaN, atFrame: totalText(), total: '' };
+          const sample = { ms: NaN, oldMs: NaN, toFrame: performance.now() - start, atFrame: totalText(), total: '' };
           let pending = 2;
           const done = () => {
             if (--pending === 0) w.__samples.push(sample);
@@ -128,21 +135,18 @@ async function measure(page: Page, id: string, lineCount: number): Promise<Array
       true,
     );
   });
-  const samples: Array<{ ms: number; oldMs: number }> = [];
+  const samples: KeySample[] = [];
   let lastTotal = await page.getByTestId('total-amount').textContent();
   for (let i = 0; i < WARMUP + SAMPLES; i++) {
     // Type a digit, then take it away again: each keystroke changes the totals.
     await page.keyboard.press(i % 2 === 0 ? String((i / 2) % 10) : 'Backspace');
     await page.waitForFunction((k) => (window as unknown as { __samples: unknown[] }).__samples.length > k, i);
-    const s = await page.evaluate(
-      (k) => (window as unknown as { __samples: Array<{ ms: number; oldMs: number; atFrame: string; total: string }> }).__samples[k]!,
-      i,
-    );
+    const s = await page.evaluate((k) => (window as unknown as { __samples: Array<KeySample & { atFrame: string; total: string }> }).__samples[k]!, i);
     // The frame right after the event already has the new totals.
     expect(s.atFrame).not.toBe(lastTotal);
     expect(s.total).toBe(s.atFrame);
     lastTotal = s.total;
-    if (i >= WARMUP) samples.push({ ms: s.ms, oldMs: s.oldMs });
+    if (i >= WARMUP) samples.push({ ms: s.ms, oldMs: s.oldMs, toFrame: s.toFrame });
     await page.waitForTimeout(30);
   }
   return samples;
@@ -165,13 +169,14 @@ const SIZES = benchSizes('KEYSTROKE_SIZES', [5, 200, 1_000]);
 
 it('keystroke → painted totals: 5, 200 and 1 000-line drafts', async () => {
   const drafts = [];
-  for (const n of SIZES) drafts.push({ n, id: await makeDraft(n), samples: [] as number[], old: [] as number[] });
+  for (const n of SIZES) drafts.push({ n, id: await makeDraft(n), samples: [] as number[], old: [] as number[], toFrame: [] as number[] });
   const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
   for (let round = 0; round < 2; round++) {
     for (const d of drafts) {
       for (const s of await measure(page, d.id, d.n)) {
         d.samples.push(s.ms);
         d.old.push(s.oldMs);
+        d.toFrame.push(s.toFrame);
       }
     }
   }
@@ -187,6 +192,10 @@ it('keystroke → painted totals: 5, 200 and 1 000-line drafts', async () => {
         .map((l) => l.toFixed(2))
         .join(' ')} at the end)`,
       ...drafts.map((d) => `  ${String(d.n).padStart(4)} lines: ${figures(d.samples)}   | old mark: ${figures(d.old)}`),
+      ...drafts.map((d) => {
+        const frame = d.samples.map((ms, k) => ms - d.toFrame[k]!);
+        return `  ${String(d.n).padStart(4)} lines, event → frame start: ${figures(d.toFrame)}; the frame's own work: ${figures(frame)}`;
+      }),
       `  ratio ${big.n}/${small.n} (medians): ${ratio.toFixed(2)} (old mark ${oldRatio.toFixed(2)})  (limits: ${big.n}-line p95 ≤ 16.7 ms, ratio < 3)`,
     ].join('\n'),
   );

@@ -261,3 +261,38 @@ test('the queue opens whole: its first frame shows rows, read once; a slow answe
   await expect(page.getByRole('heading', { level: 1, name: 'Cài đặt' })).toBeVisible();
   await page.unrouteAll();
 });
+
+test('scrolling either way: the rows in view are drawn, a dozen more ahead and only a few behind', async ({ page, host }) => {
+  const entries = Array.from({ length: 600 }, (_, i) => ({ transactionId: `CUON-${i}`, receiverEmail: `c${i}@example.com`, kind: 'withCode' }));
+  await hostCall(host, 'emails.add', { entries });
+  await page.goto(await host.newLaunchUrl());
+  await page.getByRole('navigation').getByRole('button', { name: 'Hàng đợi email' }).click();
+  const scroller = page.getByTestId('email-scroll');
+  await expect(scroller.locator('[role=row][data-tx]').first()).toBeVisible();
+  // After each move has settled: which rows exist around the view (rows are 40 px high).
+  const around = () =>
+    scroller.evaluate((el) => {
+      const drawn = [...el.querySelectorAll<HTMLElement>('[role=row][data-tx]')].map((r) => Number(r.dataset.index));
+      const first = Math.floor(el.scrollTop / 40);
+      const last = Math.ceil((el.scrollTop + el.clientHeight) / 40) - 1;
+      const missing = [];
+      for (let i = first; i <= last; i++) if (!drawn.includes(i)) missing.push(i);
+      return { missing, above: drawn.filter((i) => i < first).length, below: drawn.filter((i) => i > last).length };
+    });
+  const move = (px: number) => scroller.evaluate((el, by) => void (el.scrollTop += by), px);
+  await move(12_000); // the middle of the queue: a dozen rows each way exist
+  for (const [px, ahead, behind] of [
+    [400, 'below', 'above'],
+    [-400, 'above', 'below'],
+    [80, 'below', 'above'],
+    [-80, 'above', 'below'],
+  ] as const) {
+    for (let step = 0; step < 8; step++) {
+      await move(px);
+      await expect.poll(async () => (await around())[ahead]).toBeGreaterThanOrEqual(12);
+      const rows = await around();
+      expect(rows.missing).toEqual([]);
+      expect(rows[behind]).toBeLessThanOrEqual(4);
+    }
+  }
+});
