@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { create } from 'zustand';
 import type { CallResponse } from '../../../common/contract';
 
@@ -64,4 +64,23 @@ export function useUnsaved(key: string, unsaved: boolean): void {
   const mark = useAppStore((s) => s.markUnsaved);
   useEffect(() => mark(key, unsaved), [key, unsaved, mark]);
   useEffect(() => () => mark(key, false), [key, mark]);
+}
+
+/**
+ * A form's edits not saved yet, declared as `useUnsaved` does: `edit(setter)` is the setter that
+ * also marks the form edited, `clear()` after a save or a cancel. Only "edited" is kept, never a value.
+ */
+export function useEdits(key: string) {
+  const [edited, setEdited] = useState(false);
+  useUnsaved(key, edited);
+  const edit = useCallback(
+    <T>(set: (value: T) => void) =>
+      (value: T) => {
+        setEdited(true);
+        set(value);
+      },
+    [],
+  );
+  const clear = useCallback(() => setEdited(false), []);
+  return { edited, edit, clear };
 }

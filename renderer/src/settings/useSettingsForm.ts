@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Settings } from '../../../common/calls/settings';
-import { useUnsaved } from '../app/store';
+import { useEdits } from '../app/store';
 import { useLive } from '../app/useLive';
 
 /**
@@ -10,26 +10,22 @@ import { useLive } from '../app/useLive';
 export function useSettingsForm<F extends object>(key: string, toForm: (settings: Settings) => F) {
   const live = useLive('settings.get', {}, { 'settings.changed': (next) => next });
   const [form, setForm] = useState<F | null>(null);
-  const [edited, setEdited] = useState(false);
+  const { edited, edit, clear } = useEdits(key);
   useEffect(() => {
     // toForm is a pure mapping of the stored settings: they decide, not its identity.
     if (live.data && !edited) setForm(toForm(live.data));
   }, [live.data, edited]);
-  useUnsaved(key, edited);
   return {
     /** The settings as stored (what the other sections show, e.g. the download folder). */
     stored: live.data,
     form,
     edited,
-    patch: (p: Partial<F>) => {
-      setEdited(true);
-      setForm((current) => (current ? { ...current, ...p } : current));
-    },
+    patch: edit((p: Partial<F>) => setForm((current) => (current ? { ...current, ...p } : current))),
     /** After a save: the stored settings as saved, the form back in step with them. */
     saved: (settings: Settings) => {
       live.set(() => settings);
       setForm(toForm(settings));
-      setEdited(false);
+      clear();
     },
   };
 }
