@@ -126,7 +126,10 @@ test('the decimal digits the shop issues with are chosen in Settings and kept', 
   await expect(digits.getByLabel('Đơn giá')).toHaveValue('');
 });
 
-test('edits not saved are not lost by opening another screen: the app asks, and another section saved keeps them', async ({ app }) => {
+test('edits not saved (Issuing, Preferences, a connection profile, a sign-in) are not lost by opening another screen: the app asks, another section saved keeps them, a password typed goes when they are let go', async ({
+  app,
+}) => {
+  await app.setViewportSize({ width: 1366, height: 768 });
   // A draft is open behind: a move held back does not close it.
   await app.getByRole('button', { name: 'Tạo hóa đơn nháp' }).click();
   await expect(app.getByRole('button', { name: '← Danh sách' })).toBeVisible();
@@ -168,5 +171,65 @@ test('edits not saved are not lost by opening another screen: the app asks, and 
   await expect(app.getByText('Có thay đổi chưa lưu')).toHaveCount(0);
   await app.getByRole('navigation').getByRole('button', { name: 'Hóa đơn nháp' }).click();
   await expect(app.getByRole('heading', { level: 1, name: 'Hóa đơn nháp' })).toBeVisible();
+  await expect(ask).toHaveCount(0);
+
+  // A connection profile being added or edited, and a sign-in being typed, are edits too.
+  const open = (area: string) => app.getByRole('navigation').getByRole('button', { name: area }).click();
+  const unsavedMark = 'Có thay đổi chưa lưu';
+  await open('Cài đặt');
+
+  // A profile being added: asked; staying puts the cursor on its Add button; added, nothing is asked.
+  const adding = app.getByRole('form', { name: 'Thêm cấu hình kết nối' });
+  await adding.getByLabel('Tên cấu hình').fill('Quầy 2');
+  await adding.getByLabel('Loại kết nối').selectOption({ label: 'Môi trường test (meInvoice)' });
+  await expect(adding.getByText(unsavedMark)).toBeVisible();
+  await open('Hóa đơn nháp');
+  await expect(ask).toContainText('Có thay đổi trong Cài đặt chưa được lưu');
+  await ask.getByRole('button', { name: 'Ở lại để lưu' }).click();
+  await expect(adding.getByRole('button', { name: 'Thêm cấu hình' })).toBeFocused();
+  await expect(adding.getByLabel('Tên cấu hình')).toHaveValue('Quầy 2');
+  await app.screenshot({ path: test.info().outputPath('settings-profile-unsaved.png') });
+  await adding.getByRole('button', { name: 'Thêm cấu hình' }).click();
+  await expect(app.getByText('Đã thêm cấu hình Quầy 2.')).toBeVisible();
+  await expect(app.getByText(unsavedMark)).toHaveCount(0);
+
+  // A profile being edited, then cancelled: nothing is asked.
+  await app.getByRole('button', { name: 'Sửa cấu hình Quầy 2' }).click();
+  const editing = app.getByRole('form', { name: 'Sửa cấu hình Quầy 2' });
+  await editing.getByLabel('Tên cấu hình').fill('Quầy 3');
+  await expect(editing.getByText(unsavedMark)).toBeVisible();
+  await editing.getByRole('button', { name: 'Hủy' }).click();
+  await expect(app.getByText(unsavedMark)).toHaveCount(0);
+  await open('Mẫu hóa đơn');
+  await expect(app.getByRole('heading', { level: 1, name: 'Mẫu hóa đơn' })).toBeVisible();
+  await expect(ask).toHaveCount(0);
+
+  // A sign-in being typed: asked; staying puts the cursor on the first field still empty (its button
+  // waits for it); let go, the password typed is gone with it.
+  await open('Cài đặt');
+  const account = app.getByRole('form', { name: 'Đăng nhập bằng tài khoản' });
+  await account.getByLabel('Mật khẩu', { exact: true }).fill('mat-khau-chua-gui');
+  await expect(account.getByText(unsavedMark)).toBeVisible();
+  await open('Hóa đơn nháp');
+  await ask.getByRole('button', { name: 'Ở lại để lưu' }).click();
+  await expect(account.getByLabel('Mã ứng dụng (App ID)')).toBeFocused();
+  await expect(account.getByLabel('Mật khẩu', { exact: true })).toHaveValue('mat-khau-chua-gui');
+  await account.getByText(unsavedMark).scrollIntoViewIfNeeded();
+  await app.screenshot({ path: test.info().outputPath('settings-sign-in-unsaved.png') });
+  await open('Hóa đơn nháp');
+  await ask.getByRole('button', { name: 'Bỏ thay đổi, mở Hóa đơn nháp' }).click();
+  await expect(app.getByRole('heading', { level: 1, name: 'Hóa đơn nháp' })).toBeVisible();
+  await open('Cài đặt');
+  await expect(account.getByLabel('Mật khẩu', { exact: true })).toHaveValue('');
+  await expect(app.getByText(unsavedMark)).toHaveCount(0);
+
+  // A token pasted and not used is asked about too.
+  await app.getByLabel('Token truy cập').fill('token-chua-dung');
+  await open('Hóa đơn nháp');
+  await expect(ask).toBeVisible();
+  await ask.getByRole('button', { name: 'Bỏ thay đổi, mở Hóa đơn nháp' }).click();
+  await open('Cài đặt');
+  await expect(app.getByLabel('Token truy cập')).toHaveValue('');
+  await open('Hóa đơn nháp');
   await expect(ask).toHaveCount(0);
 });

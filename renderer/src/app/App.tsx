@@ -122,6 +122,14 @@ function LeaveDialog() {
   return leaving ? <LeaveAsk leaving={leaving} /> : null;
 }
 
+/** The Save of the first form with unsaved edits, or, while that Save waits for a field, the form's first empty field. */
+function focusUnsaved() {
+  const row = document.querySelector<HTMLElement>('[data-unsaved="true"]');
+  const save = row?.querySelector<HTMLButtonElement>('button[type="submit"]:enabled');
+  const empty = Array.from(row?.closest('form')?.querySelectorAll('input') ?? []).find((input) => input.value === '');
+  (save ?? empty)?.focus();
+}
+
 function LeaveAsk({ leaving }: { leaving: Area }) {
   const { t } = useTranslation();
   const { area, stay, leaveUnsaved } = useAppStore();
@@ -131,7 +139,7 @@ function LeaveAsk({ leaving }: { leaving: Area }) {
   const onStay = () => {
     stay();
     // After the dialog has gone (it hands the focus back first).
-    requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-unsaved="true"] button[type="submit"]')?.focus());
+    requestAnimationFrame(focusUnsaved);
   };
   return (
     <Dialog title={t('app.unsaved.title')} closeLabel={t('app.close')} onClose={onStay} className="leave-dialog">

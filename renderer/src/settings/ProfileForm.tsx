@@ -5,7 +5,9 @@ import { CallError } from '../../../common/ipc/bridge';
 import { originChanged } from '../../../common/rules/network';
 import { useErrorText } from '../app/error-text';
 import { Notice, type NoticeMessage } from '../app/Notice';
+import { useEdits } from '../app/store';
 import { bridge } from '../bridge';
+import { SaveRow } from './SaveRow';
 
 /** Adds a profile, or edits one that is not built in. */
 export function ProfileForm({
@@ -26,6 +28,7 @@ export function ProfileForm({
   const [tokenUrl, setTokenUrl] = useState(editing?.tokenUrl ?? '');
   const [error, setError] = useState<{ text: string; field?: string } | undefined>();
   const [done, setDone] = useState<string | undefined>();
+  const { edited, edit, clear } = useEdits('settings.profile');
   const ids = { name: useId(), kind: useId(), base: useId(), token: useId(), error: useId(), heading: useId() };
 
   const submit = async (event: FormEvent) => {
@@ -43,6 +46,7 @@ export function ProfileForm({
         setName('');
         setBaseUrl('');
         setTokenUrl('');
+        clear();
       }
       await onChanged();
     } catch (e) {
@@ -59,31 +63,30 @@ export function ProfileForm({
     <form className="profile-form" onSubmit={(e) => void submit(e)} aria-labelledby={ids.heading} noValidate>
       <h3 id={ids.heading}>{editing ? t('settings.profiles.editTitle', { name: editing.name }) : t('settings.profiles.addTitle')}</h3>
       <label htmlFor={ids.name}>{t('settings.profiles.name')}</label>
-      <input id={ids.name} value={name} onChange={(e) => setName(e.target.value)} required {...invalid('name')} />
+      <input id={ids.name} value={name} onChange={(e) => edit(setName)(e.target.value)} required {...invalid('name')} />
       {!editing && (
         <>
           <label htmlFor={ids.kind}>{t('settings.profiles.kind')}</label>
-          <select id={ids.kind} value={kind} onChange={(e) => setKind(e.target.value as typeof kind)}>
+          <select id={ids.kind} value={kind} onChange={(e) => edit(setKind)(e.target.value as typeof kind)}>
             <option value="custom">{t('settings.profiles.kind_custom')}</option>
             <option value="test">{t('settings.profiles.kind_test')}</option>
             <option value="production">{t('settings.profiles.kind_production')}</option>
           </select>
         </>
       )}
-      <UrlField id={ids.base} label={t('settings.profiles.baseUrl')} value={baseUrl} onChange={setBaseUrl} invalid={invalid('baseUrl')} />
-      <UrlField id={ids.token} label={t('settings.profiles.tokenUrl')} value={tokenUrl} onChange={setTokenUrl} invalid={invalid('tokenUrl')} />
+      <UrlField id={ids.base} label={t('settings.profiles.baseUrl')} value={baseUrl} onChange={edit(setBaseUrl)} invalid={invalid('baseUrl')} />
+      <UrlField id={ids.token} label={t('settings.profiles.tokenUrl')} value={tokenUrl} onChange={edit(setTokenUrl)} invalid={invalid('tokenUrl')} />
       {kind !== 'custom' && !editing && <p className="hint">{t('settings.profiles.presetHint')}</p>}
       <Notice notice={moving ? { kind: 'warning', text: t('settings.profiles.originWarning') } : null} />
       <Notice id={ids.error} notice={error ? { kind: 'error', text: error.text } : null} />
       <Notice notice={done ? { kind: 'ok', text: done } : null} />
-      <div className="form-actions">
-        <button type="submit">{editing ? t('settings.profiles.save') : t('settings.profiles.add')}</button>
+      <SaveRow label={editing ? t('settings.profiles.save') : t('settings.profiles.add')} notice={null} unsaved={edited}>
         {editing && (
           <button type="button" onClick={() => onDone()}>
             {t('settings.profiles.cancel')}
           </button>
         )}
-      </div>
+      </SaveRow>
     </form>
   );
 }

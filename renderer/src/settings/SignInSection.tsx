@@ -4,9 +4,11 @@ import type { AuthStatus } from '../../../common/calls/auth';
 import type { ProfileView } from '../../../common/calls/profiles';
 import { useErrorText } from '../app/error-text';
 import { Notice, type NoticeMessage } from '../app/Notice';
+import { useEdits, useUnsaved } from '../app/store';
 import { bridge } from '../bridge';
 import { canSignOut } from '../../../common/rules/sign-in';
 import { describeAuth } from './auth-text';
+import { SaveRow } from './SaveRow';
 
 /** Sign-in to the active profile: with a token, or with the app ID, tax code, user and password. */
 export function SignInSection({ profile, status, onStatus }: { profile: ProfileView; status: AuthStatus | undefined; onStatus: (s: AuthStatus) => void }) {
@@ -20,6 +22,9 @@ export function SignInSection({ profile, status, onStatus }: { profile: ProfileV
   const [remember, setRemember] = useState(false);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<NoticeMessage | null>(null);
+  // A token or an account being typed are edits not saved; only that is declared, never what was typed.
+  useUnsaved('settings.signIn.token', token !== '');
+  const account = useEdits('settings.signIn.account');
   const ids = {
     heading: useId(),
     token: useId(),
@@ -46,6 +51,7 @@ export function SignInSection({ profile, status, onStatus }: { profile: ProfileV
       setMessage({ kind: 'ok', text: ok });
       setToken('');
       setPassword('');
+      account.clear();
     } catch (error) {
       setMessage({ kind: 'error', text: errorText(error) });
     } finally {
@@ -70,11 +76,7 @@ export function SignInSection({ profile, status, onStatus }: { profile: ProfileV
         <h3 id={ids.tokenForm}>{t('settings.auth.tokenTitle')}</h3>
         <label htmlFor={ids.token}>{t('settings.auth.token')}</label>
         <input id={ids.token} type="password" autoComplete="off" spellCheck={false} value={token} onChange={(e) => setToken(e.target.value)} />
-        <div className="form-actions">
-          <button type="submit" disabled={busy || !token.trim()}>
-            {t('settings.auth.signInToken')}
-          </button>
-        </div>
+        <SaveRow label={t('settings.auth.signInToken')} notice={null} unsaved={token !== ''} disabled={busy || !token.trim()} />
       </form>
       <form
         aria-labelledby={ids.pwForm}
@@ -85,22 +87,23 @@ export function SignInSection({ profile, status, onStatus }: { profile: ProfileV
       >
         <h3 id={ids.pwForm}>{t('settings.auth.passwordTitle')}</h3>
         <label htmlFor={ids.app}>{t('settings.auth.appId')}</label>
-        <input id={ids.app} value={appId} onChange={(e) => setAppId(e.target.value)} autoComplete="off" />
+        <input id={ids.app} value={appId} onChange={(e) => account.edit(setAppId)(e.target.value)} autoComplete="off" />
         <label htmlFor={ids.tax}>{t('settings.auth.taxCode')}</label>
-        <input id={ids.tax} value={taxCode} onChange={(e) => setTaxCode(e.target.value)} inputMode="numeric" autoComplete="off" />
+        <input id={ids.tax} value={taxCode} onChange={(e) => account.edit(setTaxCode)(e.target.value)} inputMode="numeric" autoComplete="off" />
         <label htmlFor={ids.user}>{t('settings.auth.userName')}</label>
-        <input id={ids.user} value={userName} onChange={(e) => setUserName(e.target.value)} autoComplete="username" />
+        <input id={ids.user} value={userName} onChange={(e) => account.edit(setUserName)(e.target.value)} autoComplete="username" />
         <label htmlFor={ids.pw}>{t('settings.auth.password')}</label>
-        <input id={ids.pw} type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" />
+        <input id={ids.pw} type="password" value={password} onChange={(e) => account.edit(setPassword)(e.target.value)} autoComplete="current-password" />
         <label className="check" htmlFor={ids.remember}>
-          <input id={ids.remember} type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
+          <input id={ids.remember} type="checkbox" checked={remember} onChange={(e) => account.edit(setRemember)(e.target.checked)} />
           {t('settings.auth.remember')}
         </label>
-        <div className="form-actions">
-          <button type="submit" disabled={busy || !appId.trim() || !taxCode.trim() || !userName.trim() || !password}>
-            {t('settings.auth.signIn')}
-          </button>
-        </div>
+        <SaveRow
+          label={t('settings.auth.signIn')}
+          notice={null}
+          unsaved={account.edited}
+          disabled={busy || !appId.trim() || !taxCode.trim() || !userName.trim() || !password}
+        />
       </form>
       {canSignOut(status) && (
         <div className="form-actions">
