@@ -87,7 +87,12 @@ test('offline: Issue queues the draft, it goes out when the connection is back, 
   const dialog = page.getByRole('dialog', { name: 'Phát hành hóa đơn' });
   const summary = dialog.getByTestId('issue-summary');
   await expect(summary).toContainText(`1K${yy()}TAA`);
-  await expect(summary).toContainText('Ký HSM (2)');
+  await expect(
+    summary
+      .locator('div')
+      .filter({ hasText: /^Hình thức ký/ })
+      .getByRole('definition'),
+  ).toHaveText('Ký HSM');
   await expect(summary).toContainText('Công ty TNHH Hoa Sen');
   await expect(summary).toContainText('1.100.000 VND');
   await expect(dialog.getByLabel('Gửi hóa đơn tới email')).toHaveValue('ketoan@hoasen.vn');
@@ -266,12 +271,16 @@ test('Settings → Issuing: sign type, certificate, pause in seconds, downloads,
   await top();
 
   // The certificate list comes from the service; "automatic" is the default.
-  const cert = section.getByLabel('Chứng thư số (hình thức 2 và 3)');
+  const cert = section.getByLabel('Chứng thư số (cho Ký HSM)');
   await expect(cert).toHaveValue('');
   await expect(section.getByText('Hệ thống có 1 chứng thư số.')).toBeVisible();
   const sn = env.sandbox.certificate().CertificateSN;
   await cert.selectOption(sn);
-  await section.getByRole('radio', { name: /^Máy tính tiền \(5\)/ }).check();
+  // Sign types are named in words; the service's number is only the choice's value.
+  const cashRegister = section.getByRole('radio', { name: /^Máy tính tiền — / });
+  await expect(cashRegister).toHaveAttribute('value', '5');
+  await expect(section.getByRole('group', { name: 'Hình thức ký' })).not.toContainText(/\(\d\)/);
+  await cashRegister.check();
   await section.getByLabel('Nghỉ giữa hai lần phát hành cùng ký hiệu (giây)').fill('1,5');
   await section.getByRole('checkbox', { name: 'XML' }).check();
   await section.getByRole('radio', { name: 'Để hệ thống hóa đơn tự gửi khi phát hành' }).check();

@@ -2,7 +2,7 @@ import type { MessagesOf } from '../i18n/shape';
 
 /** Texts of issuing: the editor's Issue dialog and banner, the issue queue area, the Settings section. */
 export const issuingVi = {
-  signType: { 2: 'Ký HSM (2)', 5: 'Máy tính tiền (5)', 3: 'Ký HSM, có kết quả sau (3)', 6: 'Máy tính tiền, có kết quả sau (6)' },
+  signType: { 2: 'Ký HSM', 5: 'Máy tính tiền', 3: 'Ký HSM, có kết quả sau', 6: 'Máy tính tiền, có kết quả sau' },
   states: {
     all: 'Tất cả',
     queued: 'Chờ phát hành',
@@ -121,13 +121,14 @@ export const issuingVi = {
     title: 'Phát hành',
     signType: 'Hình thức ký',
     signTypeOption: {
-      2: 'Ký HSM (2) — ký bằng chứng thư số trên hệ thống',
-      5: 'Máy tính tiền (5) — hóa đơn khởi tạo từ máy tính tiền, không có chữ ký số',
-      3: 'Ký HSM, có kết quả sau (3) — số hóa đơn có khi hệ thống ký xong',
-      6: 'Máy tính tiền, có kết quả sau (6)',
+      2: 'Ký HSM — ký bằng chứng thư số trên hệ thống',
+      5: 'Máy tính tiền — hóa đơn khởi tạo từ máy tính tiền, không có chữ ký số',
+      3: 'Ký HSM, có kết quả sau — số hóa đơn có khi hệ thống ký xong',
+      6: 'Máy tính tiền, có kết quả sau',
     },
-    signTypeHint: 'Ký hiệu máy tính tiền (chữ M, ví dụ 1C26MAA) luôn phát hành kiểu máy tính tiền (5, hoặc 6 khi chọn "có kết quả sau").',
-    certificate: 'Chứng thư số (hình thức 2 và 3)',
+    signTypeHint:
+      'Ký hiệu máy tính tiền (chữ M, ví dụ 1C26MAA) luôn phát hành kiểu máy tính tiền; khi chọn một hình thức "có kết quả sau" thì là "Máy tính tiền, có kết quả sau".',
+    certificate: 'Chứng thư số (cho Ký HSM)',
     certificateAuto: 'Tự động — khi cửa hàng có đúng một chứng thư số',
     certificateMissing: '{{sn}} (không có trong danh sách)',
     certificateOption: '{{owner}} · hết hạn {{date}} · số sê-ri {{sn}}',
@@ -159,7 +160,7 @@ export const issuingVi = {
 };
 
 export const issuingEn: MessagesOf<typeof issuingVi> = {
-  signType: { 2: 'HSM signature (2)', 5: 'Cash register (5)', 3: 'HSM signature, result later (3)', 6: 'Cash register, result later (6)' },
+  signType: { 2: 'HSM signature', 5: 'Cash register', 3: 'HSM signature, result later', 6: 'Cash register, result later' },
   states: { all: 'All', queued: 'Waiting', issuing: 'Issuing', issued: 'Issued', failed: 'Refused', unknown: 'Outcome unknown' },
   dialog: {
     action: 'Issue',
@@ -271,13 +272,14 @@ export const issuingEn: MessagesOf<typeof issuingVi> = {
     title: 'Issuing',
     signType: 'Signing',
     signTypeOption: {
-      2: 'HSM signature (2) — signed with a certificate held by the service',
-      5: 'Cash register (5) — a cash-register invoice, no digital signature',
-      3: 'HSM signature, result later (3) — the number comes once the service has signed',
-      6: 'Cash register, result later (6)',
+      2: 'HSM signature — signed with a certificate held by the service',
+      5: 'Cash register — a cash-register invoice, no digital signature',
+      3: 'HSM signature, result later — the number comes once the service has signed',
+      6: 'Cash register, result later',
     },
-    signTypeHint: 'A cash-register series (letter M, e.g. 1C26MAA) is always issued as a cash-register invoice (5, or 6 with "result later").',
-    certificate: 'Digital certificate (signing 2 and 3)',
+    signTypeHint:
+      'A cash-register series (letter M, e.g. 1C26MAA) is always issued as a cash-register invoice; with a "result later" choice, as "Cash register, result later".',
+    certificate: 'Digital certificate (for HSM signature)',
     certificateAuto: 'Automatic — when the shop has exactly one certificate',
     certificateMissing: '{{sn}} (not in the list)',
     certificateOption: '{{owner}} · expires {{date}} · serial {{sn}}',
