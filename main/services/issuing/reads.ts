@@ -45,14 +45,23 @@ export class IssueQueueReads {
 
   list(profileId: string, q: { states?: readonly IssueState[]; limit?: number; offset?: number } = {}): { items: IssueEntry[]; total: number } {
     const states = q.states?.length ? q.states : ISSUE_STATES;
-    const where = `profile_id = ? AND state IN (${states.map(() => '?').join(', ')})`;
-    const total = (this.store.db.prepare(`SELECT count(*) AS n FROM issue_queue WHERE ${where}`).get(profileId, ...states) as { n: number }).n;
     const rows = this.store.db
-      .prepare(`SELECT * FROM issue_queue WHERE ${where} ORDER BY id DESC LIMIT ? OFFSET ?`)
+      .prepare(`SELECT * FROM issue_queue WHERE ${inStates(states)} ORDER BY id DESC LIMIT ? OFFSET ?`)
       .all(profileId, ...states, q.limit ?? 100_000, q.offset ?? 0) as unknown as Row[];
-    return { items: rows.map(toEntry), total };
+    return { items: rows.map(toEntry), total: this.total(profileId, states) };
   }
 
+  /** How many rows `list` finds in these states (all by default): reopened refusals are listed, so they count here. */
+  total(profileId: string, states: readonly IssueState[] = ISSUE_STATES): number {
+    return (this.stmt(`SELECT count(*) AS n FROM issue_queue WHERE ${inStates(states)}`).get(profileId, ...states) as { n: number }).n;
+  }
+
+  /** The counts per state and the whole list's total, read together so that they agree. */
+  summary(profileId: string): { counts: Record<IssueState, number>; total: number } {
+    return this.store.read(() => ({ counts: this.counts(profileId), total: this.total(profileId) }));
+  }
+
+  /** Per state, without the reopened refusals (history: nothing is left to do about them). */
   counts(profileId: string): Record<IssueState, number> {
     const counts = Object.fromEntries(ISSUE_STATES.map((s) => [s, 0])) as Record<IssueState, number>;
     for (const r of this.stmt('SELECT state, count(*) AS n FROM issue_queue WHERE profile_id = ? AND reopened_at IS NULL GROUP BY state').all(
@@ -130,4 +139,8 @@ export class IssueQueueReads {
       ).all(profileId, limit) as Array<{ id: number; transaction_id: string }>
     ).map((r) => ({ id: r.id, transactionId: r.transaction_id }));
   }
+}
+
+function inStates(states: readonly IssueState[]): string {
+  return `profile_id = ? AND state IN (${states.map(() => '?').join(', ')})`;
 }

@@ -257,8 +257,7 @@ export class IssuingService {
   }
 
   status(): IssueQueueStatus {
-    const counts = this.queue.counts(this.deps.activeProfileId());
-    return { counts, total: Object.values(counts).reduce((a, b) => a + b, 0), runner: this.runner.status() };
+    return { ...this.queue.summary(this.deps.activeProfileId()), runner: this.runner.status() };
   }
 
   /** Asks the service now about unknown invoices (all of them, or these). */

@@ -81,6 +81,10 @@ describe('the issue queue against the sandbox over HTTP', () => {
     // The refusal stays as history: not counted as failed, not reopened twice, not retried.
     expect(services.issuing.queue.get(entry.id)).toMatchObject({ state: 'failed', reopened: true, retryable: false });
     expect(services.issuing.queue.counts(services.session.profileId()).failed).toBe(0);
+    // Listed under All, it is counted under All: the count is the rows the filter lists.
+    const listed = await services.issuing.handlers()['issuing.list']({}, {} as never);
+    expect(listed.items.map((e) => e.id)).toContain(entry.id);
+    expect(services.issuing.status().total).toBe(listed.items.length);
     expect(() => services.issuing.handlers()['issuing.reopen']({ id: entry.id }, {} as never)).toThrow(/already opened/);
     expect(() => services.issuing.queue.retry(entry.id)).toThrow();
     sandbox.setQuirks({ licenceInvoices: null });

@@ -130,6 +130,21 @@ describe('IssueQueue', () => {
     q.settle(c, new Map([[e.id, { state: 'failed', errorCode: 'LicenseInfo_OutOfInvoice', message: { en: 'x', vi: 'x' }, retryable: true }]]), 0);
     expect(q.retry(e.id).state).toBe('queued');
   });
+
+  it('counts under All every row the All filter lists, a reopened refusal included; per state it is left out (nothing to act on)', () => {
+    const q = new IssueQueue(store, { now, claimAlive: () => false });
+    const drafts = new DraftsRepository(store);
+    const d = drafts.create({ InvSeries: '1K26TAA' });
+    const refused = q.add('sandbox', issue('1K26TAA', { draftId: d.id, draftRevision: d.revision }));
+    q.add('sandbox', issue('1K26TDL'));
+    const c = q.claim('sandbox', '1K26TAA', 30)!;
+    q.settle(c, new Map([[refused.id, { state: 'failed', errorCode: 'InvoiceDuplicated', message: { en: 'x', vi: 'x' }, retryable: false }]]), 0);
+    q.unlockDraft(refused.id);
+
+    const all = q.list('sandbox');
+    expect(all.items.map((e) => e.id)).toContain(refused.id);
+    expect(q.summary('sandbox')).toMatchObject({ total: all.items.length, counts: { failed: 0, queued: 1 } });
+  });
 });
 
 describe('judging and sign types', () => {
