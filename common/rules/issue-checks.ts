@@ -11,6 +11,7 @@ import { splitEmails } from './email';
 import { FIGURE_NAMES, validateDraft, type ValidateOptions, type ValidationResult } from '../validation';
 import { issuingForm, type IssuingForm, type IssuingOptions } from '../money/issuing';
 import type { InvoiceDraft } from '../money/draft';
+import type { Bilingual } from '../model/text';
 
 /** The service refuses longer invoices (`XMLTooLong`). */
 export const MAX_LINES_PER_INVOICE = 200;
@@ -112,6 +113,25 @@ export function checkForIssue(draft: InvoiceDraft, context: IssueContext): Issue
   const errors = p.filter((x) => x.severity === 'error');
   const warnings = p.filter((x) => x.severity === 'warning');
   return { ok: errors.length === 0, problems: p, errors, warnings, computed: v.computed, form };
+}
+
+/**
+ * Why a draft is not issued yet: its first error and how many more. The one wording of the refusal
+ * the issue queue sends (`issue_check_failed`, also read by the command line) and of the editor's own check.
+ */
+export function issueBlocked(errors: ReadonlyArray<Pick<Problem, 'message' | 'messageVi'>>): Bilingual {
+  const more = errors.length - 1;
+  const first = { en: sentence(errors[0]?.message ?? ''), vi: sentence(errors[0]?.messageVi ?? '') };
+  return {
+    en: `The invoice cannot be issued yet: ${first.en}${more > 0 ? ` (and ${more} more ${more === 1 ? 'error' : 'errors'}).` : ''}`,
+    vi: `Chưa phát hành được hóa đơn: ${first.vi}${more > 0 ? ` (và ${more} lỗi khác).` : ''}`,
+  };
+}
+
+/** A problem's words end as a sentence (some are a field's few words). */
+function sentence(words: string): string {
+  const w = words.trim();
+  return /[.!?]$/.test(w) ? w : `${w}.`;
 }
 
 function templateProblems(draft: InvoiceDraft, context: IssueContext, v: ValidationResult): Problem[] {

@@ -7,7 +7,7 @@ import type { ContractHandlers } from '../../../common/ipc/dispatch';
 import { issuingOptionsFromSettings } from '../../../common/money/options';
 import { toDecimalString } from '../../../common/money';
 import type { InvoiceKind } from '../../../common/model';
-import { checkForIssue, type IssueTemplate } from '../../../common/rules/issue-checks';
+import { checkForIssue, issueBlocked, type IssueTemplate } from '../../../common/rules/issue-checks';
 import { parseSeries } from '../../../common/rules/series';
 import { CERTIFICATE_SIGN_TYPES, type SignType } from '../../../common/model/issuing';
 import { splitEmails } from '../../../common/rules/email';
@@ -225,15 +225,9 @@ export class IssuingService {
       );
     }
     if (!check.ok) {
-      const first = check.errors[0]!;
-      throw new AppError(
-        'issue_check_failed',
-        {
-          en: `The invoice cannot be issued yet: ${first.message}${check.errors.length > 1 ? ` (and ${check.errors.length - 1} more)` : ''}`,
-          vi: `Chưa phát hành được hóa đơn: ${first.messageVi}${check.errors.length > 1 ? ` (và ${check.errors.length - 1} lỗi khác)` : ''}`,
-        },
-        { issues: check.errors.map((p) => ({ path: p.path, message: p.message, messageVi: p.messageVi, code: p.code })) },
-      );
+      throw new AppError('issue_check_failed', issueBlocked(check.errors), {
+        issues: check.errors.map((p) => ({ path: p.path, message: p.message, messageVi: p.messageVi, code: p.code })),
+      });
     }
     const kind: InvoiceKind = series.ok && series.typeLetter === 'M' ? 'cashRegister' : series.ok && series.withCode ? 'withCode' : 'withoutCode';
     const entry = this.queue.add(profileId, {

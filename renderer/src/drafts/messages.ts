@@ -122,8 +122,8 @@ export const draftsVi = {
     title: 'Cần kiểm tra ({{errors}} lỗi, {{warnings}} lưu ý)',
     none: 'Không có vấn đề nào.',
     neverBlocks: 'Bản nháp luôn được lưu, kể cả khi còn lỗi.',
-    issueBlocked: 'Chưa phát hành được hóa đơn: {{first}} Hãy sửa lỗi này rồi bấm Phát hành lại.',
-    issueBlockedMore: 'Chưa phát hành được hóa đơn: {{first}} (và {{count}} lỗi khác, xem mục "Cần kiểm tra"). Hãy sửa các lỗi rồi bấm Phát hành lại.',
+    issueFix: 'Hãy sửa lỗi này rồi bấm Phát hành lại.',
+    issueFixMore: 'Hãy xem mục "Cần kiểm tra", sửa các lỗi rồi bấm Phát hành lại.',
   },
   correction: {
     title: 'Hóa đơn điều chỉnh / thay thế',
@@ -261,9 +261,8 @@ export const draftsEn: MessagesOf<typeof draftsVi> = {
     title: 'To check (errors: {{errors}}, warnings: {{warnings}})',
     none: 'No problems.',
     neverBlocks: 'The draft is always saved, even with problems.',
-    issueBlocked: 'The invoice cannot be issued yet: {{first}} Fix it, then press Issue again.',
-    issueBlockedMore: 'The invoice cannot be issued yet: {{first}} (and {{count}} more errors, see "To check"). Fix them, then press Issue again.',
-    issueBlockedMore_one: 'The invoice cannot be issued yet: {{first}} (and 1 more error, see "To check"). Fix them, then press Issue again.',
+    issueFix: 'Fix it, then press Issue again.',
+    issueFixMore: 'See "To check", fix them, then press Issue again.',
   },
   correction: {
     title: 'Adjustment / replacement',

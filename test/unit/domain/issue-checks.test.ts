@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { emptyDraft, emptyLine, type DraftLine, type InvoiceDraft } from '../../../common/money';
-import { checkForIssue, MAX_LINES_PER_INVOICE, type IssueContext } from '../../../common/rules';
+import { checkForIssue, issueBlocked, MAX_LINES_PER_INVOICE, type IssueContext } from '../../../common/rules';
 
 const NOW = new Date('2026-03-10T03:00:00Z');
 const TEMPLATE = { IPTemplateID: 't1', InvSeries: '1C26TAA', Inactive: false, IsSendSummary: false, IsMoreVATRate: true };
@@ -172,5 +172,22 @@ describe('checkForIssue on anything typed', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('issueBlocked', () => {
+  const error = (en: string, vi: string) => ({ message: en, messageVi: vi });
+  it('says the first error as a sentence, and how many more, in both languages', () => {
+    const first = error('Line 1: the quantity "abc" is not a number.', 'Dòng 1: số lượng "abc" không phải là số.');
+    expect(issueBlocked([first])).toEqual({
+      en: 'The invoice cannot be issued yet: Line 1: the quantity "abc" is not a number.',
+      vi: 'Chưa phát hành được hóa đơn: Dòng 1: số lượng "abc" không phải là số.',
+    });
+    expect(issueBlocked([first, error('invalid', 'không hợp lệ')]).en).toMatch(/ \(and 1 more error\)\.$/);
+    expect(issueBlocked([first, first, first, first])).toMatchObject({
+      en: expect.stringMatching(/\(and 3 more errors\)\.$/),
+      vi: expect.stringMatching(/\(và 3 lỗi khác\)\.$/),
+    });
+    expect(issueBlocked([error('InvDate: invalid', 'InvDate: không hợp lệ')]).vi).toBe('Chưa phát hành được hóa đơn: InvDate: không hợp lệ.');
   });
 });

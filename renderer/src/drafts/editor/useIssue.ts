@@ -1,6 +1,8 @@
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CallError } from '../../../../common/ipc/bridge';
+import { pick } from '../../../../common/model';
+import { issueBlocked } from '../../../../common/rules/issue-checks';
 import type { Problem } from '../../../../common/validation';
 import { bridge } from '../../bridge';
 import { flushSave } from './autosave';
@@ -68,13 +70,9 @@ export function useIssue(id: string): {
 
   const refuse = useCallback(
     (errors: Problem[]) => {
-      const words = messageOf(errors[0]!, lang).trim();
-      const first = /[.!?]$/.test(words) ? words : `${words}.`;
-      const more = errors.length - 1;
-      setAttempt({
-        state: 'error',
-        message: more > 0 ? t('drafts.problems.issueBlockedMore', { first, count: more }) : t('drafts.problems.issueBlocked', { first }),
-      });
+      // The words main sends when its own check refuses (issue_check_failed), then what to do here.
+      const blocked = pick(issueBlocked(errors), lang);
+      setAttempt({ state: 'error', message: `${blocked} ${t(errors.length > 1 ? 'drafts.problems.issueFixMore' : 'drafts.problems.issueFix')}` });
     },
     [lang, t],
   );
