@@ -121,17 +121,15 @@ export function checkForIssue(draft: InvoiceDraft, context: IssueContext): Issue
  */
 export function issueBlocked(errors: ReadonlyArray<Pick<Problem, 'message' | 'messageVi'>>): Bilingual {
   const more = errors.length - 1;
-  const first = { en: sentence(errors[0]?.message ?? ''), vi: sentence(errors[0]?.messageVi ?? '') };
+  // The count goes inside the sentence: "…is not a number (and 1 more error)."
+  const words = (w = '') => w.trim().replace(/\.+$/, '');
+  const end = (w: string) => (/[!?]$/.test(w) ? w : `${w}.`);
+  const en = words(errors[0]?.message);
+  const vi = words(errors[0]?.messageVi);
   return {
-    en: `The invoice cannot be issued yet: ${first.en}${more > 0 ? ` (and ${more} more ${more === 1 ? 'error' : 'errors'}).` : ''}`,
-    vi: `Chưa phát hành được hóa đơn: ${first.vi}${more > 0 ? ` (và ${more} lỗi khác).` : ''}`,
+    en: `The invoice cannot be issued yet: ${end(more > 0 ? `${en} (and ${more} more ${more === 1 ? 'error' : 'errors'})` : en)}`,
+    vi: `Chưa phát hành được hóa đơn: ${end(more > 0 ? `${vi} (và ${more} lỗi khác)` : vi)}`,
   };
-}
-
-/** A problem's words end as a sentence (some are a field's few words). */
-function sentence(words: string): string {
-  const w = words.trim();
-  return /[.!?]$/.test(w) ? w : `${w}.`;
 }
 
 function templateProblems(draft: InvoiceDraft, context: IssueContext, v: ValidationResult): Problem[] {
