@@ -162,8 +162,8 @@ export class ApiClient {
       throw apiErrors.config(
         signType === 1
           ? {
-              en: 'Sign type 1 (USB token) needs a signing tool on this PC and is not supported: choose HSM signing (2) or cash register (5) in Settings.',
-              vi: 'Kiểu ký 1 (USB token) cần công cụ ký cài trên máy và chưa được hỗ trợ: hãy chọn ký HSM (2) hoặc máy tính tiền (5) trong Cài đặt.',
+              en: 'Signing with a USB token needs a signing tool on this PC and is not supported: choose "HSM signature" or "Cash register" in Settings.',
+              vi: 'Ký bằng USB token cần công cụ ký cài trên máy và chưa được hỗ trợ: hãy chọn "Ký HSM" hoặc "Máy tính tiền" trong Cài đặt.',
             }
           : { en: `Sign type ${signType} is not supported.`, vi: `Kiểu ký ${signType} không được hỗ trợ.` },
       );

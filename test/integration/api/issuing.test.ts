@@ -37,14 +37,14 @@ function invoice(o: Partial<InvoiceDraft> = {}): IssuingInvoiceData {
   ).data;
 }
 
-async function failureOf(p: Promise<unknown>): Promise<{ kind: string; code: string | null | undefined; requests: number }> {
+async function failureOf(p: Promise<unknown>): Promise<{ kind: string; code: string | null | undefined; requests: number; words?: string }> {
   const before = sb.requests({ op: 'issue' }).length;
   try {
     await p;
     return { kind: 'ok', code: null, requests: sb.requests({ op: 'issue' }).length - before };
   } catch (error) {
     if (!isApiError(error)) throw error;
-    return { kind: error.kind, code: error.serviceCode, requests: sb.requests({ op: 'issue' }).length - before };
+    return { kind: error.kind, code: error.serviceCode, requests: sb.requests({ op: 'issue' }).length - before, words: `${error.messageVi}\n${error.message}` };
   }
 }
 
@@ -73,6 +73,10 @@ describe('ApiClient issue, status and certificates against the sandbox', () => {
   it('refuses sign type 1 and a missing certificate without sending anything', async () => {
     const usb = await failureOf(client.issue([invoice()], { signType: 1 as never }));
     expect(usb).toMatchObject({ kind: 'config', requests: 0 });
+    // The choices by the names the Settings screen gives them, not the service's numbers.
+    expect(usb.words).toContain('hãy chọn "Ký HSM" hoặc "Máy tính tiền" trong Cài đặt');
+    expect(usb.words).toContain('choose "HSM signature" or "Cash register" in Settings');
+    expect(usb.words).not.toMatch(/\(\d\)/);
     const noCert = await failureOf(client.issue([invoice()], { signType: 2 }));
     expect(noCert.kind).toBe('config');
     expect(noCert.requests).toBe(0);
