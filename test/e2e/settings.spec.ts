@@ -193,6 +193,22 @@ test('edits not saved (Issuing, Preferences, a connection profile, a sign-in) ar
   await expect(app.getByText('Đã thêm cấu hình Quầy 2.')).toBeVisible();
   await expect(app.getByText(unsavedMark)).toHaveCount(0);
 
+  // Another profile opened for editing while one is being typed: the typing stays until it is let go.
+  await adding.getByLabel('Tên cấu hình').fill('Quầy 4');
+  await app.getByRole('button', { name: 'Sửa cấu hình Quầy 2' }).click();
+  const typingNotice = app.getByRole('alert').filter({ hasText: 'Cấu hình đang nhập bên dưới chưa được lưu.' });
+  await expect(typingNotice).toBeVisible();
+  await typingNotice.getByRole('button', { name: 'Tiếp tục nhập' }).click();
+  await expect(typingNotice).toHaveCount(0);
+  await expect(adding.getByLabel('Tên cấu hình')).toHaveValue('Quầy 4');
+  await expect(adding.getByLabel('Tên cấu hình')).toBeFocused();
+  await app.getByRole('button', { name: 'Sửa cấu hình Quầy 2' }).click();
+  await typingNotice.scrollIntoViewIfNeeded();
+  await app.screenshot({ path: test.info().outputPath('settings-profile-switch.png') });
+  await typingNotice.getByRole('button', { name: 'Bỏ phần đang nhập, sửa Quầy 2' }).click();
+  await expect(app.getByRole('form', { name: 'Sửa cấu hình Quầy 2' }).getByLabel('Tên cấu hình')).toHaveValue('Quầy 2');
+  await expect(app.getByText(unsavedMark)).toHaveCount(0);
+
   // A profile being edited, then cancelled: nothing is asked.
   await app.getByRole('button', { name: 'Sửa cấu hình Quầy 2' }).click();
   const editing = app.getByRole('form', { name: 'Sửa cấu hình Quầy 2' });

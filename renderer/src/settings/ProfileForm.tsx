@@ -9,6 +9,9 @@ import { useEdits } from '../app/store';
 import { bridge } from '../bridge';
 import { SaveRow } from './SaveRow';
 
+/** The profile form's key among the forms with unsaved edits (app store). */
+export const PROFILE_FORM = 'settings.profile';
+
 /** Adds a profile, or edits one that is not built in. */
 export function ProfileForm({
   editing,
@@ -28,7 +31,7 @@ export function ProfileForm({
   const [tokenUrl, setTokenUrl] = useState(editing?.tokenUrl ?? '');
   const [error, setError] = useState<{ text: string; field?: string } | undefined>();
   const [done, setDone] = useState<string | undefined>();
-  const { edited, edit, clear } = useEdits('settings.profile');
+  const { edited, edit, clear } = useEdits(PROFILE_FORM);
   const ids = { name: useId(), kind: useId(), base: useId(), token: useId(), error: useId(), heading: useId() };
 
   const submit = async (event: FormEvent) => {

@@ -5,9 +5,10 @@ import type { CallResponse } from '../../../common/contract';
 import { CallError } from '../../../common/ipc/bridge';
 import { useErrorText } from '../app/error-text';
 import { Notice, type NoticeMessage } from '../app/Notice';
+import { useAppStore } from '../app/store';
 import { bridge } from '../bridge';
 import { useSandboxSamples } from '../app/SampleInvoices';
-import { ProfileForm } from './ProfileForm';
+import { PROFILE_FORM, ProfileForm } from './ProfileForm';
 import { refreshAppInfo } from './app-info';
 
 type TestResult = CallResponse<'profiles.test'>;
@@ -17,6 +18,11 @@ export function ProfilesSection({ profiles, onChanged }: { profiles: ProfileView
   const { t } = useTranslation();
   const errorText = useErrorText();
   const [editing, setEditing] = useState<ProfileView | undefined>();
+  // Another profile asked for while the form below holds typing not saved: the typing is not thrown
+  // away until the user says so.
+  const typing = useAppStore((s) => s.unsaved.includes(PROFILE_FORM));
+  const [switching, setSwitching] = useState<ProfileView | undefined>();
+  const edit = (p: ProfileView) => (typing ? setSwitching(p) : setEditing(p));
   const [tests, setTests] = useState<Record<string, TestResult | 'running' | undefined>>({});
   const [sandboxRunning, setSandboxRunning] = useState<boolean | undefined>();
   const [message, setMessage] = useState<NoticeMessage | null>(null);
@@ -79,7 +85,7 @@ export function ProfilesSection({ profiles, onChanged }: { profiles: ProfileView
                 </button>
               )}
               {!p.builtin && (
-                <button type="button" onClick={() => setEditing(p)}>
+                <button type="button" onClick={() => edit(p)}>
                   {t('settings.profiles.edit', { name: p.name })}
                 </button>
               )}
@@ -109,6 +115,29 @@ export function ProfilesSection({ profiles, onChanged }: { profiles: ProfileView
         ))}
       </ul>
       <Notice notice={message} />
+      {switching && typing && (
+        <Notice notice={{ kind: 'warning', text: t('settings.profiles.typingNotSaved') }}>
+          <button
+            type="button"
+            onClick={() => {
+              setEditing(switching);
+              setSwitching(undefined);
+            }}
+          >
+            {t('settings.profiles.discardAndEdit', { name: switching.name })}
+          </button>
+          <button
+            type="button"
+            onClick={() => {
+              setSwitching(undefined);
+              // Back to the typing (this button goes with the notice).
+              document.querySelector<HTMLElement>('.profile-form input')?.focus();
+            }}
+          >
+            {t('settings.profiles.keepTyping')}
+          </button>
+        </Notice>
+      )}
       <ProfileForm
         key={editing?.id ?? 'new'}
         editing={editing}
