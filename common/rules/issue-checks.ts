@@ -120,12 +120,14 @@ export function checkForIssue(draft: InvoiceDraft, context: IssueContext): Issue
  * the issue queue sends (`issue_check_failed`, also read by the command line) and of the editor's own check.
  */
 export function issueBlocked(errors: ReadonlyArray<Pick<Problem, 'message' | 'messageVi'>>): Bilingual {
+  const first = errors[0];
+  if (!first) return { en: 'The invoice cannot be issued yet.', vi: 'Chưa phát hành được hóa đơn.' };
   const more = errors.length - 1;
-  // The count goes inside the sentence: "…is not a number (and 1 more error)."
-  const words = (w = '') => w.trim().replace(/\.+$/, '');
+  // The count goes inside the sentence, which then ends once: "…is not a number (and 1 more error)."
+  const words = (w: string) => w.trim().replace(more > 0 ? /[.!?]+$/ : /\.+$/, '');
   const end = (w: string) => (/[!?]$/.test(w) ? w : `${w}.`);
-  const en = words(errors[0]?.message);
-  const vi = words(errors[0]?.messageVi);
+  const en = words(first.message);
+  const vi = words(first.messageVi);
   return {
     en: `The invoice cannot be issued yet: ${end(more > 0 ? `${en} (and ${more} more ${more === 1 ? 'error' : 'errors'})` : en)}`,
     vi: `Chưa phát hành được hóa đơn: ${end(more > 0 ? `${vi} (và ${more} lỗi khác)` : vi)}`,

@@ -295,4 +295,9 @@ test('scrolling either way: the rows in view are drawn, a dozen more ahead and o
       expect(rows[behind]).toBeLessThanOrEqual(4);
     }
   }
+  // At either end the only way on is away from it: the rows kept ready are on that side, whichever way the view came.
+  await scroller.evaluate((el) => void (el.scrollTop = 0));
+  await expect.poll(async () => (await around()).below).toBeGreaterThanOrEqual(12);
+  await scroller.evaluate((el) => void (el.scrollTop = el.scrollHeight));
+  await expect.poll(async () => (await around()).above).toBeGreaterThanOrEqual(12);
 });

@@ -46,9 +46,14 @@ test.describe('signing in and the connection state', () => {
     await expect(app.getByTestId('auth-state')).toContainText('Chưa đăng nhập');
     await expect(app.getByRole('button', { name: 'Đăng xuất' })).toHaveCount(0);
 
+    // A password half-typed below is not what a token sign-in sends, so it stays.
+    const account = app.getByRole('form', { name: 'Đăng nhập bằng tài khoản' });
+    await account.getByLabel('Mật khẩu', { exact: true }).fill('mat-khau-quay-1');
     await app.getByLabel('Token truy cập').fill(sandbox.devToken);
     await app.getByRole('button', { name: 'Đăng nhập bằng token' }).click();
     await expect(app.getByTestId('auth-state')).toContainText('Đã đăng nhập');
+    await expect(app.getByLabel('Token truy cập')).toHaveValue('');
+    await expect(account.getByLabel('Mật khẩu', { exact: true })).toHaveValue('mat-khau-quay-1');
     await expect(app.getByText(sandbox.devToken)).toHaveCount(0); // never shown back
     await expect(app.getByRole('button', { name: 'Đăng xuất' })).toBeVisible();
     await app.getByRole('button', { name: 'Kiểm tra kết nối Quầy 1' }).click();
@@ -69,7 +74,11 @@ test.describe('signing in and the connection state', () => {
     await expect(app.getByTestId('auth-state')).toContainText('Chưa đăng nhập');
 
     // Offline and online again, on the built-in Sandbox's own switch.
+    // What was typed for Quầy 1 never goes to another profile's sign-in.
+    await expect(account.getByLabel('Mật khẩu', { exact: true })).toHaveValue('mat-khau-quay-1');
     await app.getByRole('button', { name: 'Dùng cấu hình Sandbox' }).click();
+    await expect(app.getByText('Cấu hình: Sandbox')).toBeVisible();
+    await expect(account.getByLabel('Mật khẩu', { exact: true })).toHaveValue('');
     const state = app.getByRole('status').filter({ hasText: /Đang trực tuyến|Mất kết nối/ });
     await expect(state).toHaveText(/Đang trực tuyến/);
     await app.getByRole('button', { name: 'Dừng sandbox (giả lập mất mạng)' }).click();
@@ -203,10 +212,29 @@ test('edits not saved (Issuing, Preferences, a connection profile, a sign-in) ar
   await expect(adding.getByLabel('Tên cấu hình')).toHaveValue('Quầy 4');
   await expect(adding.getByLabel('Tên cấu hình')).toBeFocused();
   await app.getByRole('button', { name: 'Sửa cấu hình Quầy 2' }).click();
+  await expect(typingNotice).toBeVisible();
+  // Saved meanwhile: the question goes, and does not come back with the next typing.
+  await adding.getByLabel('Loại kết nối').selectOption({ label: 'Môi trường test (meInvoice)' });
+  await adding.getByRole('button', { name: 'Thêm cấu hình' }).click();
+  await expect(app.getByText('Đã thêm cấu hình Quầy 4.')).toBeVisible();
+  await expect(typingNotice).toHaveCount(0);
+  await adding.getByLabel('Tên cấu hình').fill('Quầy 5');
+  await expect(adding.getByText(unsavedMark)).toBeVisible();
+  await expect(typingNotice).toHaveCount(0);
+  await app.getByRole('button', { name: 'Sửa cấu hình Quầy 2' }).click();
   await typingNotice.scrollIntoViewIfNeeded();
   await app.screenshot({ path: test.info().outputPath('settings-profile-switch.png') });
   await typingNotice.getByRole('button', { name: 'Bỏ phần đang nhập, sửa Quầy 2' }).click();
-  await expect(app.getByRole('form', { name: 'Sửa cấu hình Quầy 2' }).getByLabel('Tên cấu hình')).toHaveValue('Quầy 2');
+  const editingQ2 = app.getByRole('form', { name: 'Sửa cấu hình Quầy 2' });
+  await expect(editingQ2.getByLabel('Tên cấu hình')).toHaveValue('Quầy 2');
+  await expect(app.getByText(unsavedMark)).toHaveCount(0);
+  // The profile being edited asked for again: nothing to let go, the cursor goes back to it.
+  await editingQ2.getByLabel('Tên cấu hình').fill('Quầy 2b');
+  await app.getByRole('button', { name: 'Sửa cấu hình Quầy 2' }).click();
+  await expect(typingNotice).toHaveCount(0);
+  await expect(editingQ2.getByLabel('Tên cấu hình')).toBeFocused();
+  await expect(editingQ2.getByLabel('Tên cấu hình')).toHaveValue('Quầy 2b');
+  await editingQ2.getByRole('button', { name: 'Hủy' }).click();
   await expect(app.getByText(unsavedMark)).toHaveCount(0);
 
   // A profile being edited, then cancelled: nothing is asked.

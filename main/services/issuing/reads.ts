@@ -45,10 +45,12 @@ export class IssueQueueReads {
 
   list(profileId: string, q: { states?: readonly IssueState[]; limit?: number; offset?: number } = {}): { items: IssueEntry[]; total: number } {
     const states = q.states?.length ? q.states : ISSUE_STATES;
-    const rows = this.store.db
-      .prepare(`SELECT * FROM issue_queue WHERE ${inStates(states)} ORDER BY id DESC LIMIT ? OFFSET ?`)
-      .all(profileId, ...states, q.limit ?? 100_000, q.offset ?? 0) as unknown as Row[];
-    return { items: rows.map(toEntry), total: this.total(profileId, states) };
+    return this.store.read(() => {
+      const rows = this.store.db
+        .prepare(`SELECT * FROM issue_queue WHERE ${inStates(states)} ORDER BY id DESC LIMIT ? OFFSET ?`)
+        .all(profileId, ...states, q.limit ?? 100_000, q.offset ?? 0) as unknown as Row[];
+      return { items: rows.map(toEntry), total: this.total(profileId, states) };
+    });
   }
 
   /** How many rows `list` finds in these states (all by default): reopened refusals are listed, so they count here. */

@@ -60,9 +60,12 @@ function useRowWindow(count: number, rowHeight: number) {
     if (!el) return;
     const top = el.scrollTop;
     const height = el.clientHeight;
+    // At either end the only way on is away from it, whichever way the last scroll went.
+    const end = top <= 0 ? true : top + height >= el.scrollHeight - 1 ? false : undefined;
     setView((prev) => {
-      const same = Math.floor(prev.top / rowHeight) === Math.floor(top / rowHeight) && prev.height === height;
-      return same ? prev : { top, height, down: top === prev.top ? prev.down : top > prev.top };
+      const down = end ?? (top === prev.top ? prev.down : top > prev.top);
+      const same = Math.floor(prev.top / rowHeight) === Math.floor(top / rowHeight) && prev.height === height && prev.down === down;
+      return same ? prev : { top, height, down };
     });
   }, [rowHeight]);
   useLayoutEffect(() => {

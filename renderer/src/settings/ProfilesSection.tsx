@@ -22,7 +22,14 @@ export function ProfilesSection({ profiles, onChanged }: { profiles: ProfileView
   // away until the user says so.
   const typing = useAppStore((s) => s.unsaved.includes(PROFILE_FORM));
   const [switching, setSwitching] = useState<ProfileView | undefined>();
-  const edit = (p: ProfileView) => (typing ? setSwitching(p) : setEditing(p));
+  const edit = (p: ProfileView) => {
+    if (!typing) setEditing(p);
+    else if (p.id === editing?.id) focusForm();
+    else setSwitching(p);
+  };
+  useEffect(() => {
+    if (!typing) setSwitching(undefined);
+  }, [typing]);
   const [tests, setTests] = useState<Record<string, TestResult | 'running' | undefined>>({});
   const [sandboxRunning, setSandboxRunning] = useState<boolean | undefined>();
   const [message, setMessage] = useState<NoticeMessage | null>(null);
@@ -131,7 +138,7 @@ export function ProfilesSection({ profiles, onChanged }: { profiles: ProfileView
             onClick={() => {
               setSwitching(undefined);
               // Back to the typing (this button goes with the notice).
-              document.querySelector<HTMLElement>('.profile-form input')?.focus();
+              focusForm();
             }}
           >
             {t('settings.profiles.keepTyping')}
@@ -149,6 +156,10 @@ export function ProfilesSection({ profiles, onChanged }: { profiles: ProfileView
       />
     </section>
   );
+}
+
+function focusForm() {
+  document.querySelector<HTMLElement>('.profile-form input')?.focus();
 }
 
 function TestOutcome({ result }: { result: TestResult | 'running' | undefined }) {

@@ -30,7 +30,8 @@ export function SettingsArea() {
   return (
     <div className="settings">
       <ProfilesSection profiles={list} onChanged={async () => void (await profiles.reload())} />
-      {active && <SignInSection profile={active} status={auth.data} onStatus={(s) => auth.set(() => s)} />}
+      {/* Keyed by profile: nothing typed for one profile is sent to another. */}
+      {active && <SignInSection key={active.id} profile={active} status={auth.data} onStatus={(s) => auth.set(() => s)} />}
       <IssuingSection />
       <PreferencesSection />
       <MaintenanceSection />

@@ -43,15 +43,14 @@ export function SignInSection({ profile, status, onStatus }: { profile: ProfileV
     if (status?.userName) setUserName((v) => v || status.userName || '');
   }, [status?.appId, status?.taxCode, status?.userName]);
 
-  const act = async (fn: () => Promise<AuthStatus>, ok: string) => {
+  // Success clears only what was sent: a token sign-in leaves the account being typed, signing out leaves both.
+  const act = async (fn: () => Promise<AuthStatus>, ok: string, sent?: () => void) => {
     setBusy(true);
     setMessage(null);
     try {
       onStatus(await fn());
       setMessage({ kind: 'ok', text: ok });
-      setToken('');
-      setPassword('');
-      account.clear();
+      sent?.();
     } catch (error) {
       setMessage({ kind: 'error', text: errorText(error) });
     } finally {
@@ -71,7 +70,14 @@ export function SignInSection({ profile, status, onStatus }: { profile: ProfileV
       )}
       <form
         aria-labelledby={ids.tokenForm}
-        onSubmit={(e) => (e.preventDefault(), void act(() => bridge.call('auth.signInWithToken', { token }), t('settings.auth.done')))}
+        onSubmit={(e) => (
+          e.preventDefault(),
+          void act(
+            () => bridge.call('auth.signInWithToken', { token }),
+            t('settings.auth.done'),
+            () => setToken(''),
+          )
+        )}
       >
         <h3 id={ids.tokenForm}>{t('settings.auth.tokenTitle')}</h3>
         <label htmlFor={ids.token}>{t('settings.auth.token')}</label>
@@ -82,7 +88,14 @@ export function SignInSection({ profile, status, onStatus }: { profile: ProfileV
         aria-labelledby={ids.pwForm}
         onSubmit={(e) => (
           e.preventDefault(),
-          void act(() => bridge.call('auth.signInWithPassword', { appId, taxCode, userName, password, rememberPassword: remember }), t('settings.auth.done'))
+          void act(
+            () => bridge.call('auth.signInWithPassword', { appId, taxCode, userName, password, rememberPassword: remember }),
+            t('settings.auth.done'),
+            () => {
+              setPassword('');
+              account.clear();
+            },
+          )
         )}
       >
         <h3 id={ids.pwForm}>{t('settings.auth.passwordTitle')}</h3>

@@ -192,4 +192,13 @@ describe('issueBlocked', () => {
     });
     expect(issueBlocked([error('InvDate: invalid', 'InvDate: không hợp lệ')]).vi).toBe('Chưa phát hành được hóa đơn: InvDate: không hợp lệ.');
   });
+  it('ends once whatever the first error ends with, and says something with no error given', () => {
+    const asking = error('Is the buyer a business?', 'Người mua có phải doanh nghiệp không?');
+    expect(issueBlocked([asking]).en).toBe('The invoice cannot be issued yet: Is the buyer a business?');
+    expect(issueBlocked([asking, asking])).toEqual({
+      en: 'The invoice cannot be issued yet: Is the buyer a business (and 1 more error).',
+      vi: 'Chưa phát hành được hóa đơn: Người mua có phải doanh nghiệp không (và 1 lỗi khác).',
+    });
+    expect(issueBlocked([])).toEqual({ en: 'The invoice cannot be issued yet.', vi: 'Chưa phát hành được hóa đơn.' });
+  });
 });
