@@ -212,6 +212,14 @@ test('a refusal says why in words; edit and queue again, fix the date, issued', 
   await expect(page.getByRole('heading', { level: 1, name: 'Cài đặt' })).toBeVisible();
   // The queue says so too; once a folder is chosen the file is downloaded and the row says that.
   await page.getByRole('navigation').getByRole('button', { name: 'Hàng đợi phát hành' }).click();
+  // The refusal whose draft was edited stays under All as history; the Refused filter and its count leave it out alike.
+  const filters = page.getByRole('group', { name: 'Lọc theo trạng thái' });
+  await expect(table.locator('tr[data-state=failed]')).toHaveCount(1);
+  await expect(filters.getByRole('button', { name: /^Bị từ chối 0$/ })).toBeVisible();
+  await filters.getByRole('button', { name: /^Bị từ chối/ }).click();
+  await expect(page.getByText('Không có hóa đơn ở trạng thái này.')).toBeVisible();
+  await expect(table).toHaveCount(0);
+  await filters.getByRole('button', { name: /^Tất cả/ }).click();
   const waiting = table.locator('tr[data-state=issued]');
   await expect(waiting.locator('[data-col=reason]')).toContainText('Chưa tải tệp hóa đơn: chưa chọn thư mục tải về.');
   await expect(waiting.getByRole('button', { name: `Chọn thư mục tải về trong Cài đặt cho hóa đơn ${issued[0]!.InvNo}` })).toBeVisible();

@@ -47,15 +47,15 @@ export class IssueQueueReads {
     const states = q.states?.length ? q.states : ISSUE_STATES;
     return this.store.read(() => {
       const rows = this.store.db
-        .prepare(`SELECT * FROM issue_queue WHERE ${inStates(states)} ORDER BY id DESC LIMIT ? OFFSET ?`)
+        .prepare(`SELECT * FROM issue_queue WHERE ${listed(states)} ORDER BY id DESC LIMIT ? OFFSET ?`)
         .all(profileId, ...states, q.limit ?? 100_000, q.offset ?? 0) as unknown as Row[];
       return { items: rows.map(toEntry), total: this.total(profileId, states) };
     });
   }
 
-  /** How many rows `list` finds in these states (all by default): reopened refusals are listed, so they count here. */
+  /** How many rows `list` finds in these states (all by default). */
   total(profileId: string, states: readonly IssueState[] = ISSUE_STATES): number {
-    return (this.stmt(`SELECT count(*) AS n FROM issue_queue WHERE ${inStates(states)}`).get(profileId, ...states) as { n: number }).n;
+    return (this.stmt(`SELECT count(*) AS n FROM issue_queue WHERE ${listed(states)}`).get(profileId, ...states) as { n: number }).n;
   }
 
   /** The counts per state and the whole list's total, read together so that they agree. */
@@ -145,4 +145,12 @@ export class IssueQueueReads {
 
 function inStates(states: readonly IssueState[]): string {
   return `profile_id = ? AND state IN (${states.map(() => '?').join(', ')})`;
+}
+
+/**
+ * The rows a list in these states shows: every state (All) shows the reopened refusals too, as the
+ * queue's history; a narrower filter leaves them out, as its count does (nothing is left to do about them).
+ */
+function listed(states: readonly IssueState[]): string {
+  return new Set(states).size < ISSUE_STATES.length ? `${inStates(states)} AND reopened_at IS NULL` : inStates(states);
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ISSUE_STATES } from '../../../common/calls/issuing';
 import type { IssuingInvoiceData } from '../../../common/model/issuing';
 import { judgeCall, judgeItem } from '../../../main/services/issuing/judge';
 import { IssueQueue, type NewIssue } from '../../../main/services/issuing/queue';
@@ -131,7 +132,7 @@ describe('IssueQueue', () => {
     expect(q.retry(e.id).state).toBe('queued');
   });
 
-  it('counts under All every row the All filter lists, a reopened refusal included; per state it is left out (nothing to act on)', () => {
+  it('counts under All every row the All filter lists, a reopened refusal included; per state it is left out (nothing to act on), of the count and of the list', () => {
     const q = new IssueQueue(store, { now, claimAlive: () => false });
     const drafts = new DraftsRepository(store);
     const d = drafts.create({ InvSeries: '1K26TAA' });
@@ -144,6 +145,11 @@ describe('IssueQueue', () => {
     const all = q.list('sandbox');
     expect(all.items.map((e) => e.id)).toContain(refused.id);
     expect(q.summary('sandbox')).toMatchObject({ total: all.items.length, counts: { failed: 0, queued: 1 } });
+    // The Refused filter shows what its count counts: the reopened refusal is only under All.
+    const failed = q.list('sandbox', { states: ['failed'] });
+    expect(failed).toEqual({ items: [], total: 0 });
+    expect(q.list('sandbox', { states: [...ISSUE_STATES] }).items.map((e) => e.id)).toContain(refused.id);
+    expect(q.list('sandbox', { states: ['queued'] }).total).toBe(q.counts('sandbox').queued);
   });
 });
 
