@@ -140,6 +140,34 @@ class PdfWriter {
     while (t.length > 1 && font.widthOfTextAtSize(`${t}…`, size) > width) t = t.slice(0, -1);
     return `${t}…`;
   }
+  /** `text` broken at spaces into lines no wider than `width` (a word wider than that alone is cut to fit). */
+  wrap(text: string, width: number, size: number, font: PDFFont = this.regular): string[] {
+    const lines: string[] = [];
+    let line = '';
+    for (const word of text.split(/\s+/).filter(Boolean)) {
+      const next = line ? `${line} ${word}` : word;
+      if (font.widthOfTextAtSize(next, size) <= width) {
+        line = next;
+        continue;
+      }
+      if (line) lines.push(line);
+      line = this.fit(word, width, size, font);
+    }
+    if (line) lines.push(line);
+    return lines;
+  }
+  /** A paragraph from `x` to `x + width`, wrapped; the lines after the first `gap` lower each. */
+  para(text: string, x: number, width: number, gap: number, opts: { size?: number; bold?: boolean } = {}): void {
+    const size = opts.size ?? 9.5;
+    const lines = this.wrap(text, width, size, opts.bold ? this.bold : this.regular);
+    lines.forEach((l, i) => {
+      if (i > 0) {
+        this.line(gap);
+        this.ensure(gap);
+      }
+      this.text(l, x, opts);
+    });
+  }
   text(text: string, x: number, opts: { size?: number; bold?: boolean; width?: number; align?: 'left' | 'right' | 'center' } = {}): void {
     const size = opts.size ?? 9.5;
     const font = opts.bold ? this.bold : this.regular;
@@ -184,7 +212,7 @@ export async function renderPdf(inv: SandboxInvoice, fonts: LoadedFonts, opts: P
   w.line();
   w.text(`Mã số thuế: ${SANDBOX_SELLER.taxCode}`, 40);
   w.line();
-  w.text(`Địa chỉ: ${SANDBOX_SELLER.address}`, 40, { width: right - 40 });
+  w.para(`Địa chỉ: ${SANDBOX_SELLER.address}`, 40, right - 40, 12);
   w.line();
   w.text(`Điện thoại: ${SANDBOX_SELLER.phone}   Tài khoản: ${SANDBOX_SELLER.bankAccount}`, 40);
   w.line(30);
@@ -208,14 +236,14 @@ export async function renderPdf(inv: SandboxInvoice, fonts: LoadedFonts, opts: P
     w.line();
   }
   w.line(10);
-  w.text(`Họ tên người mua hàng: ${str(inv.BuyerFullName)}`, 40, { width: right - 40 });
+  w.para(`Họ tên người mua hàng: ${str(inv.BuyerFullName)}`, 40, right - 40, 12);
   w.line();
-  w.text(`Tên đơn vị: ${str(inv.BuyerLegalName)}`, 40, { width: right - 40 });
+  w.para(`Tên đơn vị: ${str(inv.BuyerLegalName)}`, 40, right - 40, 12);
   w.line();
   w.text(`Mã số thuế: ${str(inv.BuyerTaxCode)}`, 40);
   w.text(`Mã khách hàng: ${str(inv.BuyerCode)}`, 300);
   w.line();
-  w.text(`Địa chỉ: ${str(inv.BuyerAddress)}`, 40, { width: right - 40 });
+  w.para(`Địa chỉ: ${str(inv.BuyerAddress)}`, 40, right - 40, 12);
   w.line();
   w.text(`Hình thức thanh toán: ${str(inv.PaymentMethodName)}`, 40);
   w.text(`Đồng tiền: ${cur}${num(inv.ExchangeRate) > 1 ? `   Tỷ giá: ${formatAmount(num(inv.ExchangeRate))}` : ''}`, 300);
@@ -238,10 +266,12 @@ export async function renderPdf(inv: SandboxInvoice, fonts: LoadedFonts, opts: P
   header();
   const lines = Array.isArray(inv.OriginalInvoiceDetail) ? inv.OriginalInvoiceDetail : [];
   for (const l of lines) {
-    w.ensure(16);
+    // A long name goes on under itself in its column (the figures stay on its first line).
+    const name = w.wrap(str(l.ItemName), cols.unit - cols.name - 6, 8.5);
+    w.ensure(16 + 10 * Math.max(0, name.length - 1));
     const note = num(l.ItemType) === 4;
     w.text(String(l.LineNumber ?? ''), cols.stt, { size: 8.5 });
-    w.text(str(l.ItemName), cols.name, { size: 8.5, width: cols.unit - cols.name - 6 });
+    w.text(name[0] ?? '', cols.name, { size: 8.5 });
     if (!note) {
       const discount = num(l.DiscountAmountOC);
       const rate = num(l.DiscountRate);
@@ -251,6 +281,10 @@ export async function renderPdf(inv: SandboxInvoice, fonts: LoadedFonts, opts: P
       if (discount > 0) w.text(`${rate > 0 ? `${formatQty(rate)}% ` : ''}${formatAmount(discount, cur)}`, cols.disc, { size: 8.5, align: 'right' });
       w.text(formatAmount(num(l.AmountWithoutVATOC ?? l.AmountOC), cur), cols.amount, { size: 8.5, align: 'right' });
       w.text(str(l.VATRateName), cols.vat, { size: 8.5, align: 'right' });
+    }
+    for (const part of name.slice(1)) {
+      w.line(10);
+      w.text(part, cols.name, { size: 8.5 });
     }
     w.line(13);
   }
@@ -280,7 +314,7 @@ export async function renderPdf(inv: SandboxInvoice, fonts: LoadedFonts, opts: P
   total('Tiền thuế GTGT:', inv.TotalVATAmountOC);
   total('Tổng cộng tiền thanh toán:', inv.TotalAmountOC, true);
   w.line(4);
-  w.text(`Số tiền viết bằng chữ: ${str(inv.TotalAmountInWords)}`, 40, { width: right - 40 });
+  w.para(`Số tiền viết bằng chữ: ${str(inv.TotalAmountInWords)}`, 40, right - 40, 12);
   w.line(34);
   w.text('Người mua hàng', 130, { bold: true, align: 'center' });
   w.text('Người bán hàng', 430, { bold: true, align: 'center' });

@@ -51,6 +51,32 @@ describe('PDF rendering', () => {
     expect(slow).toContain('1.129.200');
   });
 
+  it('a long item name or address goes on over more lines, whole, and the figures stay beside the name', async () => {
+    const base = sampleInvoiceData();
+    const [first, ...rest] = base.OriginalInvoiceDetail;
+    const name =
+      'Bộ quà tặng Tết gồm cà phê rang xay Buôn Ma Thuột, trà Thái Nguyên đặc biệt, bánh pía Sóc Trăng nhân sầu riêng trứng muối và hộp gỗ khắc tên khách hàng';
+    const address =
+      'Tầng 12, Tòa nhà Văn phòng Hoàng Gia, số 123 đường Nguyễn Thị Minh Khai, Phường Bến Thành, Quận 1, Thành phố Hồ Chí Minh, Việt Nam (giao hàng giờ hành chính)';
+    const inv = sampleInvoiceData({ BuyerAddress: address, OriginalInvoiceDetail: [{ ...first!, ItemName: name }, ...rest] });
+    const text = vi(await pdfText(await renderPdf(inv, fonts)));
+    const flat = text.replace(/\s+/g, ' ');
+    expect(flat).toContain(`Địa chỉ: ${address}`);
+    expect(text).not.toContain('…');
+    // Every word of the name, in order; the line's figures on its first line, so before the name's end.
+    const words = name.split(' ');
+    let at = flat.indexOf('1 Bộ quà tặng');
+    expect(at).toBeGreaterThan(0);
+    for (const w of words) {
+      const next = flat.indexOf(w, at);
+      expect(next, w).toBeGreaterThanOrEqual(at);
+      at = next + w.length;
+    }
+    const amount = formatAmount(Number(first!.AmountWithoutVATOC), 'VND');
+    expect(flat.indexOf(amount)).toBeGreaterThan(flat.indexOf('1 Bộ quà tặng'));
+    expect(flat.indexOf(amount)).toBeLessThan(flat.indexOf('khắc tên khách hàng'));
+  });
+
   it('decomposed (NFD) input still renders as precomposed letters', async () => {
     const inv = sampleInvoiceData({ BuyerFullName: 'Trần Thị Thảo'.normalize('NFD') });
     expect(vi(await pdfText(await renderPdf(inv, fonts)))).toContain('Trần Thị Thảo');
