@@ -22,6 +22,7 @@ interface PdfOptions {
   paper?: { converter: string; date: string };
 }
 
+const GRAPHEMES = new Intl.Segmenter('vi', { granularity: 'grapheme' });
 const A4: [number, number] = [595.28, 841.89];
 export const FIXED_DATE = new Date(Date.UTC(2020, 0, 1));
 
@@ -140,33 +141,45 @@ class PdfWriter {
     while (t.length > 1 && font.widthOfTextAtSize(`${t}…`, size) > width) t = t.slice(0, -1);
     return `${t}…`;
   }
-  /** `text` broken at spaces into lines no wider than `width` (a word wider than that alone is cut to fit). */
+  /**
+   * `text` broken at spaces into lines no wider than `width`; a word wider than that (a code, an
+   * address joined by dashes) goes on over the next lines, letter by letter. A no-break space joins.
+   */
   wrap(text: string, width: number, size: number, font: PDFFont = this.regular): string[] {
+    const fits = (t: string) => font.widthOfTextAtSize(t, size) <= width;
     const lines: string[] = [];
     let line = '';
-    for (const word of text.split(/\s+/).filter(Boolean)) {
+    for (const word of text.split(/[^\S\u00a0]+/).filter(Boolean)) {
       const next = line ? `${line} ${word}` : word;
-      if (font.widthOfTextAtSize(next, size) <= width) {
+      if (fits(next)) {
         line = next;
         continue;
       }
       if (line) lines.push(line);
-      line = this.fit(word, width, size, font);
+      line = '';
+      for (const { segment } of GRAPHEMES.segment(word)) {
+        if (line && !fits(line + segment)) {
+          lines.push(line);
+          line = '';
+        }
+        line += segment;
+      }
     }
     if (line) lines.push(line);
     return lines;
   }
-  /** A paragraph from `x` to `x + width`, wrapped; the lines after the first `gap` lower each. */
+  /** A paragraph from `x` to `x + width`, wrapped: each line after the first goes `gap` lower (on a new page if need be). */
   para(text: string, x: number, width: number, gap: number, opts: { size?: number; bold?: boolean } = {}): void {
     const size = opts.size ?? 9.5;
-    const lines = this.wrap(text, width, size, opts.bold ? this.bold : this.regular);
-    lines.forEach((l, i) => {
-      if (i > 0) {
-        this.line(gap);
-        this.ensure(gap);
-      }
+    this.wrap(text, width, size, opts.bold ? this.bold : this.regular).forEach((l, i) => {
+      if (i > 0) this.next(gap);
       this.text(l, x, opts);
     });
+  }
+  /** Down `gap` to the next line, on a new page when this one is full. */
+  next(gap: number): void {
+    this.ensure(gap);
+    this.line(gap);
   }
   text(text: string, x: number, opts: { size?: number; bold?: boolean; width?: number; align?: 'left' | 'right' | 'center' } = {}): void {
     const size = opts.size ?? 9.5;
@@ -268,7 +281,8 @@ export async function renderPdf(inv: SandboxInvoice, fonts: LoadedFonts, opts: P
   for (const l of lines) {
     // A long name goes on under itself in its column (the figures stay on its first line).
     const name = w.wrap(str(l.ItemName), cols.unit - cols.name - 6, 8.5);
-    w.ensure(16 + 10 * Math.max(0, name.length - 1));
+    // The whole line on one page where it fits on one (a longer name goes on over the next).
+    w.ensure(16 + 10 * Math.min(Math.max(0, name.length - 1), 40));
     const note = num(l.ItemType) === 4;
     w.text(String(l.LineNumber ?? ''), cols.stt, { size: 8.5 });
     w.text(name[0] ?? '', cols.name, { size: 8.5 });
@@ -283,7 +297,7 @@ export async function renderPdf(inv: SandboxInvoice, fonts: LoadedFonts, opts: P
       w.text(str(l.VATRateName), cols.vat, { size: 8.5, align: 'right' });
     }
     for (const part of name.slice(1)) {
-      w.line(10);
+      w.next(10);
       w.text(part, cols.name, { size: 8.5 });
     }
     w.line(13);
@@ -315,6 +329,8 @@ export async function renderPdf(inv: SandboxInvoice, fonts: LoadedFonts, opts: P
   total('Tổng cộng tiền thanh toán:', inv.TotalAmountOC, true);
   w.line(4);
   w.para(`Số tiền viết bằng chữ: ${str(inv.TotalAmountInWords)}`, 40, right - 40, 12);
+  // The signatures together, on the next page if they do not fit on this one.
+  w.ensure(opts.paper ? 130 : 60);
   w.line(34);
   w.text('Người mua hàng', 130, { bold: true, align: 'center' });
   w.text('Người bán hàng', 430, { bold: true, align: 'center' });

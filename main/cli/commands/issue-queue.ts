@@ -16,7 +16,11 @@ export const issueQueueCommand: CliCommand = {
   synopsis: 'list [--state S,…] | flush [--wait SECONDS] | check',
   positionals: { min: 1, max: 1 },
   options: {
-    state: { type: 'string', arg: 'S,…', help: `list only these states (${ISSUE_STATES.join(', ')})` },
+    state: {
+      type: 'string',
+      arg: 'S,…',
+      help: `list only these states (${ISSUE_STATES.join(', ')}); a refusal whose draft was reopened is listed only without --state`,
+    },
     wait: { type: 'string', arg: 'SECONDS', help: 'flush: how long to keep retrying and looking up unknown outcomes (default 120)' },
   },
   async run(ctx, { values, positionals }) {

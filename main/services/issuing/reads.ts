@@ -152,5 +152,5 @@ function inStates(states: readonly IssueState[]): string {
  * queue's history; a narrower filter leaves them out, as its count does (nothing is left to do about them).
  */
 function listed(states: readonly IssueState[]): string {
-  return new Set(states).size < ISSUE_STATES.length ? `${inStates(states)} AND reopened_at IS NULL` : inStates(states);
+  return ISSUE_STATES.every((s) => states.includes(s)) ? inStates(states) : `${inStates(states)} AND reopened_at IS NULL`;
 }

@@ -77,6 +77,34 @@ describe('PDF rendering', () => {
     expect(flat.indexOf(amount)).toBeLessThan(flat.indexOf('khắc tên khách hàng'));
   });
 
+  it('a word wider than its column goes on over the next line whole; lines past a page go on the next page, inside its margins', async () => {
+    const [first, ...rest] = sampleInvoiceData().OriginalInvoiceDetail;
+    const code = 'MãSảnPhẩm-ABCDEFGHIJKLMNOPQRSTUVWXYZ-0123456789-abcdefghijkl';
+    const long = Array.from({ length: 120 }, (_, i) => `từ${i}`).join(' ');
+    const many = Array.from({ length: 30 }, (_, i) => ({ ...first!, LineNumber: i + 3, ItemName: `Hàng số ${i} ${long}` }));
+    const inv = sampleInvoiceData({ OriginalInvoiceDetail: [{ ...first!, ItemName: code }, ...rest, ...many] });
+    const doc = await getDocumentProxy(new Uint8Array(await renderPdf(inv, fonts)));
+    const { text } = await extractText(doc, { mergePages: true });
+    expect(text).not.toContain('…');
+    // In the name's column (x = 66) on the first page, the code's lines put together are the code.
+    const column = ((await (await doc.getPage(1)).getTextContent()).items as Array<{ str: string; transform: number[] }>)
+      .filter((i) => Math.abs(i.transform[4]! - 66) < 1)
+      .map((i) => vi(i.str));
+    const from = column.findIndex((t) => t.startsWith('MãSảnPhẩm'));
+    const to = column.indexOf(vi(rest[0]!.ItemName));
+    expect(to - from).toBeGreaterThan(1);
+    expect(column.slice(from, to).join('')).toBe(code);
+    expect(doc.numPages).toBeGreaterThan(2);
+    for (let p = 1; p <= doc.numPages; p++) {
+      const items = (await (await doc.getPage(p)).getTextContent()).items as Array<{ str: string; transform: number[] }>;
+      const ys = items.filter((i) => i.str.trim()).map((i) => i.transform[5]!);
+      expect(Math.min(...ys), `page ${p}`).toBeGreaterThanOrEqual(40);
+      expect(Math.max(...ys), `page ${p}`).toBeLessThanOrEqual(842 - 40);
+    }
+    // The last word of the last line's name is there, after every other line.
+    expect(vi(text)).toContain('từ119');
+  });
+
   it('decomposed (NFD) input still renders as precomposed letters', async () => {
     const inv = sampleInvoiceData({ BuyerFullName: 'Trần Thị Thảo'.normalize('NFD') });
     expect(vi(await pdfText(await renderPdf(inv, fonts)))).toContain('Trần Thị Thảo');
