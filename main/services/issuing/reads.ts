@@ -46,9 +46,12 @@ export class IssueQueueReads {
   list(profileId: string, q: { states?: readonly IssueState[]; limit?: number; offset?: number } = {}): { items: IssueEntry[]; total: number } {
     const states = q.states?.length ? q.states : ISSUE_STATES;
     return this.store.read(() => {
-      const rows = this.store.db
-        .prepare(`SELECT * FROM issue_queue WHERE ${listed(states)} ORDER BY id DESC LIMIT ? OFFSET ?`)
-        .all(profileId, ...states, q.limit ?? 100_000, q.offset ?? 0) as unknown as Row[];
+      const rows = this.stmt(`SELECT * FROM issue_queue WHERE ${listed(states)} ORDER BY id DESC LIMIT ? OFFSET ?`).all(
+        profileId,
+        ...states,
+        q.limit ?? 100_000,
+        q.offset ?? 0,
+      ) as unknown as Row[];
       return { items: rows.map(toEntry), total: this.total(profileId, states) };
     });
   }
