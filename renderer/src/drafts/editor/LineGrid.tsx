@@ -31,14 +31,20 @@ export function LineGrid({
   const tableRef = useRef<HTMLTableElement>(null);
   const headRef = useRef<HTMLTableSectionElement>(null);
   const [margin, setMargin] = useState(0);
+  const [below, setBelow] = useState(0);
   // Only the rows near the viewport are in the DOM (3 more each way: each row in the DOM is
   // painted again on every keystroke): a keystroke in a 1 000-line draft then lays out and
   // paints about as much as one in a 5-line draft.
-  // Where the rows start on the page: re-read after layout (ResizeObserver), never forcing one.
+  // Where the rows start on the page, and how much of the page follows them (the totals): re-read
+  // after layout (ResizeObserver), never forcing one. Without the second, a window scrolled to the
+  // end would be taken as a full screen of rows, and twice the rows in view would be drawn.
   useLayoutEffect(() => {
     const read = () => {
       const top = (headRef.current?.getBoundingClientRect().bottom ?? 0) + window.scrollY;
+      const bottom = (tableRef.current?.getBoundingClientRect().bottom ?? 0) + window.scrollY;
+      const after = Math.max(0, document.documentElement.scrollHeight - bottom);
       setMargin((m) => (Math.abs(top - m) > 1 ? top : m));
+      setBelow((b) => (Math.abs(after - b) > 1 ? after : b));
     };
     read();
     const editor = tableRef.current?.closest('.editor') ?? document.body;
@@ -46,7 +52,7 @@ export function LineGrid({
     observer.observe(editor);
     return () => observer.disconnect();
   }, []);
-  const virtualizer = useWindowVirtualizer({ count: lines.length, estimateSize: () => 34, overscan: 3, scrollMargin: margin });
+  const virtualizer = useWindowVirtualizer({ count: lines.length, estimateSize: () => 34, overscan: 3, scrollMargin: margin, paddingEnd: below });
   useEffect(() => {
     scrollToLine = (i: number) => virtualizer.scrollToIndex(i, { align: 'auto' });
     return () => {
@@ -55,7 +61,7 @@ export function LineGrid({
   }, [virtualizer]);
   const items = virtualizer.getVirtualItems();
   const padTop = items.length ? Math.max(0, items[0]!.start - margin) : 0;
-  const padBottom = items.length ? Math.max(0, virtualizer.getTotalSize() - (items[items.length - 1]!.end - margin)) : 0;
+  const padBottom = items.length ? Math.max(0, virtualizer.getTotalSize() - below - (items[items.length - 1]!.end - margin)) : 0;
   const addLine = useEditor((s) => s.addLine);
   const removeLine = useEditor((s) => s.removeLine);
   const restoreRemovedLine = useEditor((s) => s.restoreRemovedLine);
