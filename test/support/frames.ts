@@ -74,14 +74,14 @@ export async function scrollPasses(page: Page, selector: string): Promise<{ idle
   }, selector);
 }
 
-/** How many rows the plain page of {@link plainPageScroll} holds. */
+/** How many rows the comparison page of {@link plainPageScroll} holds. */
 export const PLAIN_ROWS = 300;
 
 /**
- * The same passes on a plain page in the same browser: {@link PLAIN_ROWS} rows of text like the
- * queue's, all in the page from the start, no script and no windowing. It is the least a page can
- * ask of the browser while scrolling, so its long frames are the machine's and the browser's, not
- * an app's: printed beside an app's passes, it shows how many of those the machine alone makes.
+ * The same passes on a plain comparison page in the same browser: {@link PLAIN_ROWS} rows of text
+ * like the queue's, 40 px high in a scroller as tall as the queue's, all in the page from the
+ * start, with no script and no windowing. Printed beside an app's passes, its long frames are
+ * those this machine and browser make for a page that asks little of them while scrolling.
  */
 export async function plainPageScroll(page: Page): Promise<{ idle: number[]; passes: ScrollPass[] }> {
   const rows = Array.from(
@@ -90,7 +90,7 @@ export async function plainPageScroll(page: Page): Promise<{ idle: number[]; pas
       `<div role="row"><span>${i + 1}</span><span>TX${String(i).padStart(8, '0')}ABCDEF</span><span>Khách hàng số ${(i * 7) % PLAIN_ROWS}</span><span>khach${i}@example.com, ketoan${i % 97}@example.vn</span><span>Chờ gửi</span></div>`,
   ).join('');
   await page.setContent(
-    `<!doctype html><html lang="vi"><head><style>body{margin:0;font:14px system-ui,sans-serif}#plain{height:560px;overflow:auto;margin-top:150px}[role=row]{display:grid;grid-template-columns:80px 200px 240px 1fr 120px;height:36px;align-items:center;border-bottom:1px solid #ddd}[role=row] span{overflow:hidden;white-space:nowrap;text-overflow:ellipsis;padding:0 8px}</style></head><body><div id="plain">${rows}</div></body></html>`,
+    `<!doctype html><html lang="vi"><head><style>body{margin:0;font:14px system-ui,sans-serif}#plain{height:max(240px,calc(100vh - 370px));overflow:auto;margin-top:150px}[role=row]{display:grid;grid-template-columns:80px 200px 240px 1fr 120px;height:40px;align-items:center;border-bottom:1px solid #ddd}[role=row] span{overflow:hidden;white-space:nowrap;text-overflow:ellipsis;padding:0 8px}</style></head><body><div id="plain">${rows}</div></body></html>`,
   );
   const { idle, passes } = await scrollPasses(page, '#plain');
   return { idle, passes };
