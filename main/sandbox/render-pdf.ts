@@ -98,6 +98,8 @@ function fmt(n: number): string {
 class PdfWriter {
   y = A4[1] - 48;
   page: PDFPage;
+  /** Drawn at the top of every page started from here on (a table's headings while it runs). */
+  onPage: (() => void) | undefined;
   private ops: string[] = [];
   private readonly keys = new Map<PDFFont, string>();
   constructor(
@@ -133,6 +135,7 @@ class PdfWriter {
       this.flush();
       this.page = this.newPage();
       this.y = A4[1] - 48;
+      this.onPage?.();
     }
   }
   fit(text: string, width: number, size: number, font: PDFFont): string {
@@ -272,11 +275,13 @@ export async function renderPdf(inv: SandboxInvoice, fonts: LoadedFonts, opts: P
     w.text('Chiết khấu', cols.disc, { bold: true, size: 8.5, align: 'right' });
     w.text('Thành tiền', cols.amount, { bold: true, size: 8.5, align: 'right' });
     w.text('Thuế suất', cols.vat, { bold: true, size: 8.5, align: 'right' });
-    w.line(4);
+    // The rule goes under the headings (it is drawn 10 above where the writer stands).
+    w.line(13);
     w.rule();
-    w.line(10);
+    w.line(4);
   };
   header();
+  w.onPage = header;
   const lines = Array.isArray(inv.OriginalInvoiceDetail) ? inv.OriginalInvoiceDetail : [];
   for (const l of lines) {
     // A long name goes on under itself in its column (the figures stay on its first line).
@@ -302,6 +307,7 @@ export async function renderPdf(inv: SandboxInvoice, fonts: LoadedFonts, opts: P
     }
     w.line(13);
   }
+  w.onPage = undefined;
   w.rule();
   w.line(6);
   const rates = Array.isArray(inv.TaxRateInfo) ? inv.TaxRateInfo : [];

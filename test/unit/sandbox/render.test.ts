@@ -105,6 +105,31 @@ describe('PDF rendering', () => {
     expect(vi(text)).toContain('từ119');
   });
 
+  it('a table that goes on over the next pages repeats its headings at the top of each', async () => {
+    const [first] = sampleInvoiceData().OriginalInvoiceDetail;
+    const many = Array.from({ length: 90 }, (_, i) => ({ ...first!, LineNumber: i + 1, ItemName: `Hàng số ${i + 1}` }));
+    const doc = await getDocumentProxy(new Uint8Array(await renderPdf(sampleInvoiceData({ OriginalInvoiceDetail: many }), fonts)));
+    expect(doc.numPages).toBeGreaterThan(2);
+    const pages: Array<Array<{ str: string; y: number }>> = [];
+    for (let p = 1; p <= doc.numPages; p++) {
+      const items = (await (await doc.getPage(p)).getTextContent()).items as Array<{ str: string; transform: number[] }>;
+      pages.push(items.filter((i) => i.str.trim()).map((i) => ({ str: vi(i.str), y: i.transform[5]! })));
+    }
+    // Every page holding lines of the table starts with its headings; the page after it does not.
+    const withLines = pages.filter((items) => items.some((i) => /^Hàng số \d+$/.test(i.str)));
+    expect(withLines.length).toBeGreaterThan(1);
+    for (const items of withLines) {
+      const heading = items.find((i) => i.str === vi('Tên hàng hóa, dịch vụ'));
+      expect(heading).toBeDefined();
+      const firstLine = Math.max(...items.filter((i) => /^Hàng số \d+$/.test(i.str)).map((i) => i.y));
+      expect(heading!.y).toBeGreaterThan(firstLine);
+      expect(items.filter((i) => ['STT', 'Thành tiền', 'Thuế suất'].includes(i.str)).length).toBe(3);
+    }
+    const last = pages[pages.length - 1]!;
+    if (!last.some((i) => /^Hàng số \d+$/.test(i.str))) expect(last.some((i) => i.str === vi('Tên hàng hóa, dịch vụ'))).toBe(false);
+    expect(pages.flat().filter((i) => /^Hàng số \d+$/.test(i.str))).toHaveLength(90);
+  });
+
   it('decomposed (NFD) input still renders as precomposed letters', async () => {
     const inv = sampleInvoiceData({ BuyerFullName: 'Trần Thị Thảo'.normalize('NFD') });
     expect(vi(await pdfText(await renderPdf(inv, fonts)))).toContain('Trần Thị Thảo');
