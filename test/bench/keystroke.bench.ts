@@ -249,6 +249,13 @@ it('keystroke → painted totals: 5, 200 and 1 000-line drafts, beside a plain p
         const bins = [0, 4, 8, 12].map((from) => d.phase.filter((x) => x >= from && x < (from === 12 ? 17 : from + 4)).length);
         return `  ${d.label}, where the keys fell in the display's frame (ms after it began): 0–4 ${bins[0]}, 4–8 ${bins[1]}, 8–12 ${bins[2]}, 12–16.7 ${bins[3]}`;
       }),
+      ...[plain, ...drafts].map((d) => {
+        const slow = d.samples.flatMap((ms, k) => (ms > 16.7 ? [k] : []));
+        if (slow.length === 0) return `  ${d.label}, keystrokes over 16.7 ms: none`;
+        const toFrame = slow.map((k) => d.toFrame[k]!);
+        const work = slow.map((k) => d.samples[k]! - d.toFrame[k]!);
+        return `  ${d.label}, keystrokes over 16.7 ms: ${slow.length}; event → frame start median ${median(toFrame).toFixed(2)} ms, the frame's own work median ${median(work).toFixed(2)} ms`;
+      }),
       `  ${big.n} lines over the plain page: p95 +${(percentile(big.samples, 95) - percentile(plain.samples, 95)).toFixed(2)} ms, median +${(median(big.samples) - median(plain.samples)).toFixed(2)} ms`,
     ].join('\n'),
   );

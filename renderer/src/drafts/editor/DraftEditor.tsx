@@ -7,6 +7,7 @@ import { activeTemplatesFor } from '../../../../common/rules';
 import { invoiceKindOfSeries, signTypeFor } from '../../../../common/rules/sign-type';
 import { useAppStore } from '../../app/store';
 import { useLive } from '../../app/useLive';
+import { useWords } from '../../i18n/useWords';
 import { formatTotal } from '../../issuing/words';
 import { flushSave } from './autosave';
 import { BuyerBlock } from './BuyerBlock';
@@ -61,8 +62,25 @@ function useFocusPath(): void {
   }, [focusPath, focus]);
 }
 
+/** The editor's own words: it is drawn again on every keystroke. */
+const EDITOR_WORDS = [
+  'drafts.editor.back',
+  'drafts.editor.save.saved',
+  'drafts.editor.save.dirty',
+  'drafts.editor.save.saving',
+  'drafts.editor.save.error',
+  'drafts.totals.total',
+  'drafts.editor.saveNow',
+  'drafts.preview.busy',
+  'drafts.preview.action',
+  'issuing.dialog.action',
+  'drafts.grid.title',
+  'drafts.grid.addFirst',
+] as const;
+
 export function DraftEditor({ onClose }: { onClose(): void }) {
-  const { t, i18n } = useTranslation();
+  const { i18n } = useTranslation();
+  const w = useWords(EDITOR_WORDS);
   const lang = i18n.language;
   const draft = useEditor((s) => s.draft)!;
   const id = useEditor((s) => s.id)!;
@@ -151,24 +169,24 @@ export function DraftEditor({ onClose }: { onClose(): void }) {
     <div className="editor">
       <div className="editor-bar">
         <button type="button" onClick={() => void flushSave(true).then(onClose)}>
-          {t('drafts.editor.back')}
+          {w['drafts.editor.back']}
         </button>
         <p className={`save-state save-${saveState}`} role="status" data-testid="save-state">
-          {issue ? '' : t(`drafts.editor.save.${saveState}`)}
+          {issue ? '' : w[`drafts.editor.save.${saveState}`]}
           {!issue && saveState === 'error' && saveError ? `: ${saveError}` : ''}
         </p>
         {/* The figure the cashier reads out, in sight however far down the lines go. */}
         <p className="bar-total" data-testid="bar-total">
-          {t('drafts.totals.total')} <strong>{formatTotal(computed.totals.TotalAmountOC.toFixed(computed.rule.decimals), computed.currency)}</strong>
+          {w['drafts.totals.total']} <strong>{formatTotal(computed.totals.TotalAmountOC.toFixed(computed.rule.decimals), computed.currency)}</strong>
         </p>
         {!issue && (
           <button type="button" onClick={() => void flushSave(true)} aria-keyshortcuts="Control+S">
-            {t('drafts.editor.saveNow')}
+            {w['drafts.editor.saveNow']}
           </button>
         )}
         {!issued && (
           <button type="button" onClick={() => void run()} disabled={preview.state === 'busy'} aria-keyshortcuts="F8">
-            {preview.state === 'busy' ? t('drafts.preview.busy') : t('drafts.preview.action')}
+            {preview.state === 'busy' ? w['drafts.preview.busy'] : w['drafts.preview.action']}
           </button>
         )}
         {!issue && (
@@ -187,7 +205,7 @@ export function DraftEditor({ onClose }: { onClose(): void }) {
               setIssuing(true);
             }}
           >
-            {t('issuing.dialog.action')}
+            {w['issuing.dialog.action']}
           </button>
         )}
       </div>
@@ -236,7 +254,7 @@ export function DraftEditor({ onClose }: { onClose(): void }) {
         <BuyerBlock draft={buyerSlice} byPath={problems.byPath} codes={problems.codes} onField={onField} pickBuyer={pickBuyer} />
 
         <section className="block" aria-labelledby="h-lines">
-          <h2 id="h-lines">{t('drafts.grid.title')}</h2>
+          <h2 id="h-lines">{w['drafts.grid.title']}</h2>
           <LineGrid
             lines={draft.lines}
             computed={computed.lines}
@@ -246,7 +264,7 @@ export function DraftEditor({ onClose }: { onClose(): void }) {
           />
           {draft.lines.length === 0 && (
             <button type="button" onClick={() => focus(newLineFocus(useEditor.getState().addLine()))}>
-              {t('drafts.grid.addFirst')}
+              {w['drafts.grid.addFirst']}
             </button>
           )}
         </section>

@@ -1,6 +1,7 @@
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useWords } from '../../i18n/useWords';
 import { ItemType } from '../../../../common/model/invoice';
 import { lineVatFix, vatChoicesOn } from '../../../../common/rules/vat-dates';
 import { LineRow } from './LineRow';
@@ -12,6 +13,9 @@ export let scrollToLine: ((i: number) => void) | undefined;
 
 /** Where the cursor goes in a line the keyboard just added: its item name, never its type. */
 export const newLineFocus = (i: number) => `lines[${i}].ItemName`;
+
+/** The grid's own words (its column headers are GridHead's): it is drawn again on every keystroke. */
+const GRID_WORDS = ['drafts.grid.caption', 'drafts.grid.keys'] as const;
 
 /** Everything the grid's keyboard needs: move on, add a line, remove a line and put it back. */
 export function LineGrid({
@@ -27,7 +31,7 @@ export function LineGrid({
   moneyDot: DotStyle;
   problems: Map<number, string>;
 }) {
-  const { t } = useTranslation();
+  const w = useWords(GRID_WORDS);
   const tableRef = useRef<HTMLTableElement>(null);
   const headRef = useRef<HTMLTableSectionElement>(null);
   const [margin, setMargin] = useState(0);
@@ -125,7 +129,7 @@ export function LineGrid({
 
   return (
     <div className="grid-wrap">
-      <table className="line-grid" ref={tableRef} onKeyDown={onKeyDown} aria-label={t('drafts.grid.caption')}>
+      <table className="line-grid" ref={tableRef} onKeyDown={onKeyDown} aria-label={w['drafts.grid.caption']}>
         <colgroup>
           {['no', 'type', 'code', 'name', 'unit', 'qty', 'price', 'disc', 'vat', 'amount'].map((c) => (
             <col key={c} className={`c-${c}`} />
@@ -155,7 +159,7 @@ export function LineGrid({
           <option key={v} value={v} />
         ))}
       </datalist>
-      <p className="hint">{t('drafts.grid.keys')}</p>
+      <p className="hint">{w['drafts.grid.keys']}</p>
     </div>
   );
 }

@@ -1,39 +1,35 @@
-import type { TFunction } from 'i18next';
 import { memo, useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ColumnHeaders } from '../../app/fields';
+import { useWords } from '../../i18n/useWords';
 import { formatAmount } from './format';
 import { dotStyleFor, type ComputedInvoice, type Decimal, type DotStyle } from './money';
 import { NumberInput } from './NumberInput';
 import { useEditor } from './store';
 
+/** The block's fixed words: it is drawn again on every keystroke. */
+const TOTALS_WORDS = [
+  'drafts.totals.base',
+  'drafts.totals.discount',
+  'drafts.totals.editedVat',
+  'drafts.totals.gross',
+  'drafts.totals.override',
+  'drafts.totals.rate',
+  'drafts.totals.rateVat',
+  'drafts.totals.taxRateInfo',
+  'drafts.totals.title',
+  'drafts.totals.total',
+  'drafts.totals.vat',
+  'drafts.totals.withoutVat',
+  'drafts.totals.words',
+  'drafts.totals.wordsAuto',
+  'drafts.totals.wordsEdited',
+] as const;
+
 /**
  * The totals in invoice order: sale amount before discount, the discount, the amount after it,
  * VAT and the total payable; then TaxRateInfo (with the hand-typed VAT override) and the words.
  */
-const TOTALS_LABELS = [
-  'base',
-  'discount',
-  'editedVat',
-  'gross',
-  'override',
-  'rate',
-  'rateVat',
-  'taxRateInfo',
-  'title',
-  'total',
-  'vat',
-  'withoutVat',
-  'words',
-  'wordsAuto',
-  'wordsEdited',
-] as const;
-
-/** The block's fixed words, looked up once per language rather than on every keystroke. */
-function totalsLabels(t: TFunction): Record<(typeof TOTALS_LABELS)[number], string> {
-  return Object.fromEntries(TOTALS_LABELS.map((k) => [k, t(`drafts.totals.${k}`)])) as Record<(typeof TOTALS_LABELS)[number], string>;
-}
-
 export function TotalsBlock({
   computed,
   vatOverrides,
@@ -44,8 +40,8 @@ export function TotalsBlock({
   byPath: Map<string, string>;
 }) {
   const { t } = useTranslation();
-  const labels = useMemo(() => totalsLabels(t), [t]);
-  const rateColumns = useMemo(() => [labels.rate, labels.base, labels.rateVat, labels.override], [labels]);
+  const w = useWords(TOTALS_WORDS);
+  const rateColumns = useMemo(() => [w['drafts.totals.rate'], w['drafts.totals.base'], w['drafts.totals.rateVat'], w['drafts.totals.override']], [w]);
   const meta = useEditor((s) => s.meta);
   const setWords = useEditor((s) => s.setWords);
   const decimals = computed.rule.decimals;
@@ -55,23 +51,23 @@ export function TotalsBlock({
   const moneyDot = dotStyleFor('amount', computed.currency);
   return (
     <section className="block totals" aria-labelledby="h-totals">
-      <h2 id="h-totals">{labels.title}</h2>
+      <h2 id="h-totals">{w['drafts.totals.title']}</h2>
       <dl>
-        <dt>{labels.gross}</dt>
+        <dt>{w['drafts.totals.gross']}</dt>
         <dd data-testid="total-gross">{fmt(tot.grossAmountOC)}</dd>
-        <dt>{labels.discount}</dt>
+        <dt>{w['drafts.totals.discount']}</dt>
         <dd data-testid="total-discount">{fmt(tot.TotalDiscountAmountOC)}</dd>
-        <dt>{labels.withoutVat}</dt>
+        <dt>{w['drafts.totals.withoutVat']}</dt>
         <dd data-testid="total-without-vat">{fmt(tot.TotalAmountWithoutVATOC)}</dd>
-        <dt>{labels.vat}</dt>
+        <dt>{w['drafts.totals.vat']}</dt>
         <dd data-testid="total-vat">{fmt(tot.TotalVATAmountOC)}</dd>
-        <dt>{labels.total}</dt>
+        <dt>{w['drafts.totals.total']}</dt>
         <dd data-testid="total-amount" className="grand">
           {fmt(tot.TotalAmountOC)} {computed.currency}
         </dd>
       </dl>
       <table className="tax-rates" data-testid="tax-rate-info">
-        <caption>{labels.taxRateInfo}</caption>
+        <caption>{w['drafts.totals.taxRateInfo']}</caption>
         <ColumnHeaders columns={rateColumns} />
         <tbody>
           {computed.taxRates.map((r, i) => {
@@ -81,7 +77,7 @@ export function TotalsBlock({
                 <td className="num">{fmt(r.AmountWithoutVATOC)}</td>
                 <td className="num">
                   {fmt(r.VATAmountOC)}
-                  {r.edited ? ` (${labels.editedVat})` : ''}
+                  {r.edited ? ` (${w['drafts.totals.editedVat']})` : ''}
                 </td>
                 <OverrideCell
                   index={i}
@@ -97,10 +93,10 @@ export function TotalsBlock({
       </table>
       <div className="field words">
         <label htmlFor="f-words">
-          {labels.words}{' '}
+          {w['drafts.totals.words']}{' '}
           {meta.wordsEdited && (
             <span className="badge-edited" data-testid="words-edited">
-              {labels.wordsEdited}
+              {w['drafts.totals.wordsEdited']}
             </span>
           )}
         </label>
@@ -115,7 +111,7 @@ export function TotalsBlock({
         />
         {meta.wordsEdited && (
           <button type="button" onClick={() => setWords(null)}>
-            {labels.wordsAuto}
+            {w['drafts.totals.wordsAuto']}
           </button>
         )}
         {meta.wordsEdited && meta.words.trim() !== computed.words && <span className="hint">{t('drafts.totals.wordsDiffer', { words: computed.words })}</span>}
