@@ -306,8 +306,8 @@ it('opens, searches and filters the register in Chromium under 100 ms at 10 000 
         `      open: ${splitText(m.splits.open)}; Today: ${splitText(m.splits.today)}`,
         `    issued.list over HTTP: ${m.calls.length} calls, median ${median(m.calls.map((c) => c.total)).toFixed(1)} ms (host to first byte ${median(m.calls.map((c) => c.host)).toFixed(1)} ms), median body ${(median(m.calls.map((c) => c.bytes)) / 1024).toFixed(1)} KiB`,
         `    query alone (Node): open ${sql.open.toFixed(1)} ms, search ${sql.search.toFixed(1)} ms, today ${sql.today.toFixed(1)} ms, last page ${sql.deep.toFixed(1)} ms`,
-        `    scroll pass top→bottom: ${f.pass.length} frames, median ${median(f.pass).toFixed(1)} ms, p95 ${percentile(f.pass, 95).toFixed(1)} ms, max ${Math.max(...f.pass).toFixed(1)} ms, frames over 33 ms: ${longFrames(f.pass).length}`,
-        `    gentle scroll (80 px/frame): median ${median(f.gentle).toFixed(1)} ms, p95 ${percentile(f.gentle, 95).toFixed(1)} ms, frames over 33 ms: ${longFrames(f.gentle).length}` +
+        `    scroll pass top→bottom: ${f.pass.length} frames, median ${median(f.pass).toFixed(1)} ms, p95 ${percentile(f.pass, 95).toFixed(1)} ms, max ${Math.max(...f.pass).toFixed(1)} ms, frames of more than two display frames (over 33.43 ms): ${longFrames(f.pass).length}`,
+        `    gentle scroll (80 px/frame): median ${median(f.gentle).toFixed(1)} ms, p95 ${percentile(f.gentle, 95).toFixed(1)} ms, frames of more than two display frames (over 33.43 ms): ${longFrames(f.gentle).length}` +
           ` (idle rAF baseline median ${median(f.idle).toFixed(1)} ms); ${f.rendered} row elements in the DOM`,
       );
       expect(f.rendered).toBeLessThan(100);
