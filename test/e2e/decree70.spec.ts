@@ -1,20 +1,13 @@
 import { emptyLine, serialiseDraft, type InvoiceDraft } from '../../common/money';
-import { expect, hostCall, test } from './fixtures';
+import { expect, hostCall, openNewDraft, test } from './fixtures';
 
 test('Decree 70 fields: folded away for a retail buyer, checked when used, kept and sent with the draft', async ({ page, host }, testInfo) => {
   await page.setViewportSize({ width: 1366, height: 768 });
-  const record = await hostCall<{ id: string; draft: InvoiceDraft }>(host, 'drafts.create', {});
-  await hostCall(host, 'drafts.save', {
-    id: record.id,
-    draft: {
-      ...record.draft,
-      InvSeries: `2C${record.draft.InvDate.slice(2, 4)}TAA`,
-      lines: [{ ...emptyLine(1), ItemName: 'Bánh mì', UnitName: 'cái', Quantity: '2', UnitPrice: '25000', VATRateName: '' }],
-    },
-  });
-  await page.goto(await host.newLaunchUrl());
-  await page.evaluate((id) => sessionStorage.setItem('einvoice.openDraft', id), record.id);
-  await page.reload();
+  const id = await openNewDraft<InvoiceDraft>(page, host, (draft) => ({
+    ...draft,
+    InvSeries: `2C${draft.InvDate.slice(2, 4)}TAA`,
+    lines: [{ ...emptyLine(1), ItemName: 'Bánh mì', UnitName: 'cái', Quantity: '2', UnitPrice: '25000', VATRateName: '' }],
+  }));
 
   // A retail buyer: no tax code, no identity, and no name asked for; the Decree 70 group is folded.
   const group = page.locator('details.buyer-ids');
@@ -41,7 +34,7 @@ test('Decree 70 fields: folded away for a retail buyer, checked when used, kept 
   await expect(page.getByTestId('save-state')).toHaveText('Đã lưu');
 
   // Saved with the draft, and what preview and issuing send carries them.
-  const saved = await hostCall<{ draft: InvoiceDraft }>(host, 'drafts.get', { id: record.id });
+  const saved = await hostCall<{ draft: InvoiceDraft }>(host, 'drafts.get', { id });
   expect(saved.draft).toMatchObject({ BuyerIDNumber: '001 099 012 345', SellerShopCode: 'CH02', SellerShopName: 'Cửa hàng Cầu Giấy' });
   expect(serialiseDraft(saved.draft)).toMatchObject({ BuyerIDNumber: '001099012345', SellerShopCode: 'CH02', SellerShopName: 'Cửa hàng Cầu Giấy' });
 

@@ -32,6 +32,19 @@ export async function hostCall<T>(host: HostProcess, name: string, body: unknown
   return result.value;
 }
 
+/**
+ * Makes a draft (a new one's fields, changed by `fill`) and opens it in the editor, as the app does
+ * when it starts again with that draft open. Returns the draft's id.
+ */
+export async function openNewDraft<D extends object = Record<string, unknown>>(page: Page, host: HostProcess, fill: (draft: D) => object): Promise<string> {
+  const record = await hostCall<{ id: string; draft: D }>(host, 'drafts.create', {});
+  await hostCall(host, 'drafts.save', { id: record.id, draft: fill(record.draft) });
+  await page.goto(await host.newLaunchUrl());
+  await page.evaluate((id) => sessionStorage.setItem('einvoice.openDraft', id), record.id);
+  await page.reload();
+  return record.id;
+}
+
 export const test = base.extend<{ host: HostProcess; app: Page }>({
   // Playwright reads the fixtures a fixture needs from this (empty) destructuring pattern.
   // eslint-disable-next-line no-empty-pattern

@@ -1,6 +1,6 @@
-import type { Page } from '@playwright/test';
+import type { CDPSession, Page } from '@playwright/test';
 import { emptyLine, type DraftLine } from '../../common/money';
-import { expect, hostCall, test } from './fixtures';
+import { expect, openNewDraft, test, type HostProcess } from './fixtures';
 
 const LINES = 400;
 
@@ -27,17 +27,21 @@ async function drawnRows(page: Page): Promise<{ drawn: number; onScreen: number;
   });
 }
 
-test('a 400-line draft draws only the lines near the screen, at its end as at its start', async ({ page, host }, testInfo) => {
+/** Opens a new 400-line draft at 1366×768 and waits for its first line. */
+async function openLongDraft(page: Page, host: HostProcess): Promise<void> {
   await page.setViewportSize({ width: 1366, height: 768 });
-  const record = await hostCall<{ id: string; draft: Record<string, unknown> }>(host, 'drafts.create', {});
-  await hostCall(host, 'drafts.save', {
-    id: record.id,
-    draft: { ...record.draft, BuyerLegalName: 'Công ty TNHH Hoa Sen', BuyerTaxCode: '0101243150', BuyerAddress: '12 Hàng Bài, Hà Nội', lines: lines() },
-  });
-  await page.goto(await host.newLaunchUrl());
-  await page.evaluate((id) => sessionStorage.setItem('einvoice.openDraft', id), record.id);
-  await page.reload();
+  await openNewDraft(page, host, (draft) => ({
+    ...draft,
+    BuyerLegalName: 'Công ty TNHH Hoa Sen',
+    BuyerTaxCode: '0101243150',
+    BuyerAddress: '12 Hàng Bài, Hà Nội',
+    lines: lines(),
+  }));
   await expect(page.getByRole('textbox', { name: 'Số lượng, dòng 1', exact: true })).toBeVisible();
+}
+
+test('a 400-line draft draws only the lines near the screen, at its end as at its start', async ({ page, host }, testInfo) => {
+  await openLongDraft(page, host);
   // Three lines are kept ready beyond each edge of the screen (one more allowed for a line cut by an edge).
   const fewDrawn = async () => {
     const r = await drawnRows(page);
@@ -86,4 +90,58 @@ test('a 400-line draft draws only the lines near the screen, at its end as at it
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   await expect.poll(async () => (await drawnRows(page)).last).toBe(LINES - 1);
   await expect.poll(fewDrawn).toBe('few');
+});
+
+type TraceEvent = { name: string; ph: string; args?: { beginData?: { dirtyObjects?: number; totalObjects?: number } } };
+
+/** Chromium's own record of every layout while `act` runs: how many layout objects each one went through. */
+async function layoutsDuring(page: Page, act: () => Promise<void>): Promise<number[]> {
+  const cdp: CDPSession = await page.context().newCDPSession(page);
+  const events: TraceEvent[] = [];
+  cdp.on('Tracing.dataCollected', (e) => events.push(...(e.value as unknown as TraceEvent[])));
+  await cdp.send('Tracing.start', { categories: 'devtools.timeline', transferMode: 'ReportEvents' } as never);
+  await act();
+  const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.end');
+  await done;
+  await cdp.detach();
+  return events.filter((e) => e.name === 'Layout' && e.ph === 'X').map((e) => e.args?.beginData?.totalObjects ?? Number.NaN);
+}
+
+// What a keystroke changes (the field, the line's amount, the totals, the words, the bar's total,
+// the save state) is laid out in boxes of its own: Chromium lays out those boxes, not the page,
+// which with a long draft's rows on screen is some thousand objects.
+test('typing in a long draft lays out the boxes it changes, never the whole page', async ({ page, host }) => {
+  await openLongDraft(page, host);
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  const qty = page.getByRole('textbox', { name: `Số lượng, dòng ${LINES}`, exact: true });
+  await qty.click();
+  await page.keyboard.press('End');
+  const total = page.getByTestId('total-amount');
+  await expect(page.getByTestId('save-state')).toHaveText('Đã lưu');
+
+  // Control: the page itself, laid out whole (a change of its width), is some thousand objects.
+  const whole = await layoutsDuring(page, () =>
+    page.evaluate(() => {
+      document.body.style.paddingRight = '1px';
+      void document.body.offsetHeight;
+      document.body.style.paddingRight = '';
+      void document.body.offsetHeight;
+    }),
+  );
+  const wholePage = Math.max(...whole);
+  expect(wholePage).toBeGreaterThan(800);
+
+  const typed = await layoutsDuring(page, async () => {
+    for (const key of ['7', '3', 'Backspace', '5', 'Backspace', 'Backspace']) {
+      const before = await total.textContent();
+      await page.keyboard.press(key);
+      await expect(total).not.toHaveText(before ?? '');
+    }
+    // The autosave goes out and comes back: the save state changes twice more.
+    await expect(page.getByTestId('save-state')).toHaveText('Đã lưu');
+  });
+  await expect(qty).toHaveValue('2');
+  expect(typed.length).toBeGreaterThanOrEqual(6);
+  expect(Math.max(...typed), `objects laid out per layout while typing (the page: ${wholePage}): ${typed.join(', ')}`).toBeLessThan(100);
 });

@@ -1,26 +1,19 @@
 import { emptyLine, type DraftLine } from '../../common/money';
-import { expect, hostCall, test } from './fixtures';
+import { expect, hostCall, openNewDraft, test } from './fixtures';
 
 const line = (o: Partial<DraftLine>): DraftLine => ({ ...emptyLine(1), UnitName: 'kg', Quantity: '2', UnitPrice: '150000', ...o });
 
 test('after the 8 % window the grid warns with the date it ended, offers 10 % and no longer lists 8 %', async ({ page, host }, testInfo) => {
   await page.setViewportSize({ width: 1366, height: 768 });
-  const record = await hostCall<{ id: string; draft: Record<string, unknown> }>(host, 'drafts.create', {});
-  await hostCall(host, 'drafts.save', {
-    id: record.id,
-    draft: {
-      ...record.draft,
-      InvDate: '2026-12-31',
-      InvSeries: '1C26TAA',
-      BuyerLegalName: 'Công ty TNHH Hoa Sen',
-      BuyerTaxCode: '0101243150',
-      BuyerAddress: '12 Hàng Bài, Hà Nội',
-      lines: [line({ ItemName: 'Cà phê', VATRateName: '8%' }), line({ ItemName: 'Ấm trà', VATRateName: '10%' })],
-    },
-  });
-  await page.goto(await host.newLaunchUrl());
-  await page.evaluate((id) => sessionStorage.setItem('einvoice.openDraft', id), record.id);
-  await page.reload();
+  const id = await openNewDraft(page, host, (draft) => ({
+    ...draft,
+    InvDate: '2026-12-31',
+    InvSeries: '1C26TAA',
+    BuyerLegalName: 'Công ty TNHH Hoa Sen',
+    BuyerTaxCode: '0101243150',
+    BuyerAddress: '12 Hàng Bài, Hà Nội',
+    lines: [line({ ItemName: 'Cà phê', VATRateName: '8%' }), line({ ItemName: 'Ấm trà', VATRateName: '10%' })],
+  }));
   const vat = page.getByRole('combobox', { name: 'Thuế suất, dòng 1' });
   await expect(vat).toHaveValue('8%');
   const choices = () => page.locator('#vat-choices option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
@@ -46,6 +39,6 @@ test('after the 8 % window the grid warns with the date it ended, offers 10 % an
   await expect(vat).toHaveValue('10%');
   await expect(warning).toHaveCount(0);
   await expect(page.getByTestId('save-state')).toHaveText('Đã lưu');
-  const saved = await hostCall<{ draft: { lines: DraftLine[] } }>(host, 'drafts.get', { id: record.id });
+  const saved = await hostCall<{ draft: { lines: DraftLine[] } }>(host, 'drafts.get', { id });
   expect(saved.draft.lines.map((l) => l.VATRateName)).toEqual(['10%', '10%']);
 });

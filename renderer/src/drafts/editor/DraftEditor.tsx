@@ -20,6 +20,7 @@ import { LineGrid, newLineFocus, scrollToLine } from './LineGrid';
 import { buyerFieldsFrom, computeOptionsFromSettings, dotStyleFor } from './money';
 import { PreviewStatus } from './PreviewStatus';
 import { ProblemsBlock } from './ProblemsBlock';
+import { SaveState } from './SaveState';
 import { useEditor, type HeaderField } from './store';
 import { TotalsBlock } from './TotalsBlock';
 import { useDraftProblems } from './useDraftProblems';
@@ -65,10 +66,6 @@ function useFocusPath(): void {
 /** The editor's own words: it is drawn again on every keystroke. */
 const EDITOR_WORDS = [
   'drafts.editor.back',
-  'drafts.editor.save.saved',
-  'drafts.editor.save.dirty',
-  'drafts.editor.save.saving',
-  'drafts.editor.save.error',
   'drafts.totals.total',
   'drafts.editor.saveNow',
   'drafts.preview.busy',
@@ -84,8 +81,6 @@ export function DraftEditor({ onClose }: { onClose(): void }) {
   const lang = i18n.language;
   const draft = useEditor((s) => s.draft)!;
   const id = useEditor((s) => s.id)!;
-  const saveState = useEditor((s) => s.saveState);
-  const saveError = useEditor((s) => s.saveError);
   const setField = useEditor((s) => s.setField);
   const setTicket = useEditor((s) => s.setTicket);
   const focus = useEditor((s) => s.focus);
@@ -171,13 +166,11 @@ export function DraftEditor({ onClose }: { onClose(): void }) {
         <button type="button" onClick={() => void flushSave(true).then(onClose)}>
           {w['drafts.editor.back']}
         </button>
-        <p className={`save-state save-${saveState}`} role="status" data-testid="save-state">
-          {issue ? '' : w[`drafts.editor.save.${saveState}`]}
-          {!issue && saveState === 'error' && saveError ? `: ${saveError}` : ''}
-        </p>
+        <SaveState />
         {/* The figure the cashier reads out, in sight however far down the lines go. */}
         <p className="bar-total" data-testid="bar-total">
-          {w['drafts.totals.total']} <strong>{formatTotal(computed.totals.TotalAmountOC.toFixed(computed.rule.decimals), computed.currency)}</strong>
+          {w['drafts.totals.total']}{' '}
+          <strong className="fig">{formatTotal(computed.totals.TotalAmountOC.toFixed(computed.rule.decimals), computed.currency)}</strong>
         </p>
         {!issue && (
           <button type="button" onClick={() => void flushSave(true)} aria-keyshortcuts="Control+S">

@@ -172,8 +172,10 @@ export const LineRow = memo(function LineRow({ index, line, computed, decimals, 
         {number('UnitPrice', 'price', moneyDot, { disabled: !amounts })}
         {number('DiscountRate', 'discountRate', 'either', { disabled: !discount })}
         {text('VATRateName', 'vat', { disabled: !amounts })}
-        <td className="num amount" data-testid={`line-amount-${index}`}>
-          {computed && amounts ? `${computed.sign < 0 ? '−' : ''}${formatAmount(computed.AmountWithoutVATOC, decimals)}` : ''}
+        <td className="num amount">
+          <span className="fig" data-testid={`line-amount-${index}`}>
+            {computed && amounts ? `${computed.sign < 0 ? '−' : ''}${formatAmount(computed.AmountWithoutVATOC, decimals)}` : ''}
+          </span>
         </td>
       </tr>
       {messages.length > 0 && (

@@ -53,18 +53,11 @@ export function TotalsBlock({
     <section className="block totals" aria-labelledby="h-totals">
       <h2 id="h-totals">{w['drafts.totals.title']}</h2>
       <dl>
-        <dt>{w['drafts.totals.gross']}</dt>
-        <dd data-testid="total-gross">{fmt(tot.grossAmountOC)}</dd>
-        <dt>{w['drafts.totals.discount']}</dt>
-        <dd data-testid="total-discount">{fmt(tot.TotalDiscountAmountOC)}</dd>
-        <dt>{w['drafts.totals.withoutVat']}</dt>
-        <dd data-testid="total-without-vat">{fmt(tot.TotalAmountWithoutVATOC)}</dd>
-        <dt>{w['drafts.totals.vat']}</dt>
-        <dd data-testid="total-vat">{fmt(tot.TotalVATAmountOC)}</dd>
-        <dt>{w['drafts.totals.total']}</dt>
-        <dd data-testid="total-amount" className="grand">
-          {fmt(tot.TotalAmountOC)} {computed.currency}
-        </dd>
+        <Figure label={w['drafts.totals.gross']} testId="total-gross" value={fmt(tot.grossAmountOC)} />
+        <Figure label={w['drafts.totals.discount']} testId="total-discount" value={fmt(tot.TotalDiscountAmountOC)} />
+        <Figure label={w['drafts.totals.withoutVat']} testId="total-without-vat" value={fmt(tot.TotalAmountWithoutVATOC)} />
+        <Figure label={w['drafts.totals.vat']} testId="total-vat" value={fmt(tot.TotalVATAmountOC)} />
+        <Figure label={w['drafts.totals.total']} testId="total-amount" value={`${fmt(tot.TotalAmountOC)} ${computed.currency}`} grand />
       </dl>
       <table className="tax-rates" data-testid="tax-rate-info">
         <caption>{w['drafts.totals.taxRateInfo']}</caption>
@@ -74,9 +67,11 @@ export function TotalsBlock({
             return (
               <tr key={r.VATRateName}>
                 <th scope="row">{r.VATRateName}</th>
-                <td className="num">{fmt(r.AmountWithoutVATOC)}</td>
                 <td className="num">
-                  {fmt(r.VATAmountOC)}
+                  <span className="fig">{fmt(r.AmountWithoutVATOC)}</span>
+                </td>
+                <td className="num">
+                  <span className="fig">{fmt(r.VATAmountOC)}</span>
                   {r.edited ? ` (${w['drafts.totals.editedVat']})` : ''}
                 </td>
                 <OverrideCell
@@ -100,15 +95,17 @@ export function TotalsBlock({
             </span>
           )}
         </label>
-        <textarea
-          id="f-words"
-          data-path="words"
-          data-testid="words"
-          rows={2}
-          value={words}
-          aria-invalid={byPath.get('words') ? true : undefined}
-          onChange={(e) => setWords(e.target.value)}
-        />
+        <div className="words-box">
+          <textarea
+            id="f-words"
+            data-path="words"
+            data-testid="words"
+            rows={2}
+            value={words}
+            aria-invalid={byPath.get('words') ? true : undefined}
+            onChange={(e) => setWords(e.target.value)}
+          />
+        </div>
         {meta.wordsEdited && (
           <button type="button" onClick={() => setWords(null)}>
             {w['drafts.totals.wordsAuto']}
@@ -117,6 +114,20 @@ export function TotalsBlock({
         {meta.wordsEdited && meta.words.trim() !== computed.words && <span className="hint">{t('drafts.totals.wordsDiffer', { words: computed.words })}</span>}
       </div>
     </section>
+  );
+}
+
+/** One of the totals: its figure in a box of its own (`.fig`), which a keystroke lays out alone. */
+function Figure({ label, testId, value, grand = false }: { label: string; testId: string; value: string; grand?: boolean }) {
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd className={grand ? 'grand' : undefined}>
+        <span className="fig" data-testid={testId}>
+          {value}
+        </span>
+      </dd>
+    </>
   );
 }
 

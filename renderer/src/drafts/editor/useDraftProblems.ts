@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { CachedTemplate } from '../../../../common/calls/templates';
-import { isMultiRate, seriesChoiceProblems } from '../../../../common/rules';
+import { isMultiRate, sameProblems, seriesChoiceProblems } from '../../../../common/rules';
 import { LineProblemCache, validateDraft, type Problem } from '../../../../common/validation';
 import type { IncrementalCompute } from './money';
 import type { ComputeOptions, ComputedInvoice, InvoiceDraft } from './money';
@@ -48,7 +48,11 @@ export function useDraftProblems(input: {
   useEffect(() => {
     let cancelIdle: (() => void) | undefined;
     const timer = setTimeout(() => {
-      cancelIdle = whenIdle(() => setValidation(validateDraft(draft, { ...options, computed: engine.compute(draft, options), lineCache })), 400);
+      cancelIdle = whenIdle(() => {
+        const next = validateDraft(draft, { ...options, computed: engine.compute(draft, options), lineCache });
+        // Nothing new found: the editor is not drawn again (with a long draft, a whole render in every pause).
+        setValidation((prev) => (sameProblems(prev.problems, next.problems) ? prev : next));
+      }, 400);
     }, 120);
     return () => {
       clearTimeout(timer);
