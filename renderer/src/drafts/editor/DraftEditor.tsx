@@ -10,6 +10,7 @@ import { useLive } from '../../app/useLive';
 import { useWords } from '../../i18n/useWords';
 import { formatTotal } from '../../issuing/words';
 import { flushSave } from './autosave';
+import { Fig } from './Fig';
 import { BuyerBlock } from './BuyerBlock';
 import { CorrectionBlock } from './CorrectionBlock';
 import { IncrementalCompute } from './money';
@@ -170,7 +171,9 @@ export function DraftEditor({ onClose }: { onClose(): void }) {
         {/* The figure the cashier reads out, in sight however far down the lines go. */}
         <p className="bar-total" data-testid="bar-total">
           {w['drafts.totals.total']}{' '}
-          <strong className="fig">{formatTotal(computed.totals.TotalAmountOC.toFixed(computed.rule.decimals), computed.currency)}</strong>
+          <strong>
+            <Fig text={formatTotal(computed.totals.TotalAmountOC.toFixed(computed.rule.decimals), computed.currency)} />
+          </strong>
         </p>
         {!issue && (
           <button type="button" onClick={() => void flushSave(true)} aria-keyshortcuts="Control+S">

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { CatalogueItem } from '../../../../common/calls/catalogues';
 import { ITEM_TYPES, ItemType } from '../../../../common/model/invoice';
 import { Autocomplete } from './Autocomplete';
+import { Fig } from './Fig';
 import { formatAmount } from './format';
 import { normaliseVatLabel, showsAmounts, showsDiscount, withCatalogueItem, type ComputedLine, type DotStyle, type DraftLine } from './money';
 import { NumberInput } from './NumberInput';
@@ -173,9 +174,11 @@ export const LineRow = memo(function LineRow({ index, line, computed, decimals, 
         {number('DiscountRate', 'discountRate', 'either', { disabled: !discount })}
         {text('VATRateName', 'vat', { disabled: !amounts })}
         <td className="num amount">
-          <span className="fig" data-testid={`line-amount-${index}`}>
-            {computed && amounts ? `${computed.sign < 0 ? '−' : ''}${formatAmount(computed.AmountWithoutVATOC, decimals)}` : ''}
-          </span>
+          <Fig
+            fill
+            testId={`line-amount-${index}`}
+            text={computed && amounts ? `${computed.sign < 0 ? '−' : ''}${formatAmount(computed.AmountWithoutVATOC, decimals)}` : ''}
+          />
         </td>
       </tr>
       {messages.length > 0 && (

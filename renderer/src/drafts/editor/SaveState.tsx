@@ -1,4 +1,5 @@
 import { useWords } from '../../i18n/useWords';
+import { Fig } from './Fig';
 import { useEditor } from './store';
 
 const SAVE_WORDS = ['drafts.editor.save.saved', 'drafts.editor.save.dirty', 'drafts.editor.save.saving', 'drafts.editor.save.error'] as const;
@@ -14,7 +15,16 @@ export function SaveState() {
   const queued = useEditor((s) => Boolean(s.issue));
   return (
     <p className={`save-state save-${saveState}`} role="status" data-testid="save-state">
-      {queued ? '' : <span className={saveState === 'error' ? undefined : 'fig'}>{w[`drafts.editor.save.${saveState}`]}</span>}
+      {queued ? (
+        ''
+      ) : saveState === 'error' ? (
+        w['drafts.editor.save.error']
+      ) : (
+        <Fig
+          text={w[`drafts.editor.save.${saveState}`]}
+          widest={[w['drafts.editor.save.saved'], w['drafts.editor.save.dirty'], w['drafts.editor.save.saving']]}
+        />
+      )}
       {!queued && saveState === 'error' && saveError ? `: ${saveError}` : ''}
     </p>
   );

@@ -2,6 +2,7 @@ import { memo, useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ColumnHeaders } from '../../app/fields';
 import { useWords } from '../../i18n/useWords';
+import { Fig } from './Fig';
 import { formatAmount } from './format';
 import { dotStyleFor, type ComputedInvoice, type Decimal, type DotStyle } from './money';
 import { NumberInput } from './NumberInput';
@@ -68,10 +69,10 @@ export function TotalsBlock({
               <tr key={r.VATRateName}>
                 <th scope="row">{r.VATRateName}</th>
                 <td className="num">
-                  <span className="fig">{fmt(r.AmountWithoutVATOC)}</span>
+                  <Fig text={fmt(r.AmountWithoutVATOC)} />
                 </td>
                 <td className="num">
-                  <span className="fig">{fmt(r.VATAmountOC)}</span>
+                  <Fig text={fmt(r.VATAmountOC)} />
                   {r.edited ? ` (${w['drafts.totals.editedVat']})` : ''}
                 </td>
                 <OverrideCell
@@ -100,7 +101,7 @@ export function TotalsBlock({
             id="f-words"
             data-path="words"
             data-testid="words"
-            rows={2}
+            rows={3}
             value={words}
             aria-invalid={byPath.get('words') ? true : undefined}
             onChange={(e) => setWords(e.target.value)}
@@ -117,15 +118,13 @@ export function TotalsBlock({
   );
 }
 
-/** One of the totals: its figure in a box of its own (`.fig`), which a keystroke lays out alone. */
+/** One of the totals: its label, and its figure in a box of its own. */
 function Figure({ label, testId, value, grand = false }: { label: string; testId: string; value: string; grand?: boolean }) {
   return (
     <>
       <dt>{label}</dt>
       <dd className={grand ? 'grand' : undefined}>
-        <span className="fig" data-testid={testId}>
-          {value}
-        </span>
+        <Fig testId={testId} text={value} />
       </dd>
     </>
   );
