@@ -1,8 +1,8 @@
 import { useRef } from 'react';
 
 /**
- * About how wide `text` is, in `ch` (the width of a digit, the same for every digit in the
- * tabular figures the amounts use), leaning wide: digits 1, dots, commas and spaces ½, capitals
+ * About how wide `text` is, in `ch` (the width of a "0"; every digit is as wide in the app's
+ * fonts), leaning wide: digits 1, dots, commas and spaces ½, capitals
  * 1.4, anything else 1.1; rounded up to a half, and half a `ch` to spare.
  */
 export function widthInCh(text: string): number {
