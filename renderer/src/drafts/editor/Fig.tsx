@@ -20,11 +20,10 @@ export function widthInCh(text: string): number {
  */
 export function Fig({ text, testId, fill = false, widest }: { text: string; testId?: string; fill?: boolean; widest?: readonly string[] }) {
   const room = useRef(0);
-  // Only ever grows, so rendering twice gives the same width.
-  room.current = Math.max(room.current, ...[text, ...(widest ?? [])].map(widthInCh));
-  const width = fill ? undefined : room.current;
+  // Only ever grows, so rendering twice gives the same width; a box that fills its cell needs none.
+  if (!fill) room.current = Math.max(room.current, ...[text, ...(widest ?? [])].map(widthInCh));
   return (
-    <span className="fig" data-testid={testId} style={width === undefined ? undefined : { width: `${width}ch` }}>
+    <span className="fig" data-testid={testId} style={fill ? undefined : { width: `${room.current}ch` }}>
       {text}
     </span>
   );
