@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { emptyLine } from '../../common/money';
+import { expect, openNewDraft, test } from './fixtures';
 
 const AREAS_VI = ['Hóa đơn nháp', 'Hàng đợi phát hành', 'Hóa đơn đã phát hành', 'Tải hóa đơn', 'Hàng đợi email', 'Mẫu hóa đơn', 'Cài đặt'];
 const AREAS_EN = ['Drafts', 'Issue queue', 'Issued invoices', 'Downloads', 'Email queue', 'Templates', 'Settings'];
@@ -38,6 +39,26 @@ test('the language switch changes the visible text and survives a reload', async
 
   await app.getByRole('combobox', { name: 'Ngôn ngữ / Language' }).selectOption({ label: 'Tiếng Việt' });
   await expect(app.getByRole('heading', { level: 1, name: 'Hóa đơn nháp' })).toBeVisible();
+});
+
+test('an open draft speaks the language chosen at once: its bar, its cells, its totals', async ({ page, host }) => {
+  await openNewDraft(page, host, (draft) => ({
+    ...draft,
+    lines: [{ ...emptyLine(1), ItemName: 'Cà phê', Quantity: '2', UnitPrice: '25000', VATRateName: '8%' }],
+  }));
+  await expect(page.getByRole('textbox', { name: 'Số lượng, dòng 1' })).toHaveValue('2');
+  await expect(page.getByRole('button', { name: '← Danh sách' })).toBeVisible();
+  await page.getByRole('combobox', { name: 'Ngôn ngữ / Language' }).selectOption({ label: 'English' });
+  await expect(page.getByRole('button', { name: '← List' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Save (Ctrl+S)' })).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Quantity, line 1' })).toHaveValue('2');
+  await expect(page.getByLabel('Amount in words')).toBeVisible();
+  await expect(page.getByRole('button', { name: '← Danh sách' })).toHaveCount(0);
+  // Typing still updates the totals after the switch.
+  await page.getByRole('textbox', { name: 'Quantity, line 1' }).fill('3');
+  await expect(page.getByTestId('total-amount')).toHaveText('81.000 VND');
+  await page.getByRole('combobox', { name: 'Ngôn ngữ / Language' }).selectOption({ label: 'Tiếng Việt' });
+  await expect(page.getByRole('textbox', { name: 'Số lượng, dòng 1' })).toHaveValue('3');
 });
 
 test('shows the connection state and the app version from main', async ({ app }) => {

@@ -1,5 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { CatalogueBuyer } from '../../../../common/calls/catalogues';
 import type { Settings } from '../../../../common/calls/settings';
 import type { CachedTemplate } from '../../../../common/calls/templates';
@@ -7,7 +6,7 @@ import { activeTemplatesFor } from '../../../../common/rules';
 import { invoiceKindOfSeries, signTypeFor } from '../../../../common/rules/sign-type';
 import { useAppStore } from '../../app/store';
 import { useLive } from '../../app/useLive';
-import { useWords } from '../../i18n/useWords';
+import { useLanguage, useWords } from '../../i18n/useWords';
 import { formatTotal } from '../../issuing/words';
 import { flushSave } from './autosave';
 import { Fig } from './Fig';
@@ -76,10 +75,21 @@ const EDITOR_WORDS = [
   'drafts.grid.addFirst',
 ] as const;
 
+/** The total payable in the editor's bar. */
+const BarTotal = memo(function BarTotal({ label, text }: { label: string; text: string }) {
+  return (
+    <p className="bar-total" data-testid="bar-total">
+      {label}{' '}
+      <strong>
+        <Fig text={text} />
+      </strong>
+    </p>
+  );
+});
+
 export function DraftEditor({ onClose }: { onClose(): void }) {
-  const { i18n } = useTranslation();
   const w = useWords(EDITOR_WORDS);
-  const lang = i18n.language;
+  const lang = useLanguage();
   const draft = useEditor((s) => s.draft)!;
   const id = useEditor((s) => s.id)!;
   const setField = useEditor((s) => s.setField);
@@ -161,49 +171,62 @@ export function DraftEditor({ onClose }: { onClose(): void }) {
     [draft.BuyerTaxCode, draft.BuyerLegalName, draft.BuyerAddress, draft.BuyerFullName, draft.BuyerEmail, draft.BuyerPhoneNumber, draft.BuyerCode],
   );
 
-  return (
-    <div className="editor">
-      <div className="editor-bar">
+  // A refused draft is not offered for issuing: its errors are said first.
+  const { refuse, clear } = issueAttempt;
+  const { errorsNow } = problems;
+  const startIssue = useCallback(() => {
+    const errors = errorsNow();
+    if (errors.length > 0) {
+      refuse(errors);
+      focus(errors[0]!.path);
+      return;
+    }
+    clear();
+    setIssuing(true);
+  }, [errorsNow, refuse, clear, focus]);
+  // The bar's buttons stay the same while typing: built once, so a keystroke leaves them alone.
+  const barStart = useMemo(
+    () => (
+      <>
         <button type="button" onClick={() => void flushSave(true).then(onClose)}>
           {w['drafts.editor.back']}
         </button>
         <SaveState />
-        {/* The figure the cashier reads out, in sight however far down the lines go. */}
-        <p className="bar-total" data-testid="bar-total">
-          {w['drafts.totals.total']}{' '}
-          <strong>
-            <Fig text={formatTotal(computed.totals.TotalAmountOC.toFixed(computed.rule.decimals), computed.currency)} />
-          </strong>
-        </p>
+      </>
+    ),
+    [w, onClose],
+  );
+  const previewBusy = preview.state === 'busy';
+  const barActions = useMemo(
+    () => (
+      <>
         {!issue && (
           <button type="button" onClick={() => void flushSave(true)} aria-keyshortcuts="Control+S">
             {w['drafts.editor.saveNow']}
           </button>
         )}
         {!issued && (
-          <button type="button" onClick={() => void run()} disabled={preview.state === 'busy'} aria-keyshortcuts="F8">
-            {preview.state === 'busy' ? w['drafts.preview.busy'] : w['drafts.preview.action']}
+          <button type="button" onClick={() => void run()} disabled={previewBusy} aria-keyshortcuts="F8">
+            {previewBusy ? w['drafts.preview.busy'] : w['drafts.preview.action']}
           </button>
         )}
         {!issue && (
-          <button
-            type="button"
-            className="primary"
-            onClick={() => {
-              // A draft the app itself finds wrong is not offered for issuing: its errors are said first.
-              const errors = problems.errorsNow();
-              if (errors.length > 0) {
-                issueAttempt.refuse(errors);
-                focus(errors[0]!.path);
-                return;
-              }
-              issueAttempt.clear();
-              setIssuing(true);
-            }}
-          >
+          <button type="button" className="primary" onClick={startIssue}>
             {w['issuing.dialog.action']}
           </button>
         )}
+      </>
+    ),
+    [w, issue, issued, previewBusy, run, startIssue],
+  );
+
+  return (
+    <div className="editor">
+      <div className="editor-bar">
+        {barStart}
+        {/* The figure the cashier reads out, in sight however far down the lines go. */}
+        <BarTotal label={w['drafts.totals.total']} text={formatTotal(computed.totals.TotalAmountOC.toFixed(computed.rule.decimals), computed.currency)} />
+        {barActions}
       </div>
       {issue && <IssueBanner key={issue.id} issue={issue} />}
       {!issue && issueAttempt.attempt.state === 'error' && (

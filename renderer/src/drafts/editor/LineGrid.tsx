@@ -17,6 +17,14 @@ export const newLineFocus = (i: number) => `lines[${i}].ItemName`;
 /** The grid's own words (its column headers are GridHead's): it is drawn again on every keystroke. */
 const GRID_WORDS = ['drafts.grid.caption', 'drafts.grid.keys'] as const;
 
+const COLUMNS = (
+  <colgroup>
+    {['no', 'type', 'code', 'name', 'unit', 'qty', 'price', 'disc', 'vat', 'amount'].map((c) => (
+      <col key={c} className={`c-${c}`} />
+    ))}
+  </colgroup>
+);
+
 /** Everything the grid's keyboard needs: move on, add a line, remove a line and put it back. */
 export function LineGrid({
   lines,
@@ -72,7 +80,20 @@ export function LineGrid({
   const focus = useEditor((s) => s.focus);
   // Rates move with the calendar: offer those valid on the invoice date, and the fix for one that is not.
   const invDate = useEditor((s) => s.draft?.InvDate ?? '');
-  const vatChoices = useMemo(() => vatChoicesOn(invDate), [invDate]);
+  // What stays the same while typing is built once: React then leaves it alone on a keystroke.
+  const around = useMemo(
+    () => (
+      <>
+        <datalist id="vat-choices">
+          {vatChoicesOn(invDate).map((v) => (
+            <option key={v} value={v} />
+          ))}
+        </datalist>
+        <p className="hint">{w['drafts.grid.keys']}</p>
+      </>
+    ),
+    [invDate, w],
+  );
 
   const onKeyDown = useCallback(
     (e: KeyboardEvent<HTMLTableElement>) => {
@@ -130,11 +151,7 @@ export function LineGrid({
   return (
     <div className="grid-wrap">
       <table className="line-grid" ref={tableRef} onKeyDown={onKeyDown} aria-label={w['drafts.grid.caption']}>
-        <colgroup>
-          {['no', 'type', 'code', 'name', 'unit', 'qty', 'price', 'disc', 'vat', 'amount'].map((c) => (
-            <col key={c} className={`c-${c}`} />
-          ))}
-        </colgroup>
+        {COLUMNS}
         <GridHead headRef={headRef} />
         {/* Each line is its own <tbody> (the line and, under it, its problems), measured as one. */}
         <Spacer height={padTop} />
@@ -154,12 +171,7 @@ export function LineGrid({
         ))}
         <Spacer height={padBottom} />
       </table>
-      <datalist id="vat-choices">
-        {vatChoices.map((v) => (
-          <option key={v} value={v} />
-        ))}
-      </datalist>
-      <p className="hint">{w['drafts.grid.keys']}</p>
+      {around}
     </div>
   );
 }

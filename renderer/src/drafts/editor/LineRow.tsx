@@ -1,6 +1,6 @@
 import { memo, useMemo, type FocusEvent, type Ref } from 'react';
 import type { TFunction } from 'i18next';
-import { useTranslation } from 'react-i18next';
+import { useT } from '../../i18n/useWords';
 import type { CatalogueItem } from '../../../../common/calls/catalogues';
 import { ITEM_TYPES, ItemType } from '../../../../common/model/invoice';
 import { Autocomplete } from './Autocomplete';
@@ -9,7 +9,7 @@ import { formatAmount } from './format';
 import { normaliseVatLabel, showsAmounts, showsDiscount, withCatalogueItem, type ComputedLine, type DotStyle, type DraftLine } from './money';
 import { NumberInput } from './NumberInput';
 import { searchItems } from './search';
-import { useEditor, type LineField } from './store';
+import { useEditor } from './store';
 
 const COLUMNS = {
   type: 'drafts.grid.type',
@@ -30,6 +30,17 @@ function rowLabels(t: TFunction, line: number): RowLabels & { itemTypes: Array<[
     ...labels,
     itemTypes: ITEM_TYPES.map((type) => [type, `${type} · ${t(`drafts.itemType.${type}`)}`]),
     suggestions: t('drafts.grid.itemSuggestions'),
+  };
+}
+
+/** What every cell of a line carries: where it is (the grid's keys and the problem list find it by these) and whether it is wrong. */
+function cellAttrs(index: number, field: string, invalid: boolean) {
+  return {
+    'data-cell': true,
+    'data-row': index,
+    'data-path': `lines[${index}].${field}`,
+    'aria-invalid': invalid ? true : undefined,
+    'aria-describedby': invalid ? `err-l${index}-${field}` : undefined,
   };
 }
 
@@ -68,10 +79,9 @@ interface RowProps {
 }
 
 export const LineRow = memo(function LineRow({ index, line, computed, decimals, moneyDot, problems, vatFix, measure }: RowProps) {
-  const { t } = useTranslation();
-  const setLine = useEditor((s) => s.setLine);
-  const setLineType = useEditor((s) => s.setLineType);
-  const focus = useEditor((s) => s.focus);
+  const t = useT();
+  // The store's actions never change: read, not subscribed to (a row subscribed is one more call on every keystroke).
+  const { setLine, focus } = useEditor.getState();
   const n = index + 1;
   const issues = problems ? (JSON.parse(problems) as Record<string, string>) : {};
   const amounts = showsAmounts(line.ItemType);
@@ -80,33 +90,10 @@ export const LineRow = memo(function LineRow({ index, line, computed, decimals, 
   const label = (column: keyof RowLabels) => labels[column];
   // The same handlers on every render of this line: a keystroke re-renders the field typed in, not its neighbours.
   const on = useMemo(() => lineHandlers(index, setLine, focus), [index, setLine, focus]);
-  const cell = (field: string) => ({
-    'data-cell': true,
-    'data-row': index,
-    'data-path': `lines[${index}].${field}`,
-    'aria-invalid': issues[field] ? true : undefined,
-    'aria-describedby': issues[field] ? `err-l${index}-${field}` : undefined,
-  });
+  const cell = (field: string) => cellAttrs(index, field, Boolean(issues[field]));
   const messages = Object.entries(issues);
-  const text = (field: LineField, column: keyof RowLabels, opts: { disabled?: boolean } = {}) => (
-    <td>
-      <input
-        {...cell(field)}
-        aria-label={label(column)}
-        value={opts.disabled ? '' : line[field]}
-        disabled={opts.disabled}
-        onChange={(e) => setLine(index, { [field]: e.target.value })}
-        onBlur={
-          field === 'VATRateName'
-            ? (e) => {
-                const fixed = normaliseVatLabel(e.target.value);
-                if (fixed && fixed !== line.VATRateName) setLine(index, { VATRateName: fixed });
-              }
-            : undefined
-        }
-        list={field === 'VATRateName' ? 'vat-choices' : undefined}
-      />
-    </td>
+  const text = (field: 'UnitName' | 'VATRateName', column: keyof RowLabels, opts: { disabled?: boolean } = {}) => (
+    <TextCell index={index} field={field} label={label(column)} value={line[field]} disabled={opts.disabled ?? false} invalid={Boolean(issues[field])} />
   );
   const number = (
     field: 'Quantity' | 'UnitPrice' | 'DiscountRate',
@@ -152,20 +139,7 @@ export const LineRow = memo(function LineRow({ index, line, computed, decimals, 
         <th scope="row" className="line-no">
           {n}
         </th>
-        <td>
-          <select
-            {...cell('ItemType')}
-            aria-label={label('type')}
-            value={line.ItemType}
-            onChange={(e) => setLineType(index, Number(e.target.value) as ItemType)}
-          >
-            {labels.itemTypes.map(([type, name]) => (
-              <option key={type} value={type}>
-                {name}
-              </option>
-            ))}
-          </select>
-        </td>
+        <TypeCell index={index} value={line.ItemType} label={label('type')} itemTypes={labels.itemTypes} invalid={Boolean(issues.ItemType)} />
         {itemAc('ItemCode', 'code')}
         {itemAc('ItemName', 'name')}
         {text('UnitName', 'unit', { disabled: !amounts })}
@@ -208,5 +182,78 @@ export const LineRow = memo(function LineRow({ index, line, computed, decimals, 
         </tr>
       )}
     </tbody>
+  );
+});
+
+/** A line's plain text cell: its own component, so a keystroke elsewhere in the line leaves it alone. */
+const TextCell = memo(function TextCell({
+  index,
+  field,
+  label,
+  value,
+  disabled,
+  invalid,
+}: {
+  index: number;
+  field: 'UnitName' | 'VATRateName';
+  label: string;
+  value: string;
+  disabled: boolean;
+  invalid: boolean;
+}) {
+  const { setLine } = useEditor.getState();
+  const vat = field === 'VATRateName';
+  return (
+    <td>
+      <input
+        {...cellAttrs(index, field, invalid)}
+        aria-label={label}
+        value={disabled ? '' : value}
+        disabled={disabled}
+        onChange={(e) => setLine(index, { [field]: e.target.value })}
+        onBlur={
+          vat
+            ? (e) => {
+                const fixed = normaliseVatLabel(e.target.value);
+                if (fixed && fixed !== value) setLine(index, { VATRateName: fixed });
+              }
+            : undefined
+        }
+        list={vat ? 'vat-choices' : undefined}
+      />
+    </td>
+  );
+});
+
+/** A line's type: its own component, like the text cells. */
+const TypeCell = memo(function TypeCell({
+  index,
+  value,
+  label,
+  itemTypes,
+  invalid,
+}: {
+  index: number;
+  value: ItemType;
+  label: string;
+  itemTypes: Array<[ItemType, string]>;
+  invalid: boolean;
+}) {
+  const { setLineType } = useEditor.getState();
+  return (
+    <td>
+      <select
+        {...cellAttrs(index, 'ItemType', invalid)}
+        aria-label={label}
+        value={value}
+        onChange={(e) => setLineType(index, Number(e.target.value) as ItemType)}
+      >
+        {itemTypes.map(([type, name]) => (
+          <option key={type} value={type}>
+            {name}
+          </option>
+        ))}
+      </select>
+    </td>
   );
 });

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { useWords } from '../../i18n/useWords';
 import { Fig } from './Fig';
 import { useEditor } from './store';
@@ -8,7 +9,7 @@ const SAVE_WORDS = ['drafts.editor.save.saved', 'drafts.editor.save.dirty', 'dra
  * Whether the draft is saved. Its own component: a save going out and coming back redraws these
  * words, not the whole editor (with a long draft, two renders of it for every save).
  */
-export function SaveState() {
+export const SaveState = memo(function SaveState() {
   const w = useWords(SAVE_WORDS);
   const saveState = useEditor((s) => s.saveState);
   const saveError = useEditor((s) => s.saveError);
@@ -28,4 +29,4 @@ export function SaveState() {
       {!queued && saveState === 'error' && saveError ? `: ${saveError}` : ''}
     </p>
   );
-}
+});

@@ -40,15 +40,15 @@ export function TotalsBlock({
   vatOverrides: Record<string, string>;
   byPath: Map<string, string>;
 }) {
-  const { t } = useTranslation();
   const w = useWords(TOTALS_WORDS);
-  const rateColumns = useMemo(() => [w['drafts.totals.rate'], w['drafts.totals.base'], w['drafts.totals.rateVat'], w['drafts.totals.override']], [w]);
-  const meta = useEditor((s) => s.meta);
-  const setWords = useEditor((s) => s.setWords);
+  // The same on every keystroke: built once, so React leaves it alone.
+  const rateHead = useMemo(
+    () => <ColumnHeaders columns={[w['drafts.totals.rate'], w['drafts.totals.base'], w['drafts.totals.rateVat'], w['drafts.totals.override']]} />,
+    [w],
+  );
   const decimals = computed.rule.decimals;
   const fmt = (v: Decimal) => formatAmount(v, decimals);
   const tot = computed.totals;
-  const words = meta.wordsEdited ? meta.words : computed.words;
   const moneyDot = dotStyleFor('amount', computed.currency);
   return (
     <section className="block totals" aria-labelledby="h-totals">
@@ -62,64 +62,73 @@ export function TotalsBlock({
       </dl>
       <table className="tax-rates" data-testid="tax-rate-info">
         <caption>{w['drafts.totals.taxRateInfo']}</caption>
-        <ColumnHeaders columns={rateColumns} />
+        {rateHead}
         <tbody>
-          {computed.taxRates.map((r, i) => {
-            return (
-              <tr key={r.VATRateName}>
-                <th scope="row">{r.VATRateName}</th>
-                <td className="num">
-                  <Fig text={fmt(r.AmountWithoutVATOC)} />
-                </td>
-                <td className="num">
-                  <Fig text={fmt(r.VATAmountOC)} />
-                  {r.edited ? ` (${w['drafts.totals.editedVat']})` : ''}
-                </td>
-                <OverrideCell
-                  index={i}
-                  rate={r.VATRateName}
-                  value={vatOverrides[r.VATRateName] ?? ''}
-                  moneyDot={moneyDot}
-                  problem={r.overrideInvalid ? byPath.get(`taxRates[${i}].VATAmountOC`) : undefined}
-                />
-              </tr>
-            );
-          })}
+          {computed.taxRates.map((r, i) => (
+            <RateRow
+              key={r.VATRateName}
+              index={i}
+              rate={r.VATRateName}
+              base={fmt(r.AmountWithoutVATOC)}
+              vat={fmt(r.VATAmountOC)}
+              editedNote={r.edited ? w['drafts.totals.editedVat'] : ''}
+              override={vatOverrides[r.VATRateName] ?? ''}
+              moneyDot={moneyDot}
+              problem={r.overrideInvalid ? byPath.get(`taxRates[${i}].VATAmountOC`) : undefined}
+            />
+          ))}
         </tbody>
       </table>
-      <div className="field words">
-        <label htmlFor="f-words">
-          {w['drafts.totals.words']}{' '}
-          {meta.wordsEdited && (
-            <span className="badge-edited" data-testid="words-edited">
-              {w['drafts.totals.wordsEdited']}
-            </span>
-          )}
-        </label>
-        <div className="words-box">
-          <textarea
-            id="f-words"
-            data-path="words"
-            data-testid="words"
-            rows={3}
-            value={words}
-            aria-invalid={byPath.get('words') ? true : undefined}
-            onChange={(e) => setWords(e.target.value)}
-          />
-        </div>
-        {meta.wordsEdited && (
-          <button type="button" onClick={() => setWords(null)}>
-            {w['drafts.totals.wordsAuto']}
-          </button>
-        )}
-        {meta.wordsEdited && meta.words.trim() !== computed.words && <span className="hint">{t('drafts.totals.wordsDiffer', { words: computed.words })}</span>}
-      </div>
+      <WordsField computedWords={computed.words} invalid={Boolean(byPath.get('words'))} />
     </section>
   );
 }
 
+/** The amount in words: the app's own, or the cashier's (then marked, with a way back). */
+const WordsField = memo(function WordsField({ computedWords, invalid }: { computedWords: string; invalid: boolean }) {
+  const w = useWords(TOTALS_WORDS);
+  const meta = useEditor((s) => s.meta);
+  const setWords = useEditor((s) => s.setWords);
+  const words = meta.wordsEdited ? meta.words : computedWords;
+  return (
+    <div className="field words">
+      <label htmlFor="f-words">
+        {w['drafts.totals.words']}{' '}
+        {meta.wordsEdited && (
+          <span className="badge-edited" data-testid="words-edited">
+            {w['drafts.totals.wordsEdited']}
+          </span>
+        )}
+      </label>
+      <div className="words-box">
+        <textarea
+          id="f-words"
+          data-path="words"
+          data-testid="words"
+          rows={3}
+          value={words}
+          aria-invalid={invalid || undefined}
+          onChange={(e) => setWords(e.target.value)}
+        />
+      </div>
+      {meta.wordsEdited && (
+        <button type="button" onClick={() => setWords(null)}>
+          {w['drafts.totals.wordsAuto']}
+        </button>
+      )}
+      {meta.wordsEdited && meta.words.trim() !== computedWords && <WordsDiffer words={computedWords} />}
+    </div>
+  );
+});
+
+/** The cashier's words differ from the total's: the app's words, to compare. */
+function WordsDiffer({ words }: { words: string }) {
+  const { t } = useTranslation();
+  return <span className="hint">{t('drafts.totals.wordsDiffer', { words })}</span>;
+}
+
 /** One of the totals: its label, and its figure in a box of its own. */
-function Figure({ label, testId, value, grand = false }: { label: string; testId: string; value: string; grand?: boolean }) {
+const Figure = memo(function Figure({ label, testId, value, grand = false }: { label: string; testId: string; value: string; grand?: boolean }) {
   return (
     <>
       <dt>{label}</dt>
@@ -128,7 +137,43 @@ function Figure({ label, testId, value, grand = false }: { label: string; testId
       </dd>
     </>
   );
-}
+});
+
+/** A rate's line of the VAT summary: drawn again only when its own figures change. */
+const RateRow = memo(function RateRow({
+  index,
+  rate,
+  base,
+  vat,
+  editedNote,
+  override,
+  moneyDot,
+  problem,
+}: {
+  index: number;
+  rate: string;
+  base: string;
+  vat: string;
+  /** Said after the VAT when it was typed by hand. */
+  editedNote: string;
+  override: string;
+  moneyDot: DotStyle;
+  problem: string | undefined;
+}) {
+  return (
+    <tr>
+      <th scope="row">{rate}</th>
+      <td className="num">
+        <Fig text={base} />
+      </td>
+      <td className="num">
+        <Fig text={vat} />
+        {editedNote ? ` (${editedNote})` : ''}
+      </td>
+      <OverrideCell index={index} rate={rate} value={override} moneyDot={moneyDot} problem={problem} />
+    </tr>
+  );
+});
 
 /** A rate's hand-typed VAT: its own component, so a keystroke elsewhere leaves the field alone. */
 const OverrideCell = memo(function OverrideCell({

@@ -1,10 +1,10 @@
 import { useCallback, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { CallError } from '../../../../common/ipc/bridge';
 import { pick } from '../../../../common/model';
 import { issueBlocked } from '../../../../common/rules/issue-checks';
 import type { Problem } from '../../../../common/validation';
 import { bridge } from '../../bridge';
+import { useLanguage, useT } from '../../i18n/useWords';
 import { flushSave } from './autosave';
 import { fieldLabel } from './labels';
 import { useEditor, type ServiceIssue } from './store';
@@ -31,8 +31,8 @@ export function useIssue(id: string): {
   refuse(errors: Problem[]): void;
   clear(): void;
 } {
-  const { t, i18n } = useTranslation();
-  const lang = i18n.language;
+  const t = useT();
+  const lang = useLanguage();
   const setServiceIssues = useEditor((s) => s.setServiceIssues);
   const setIssue = useEditor((s) => s.setIssue);
   const [attempt, setAttempt] = useState<IssueAttempt>({ state: 'idle' });

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { CallError } from '../../../../common/ipc/bridge';
 import { isUnreachableCode as isOfflineCode } from '../../../../common/rules/network';
 import type { Problem } from '../../../../common/validation';
 import { bridge } from '../../bridge';
+import { useLanguage, useT } from '../../i18n/useWords';
 import { flushSave } from './autosave';
 import { fieldLabel } from './labels';
 import { useEditor, type ServiceIssue } from './store';
@@ -21,8 +21,8 @@ export type PreviewState =
  * offered once the invoice is issued (`offered` false): a page marked "not issued" is no copy of it.
  */
 export function usePreview(id: string, errorsNow: () => Problem[], offered = true): { preview: PreviewState; run(force?: boolean): Promise<void> } {
-  const { t, i18n } = useTranslation();
-  const lang = i18n.language;
+  const t = useT();
+  const lang = useLanguage();
   const focus = useEditor((s) => s.focus);
   const setServiceIssues = useEditor((s) => s.setServiceIssues);
   const [preview, setPreview] = useState<PreviewState>({ state: 'idle' });
