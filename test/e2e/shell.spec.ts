@@ -80,7 +80,7 @@ test('makes the first number and date formats on a worker thread as the page sta
   page.on('console', (m) => {
     if (m.type() === 'error' || m.type() === 'warning') said.push(m.text());
   });
-  const started = page.waitForEvent('worker', { timeout: 15_000 });
+  const started = page.waitForEvent('worker', { predicate: (w) => w.url().includes('warm-formats'), timeout: 15_000 });
   await page.goto(await host.newLaunchUrl());
   const worker = await started;
   expect(worker.url()).toMatch(/\/assets\/warm-formats\.worker-[\w-]+\.js$/);
@@ -88,6 +88,34 @@ test('makes the first number and date formats on a worker thread as the page sta
   await worker.waitForEvent('close', { timeout: 15_000 });
   await expect(page.getByRole('navigation')).toBeVisible();
   expect(said).toEqual([]);
+});
+
+test('the calls to the app go from a worker thread, and from the page where that thread cannot load', async ({ browser, host }) => {
+  const here = await browser.newPage();
+  const said: string[] = [];
+  here.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') said.push(m.text());
+  });
+  const started = here.waitForEvent('worker', { predicate: (w) => w.url().includes('http-calls'), timeout: 15_000 });
+  await here.goto(await host.newLaunchUrl());
+  expect((await started).url()).toMatch(/\/assets\/http-calls\.worker-[\w-]+\.js$/);
+  // Its answers came back: the version comes from main, the drafts' list from the store.
+  await expect(here.getByText(/^Phiên bản \d+\.\d+\.\d+/)).toBeVisible();
+  await expect(here.getByRole('heading', { level: 1, name: 'Hóa đơn nháp' })).toBeVisible();
+  expect(said).toEqual([]);
+  await here.close();
+
+  const blocked = await browser.newPage();
+  const warned: string[] = [];
+  blocked.on('console', (m) => {
+    if (m.type() === 'warning') warned.push(m.text());
+  });
+  await blocked.route(/\/assets\/http-calls\.worker-[\w-]+\.js$/, (route) => route.abort());
+  await blocked.goto(await host.newLaunchUrl());
+  await expect(blocked.getByText(/^Phiên bản \d+\.\d+\.\d+/)).toBeVisible();
+  await expect(blocked.getByRole('status')).toHaveText(/Đang trực tuyến/);
+  expect(warned.some((w) => w.startsWith('Calls go from the page'))).toBe(true);
+  await blocked.close();
 });
 
 test('the other areas load as the app starts, in a chunk V8 is told to compile whole as it comes in', async ({ page, host }) => {

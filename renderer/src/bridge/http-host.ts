@@ -1,6 +1,7 @@
 import { buildHostApi, type HostApi } from '../../../common/ipc/bridge';
 import { callRoute, EVENTS_ROUTE } from '../../../common/ipc/channels';
 import type { EventName } from '../../../common/contract';
+import type { CallMessage, CallReply } from './http-calls.worker';
 
 /**
  * The browser host exchanged the launch URL's one-time code for an HttpOnly cookie when it
@@ -12,6 +13,72 @@ export function dropLaunchCode(location: Location, history: History): void {
   params.delete('launch');
   const search = params.toString();
   history.replaceState(history.state, '', location.pathname + (search ? `?${search}` : '') + location.hash);
+}
+
+type Send = (url: string, body: string) => Promise<unknown>;
+
+/** The page's own fetch: where no worker thread starts. */
+const sendHere: Send = async (url, body) => {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  return response.json();
+};
+
+/**
+ * Calls sent from a worker thread (`http-calls.worker.ts`: a long draft's save no longer holds the
+ * page's thread while a cashier types). Started at the first call; where it cannot start or load,
+ * the calls go from the page.
+ */
+function workerSender(): Send {
+  let send: Send | undefined;
+  const start = (): Send => {
+    let worker: Worker;
+    try {
+      worker = new Worker(new URL('./http-calls.worker.ts', import.meta.url), { type: 'module', name: 'http-calls' });
+    } catch (error) {
+      console.warn('Calls go from the page: no worker thread could start.', error);
+      return sendHere;
+    }
+    const pending = new Map<number, { url: string; body: string; resolve(value: unknown): void; reject(error: unknown): void }>();
+    let ready = false;
+    let next = 0;
+    worker.onmessage = (e: MessageEvent<CallReply>) => {
+      const reply = e.data;
+      if ('ready' in reply) {
+        ready = true;
+        return;
+      }
+      const call = pending.get(reply.id);
+      if (!call) return;
+      pending.delete(reply.id);
+      if ('error' in reply) call.reject(new TypeError(reply.error));
+      else {
+        try {
+          call.resolve(JSON.parse(reply.text));
+        } catch (error) {
+          call.reject(error);
+        }
+      }
+    };
+    worker.onerror = (e) => {
+      console.warn('Calls go from the page: the worker thread failed.', e.message || 'its script did not load');
+      worker.terminate();
+      send = sendHere;
+      // Before its script ran it sent nothing: the page sends those calls. After, whether a call left
+      // is not known, so it fails as a lost connection does (never sent twice).
+      for (const call of pending.values()) {
+        if (ready) call.reject(new TypeError('Failed to fetch'));
+        else sendHere(call.url, call.body).then(call.resolve, call.reject);
+      }
+      pending.clear();
+    };
+    return (url, body) =>
+      new Promise((resolve, reject) => {
+        const id = ++next;
+        pending.set(id, { url, body, resolve, reject });
+        worker.postMessage({ id, url, body } satisfies CallMessage);
+      });
+  };
+  return (url, body) => (send ??= start())(url, body);
 }
 
 /** The contract over HTTP; the browser sends the host's cookie with every same-origin request. */
@@ -36,15 +103,10 @@ export function createHttpHost(): HostApi {
     return listeners.get(event)!;
   };
 
+  const send = workerSender();
   return buildHostApi(
-    async (name, request) => {
-      const response = await fetch(callRoute(name), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(request ?? {}),
-      });
-      return response.json();
-    },
+    // An absolute address: a worker reads a relative one against its script's.
+    (name, request) => send(new URL(callRoute(name), window.location.href).href, JSON.stringify(request ?? {})),
     (event, listener) => {
       const set = ensureStream(event);
       set.add(listener);
