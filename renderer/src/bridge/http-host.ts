@@ -59,8 +59,8 @@ function workerSender(): Send {
         }
       }
     };
-    worker.onerror = (e) => {
-      console.warn('Calls go from the page: the worker thread failed.', e.message || 'its script did not load');
+    const fail = (why: string) => {
+      console.warn('Calls go from the page: the worker thread failed.', why);
       worker.terminate();
       send = sendHere;
       // Before its script ran it sent nothing: the page sends those calls. After, whether a call left
@@ -71,6 +71,9 @@ function workerSender(): Send {
       }
       pending.clear();
     };
+    worker.onerror = (e) => fail(e.message || 'its script did not load');
+    // An answer that cannot be read would leave its call waiting for ever (and every save behind it).
+    worker.onmessageerror = () => fail('an answer could not be read');
     return (url, body) =>
       new Promise((resolve, reject) => {
         const id = ++next;
@@ -78,7 +81,9 @@ function workerSender(): Send {
         worker.postMessage({ id, url, body } satisfies CallMessage);
       });
   };
-  return (url, body) => (send ??= start())(url, body);
+  // A page going away ends its worker with it, maybe before a call handed over has left: the last
+  // save of a closing page goes from the page itself, as soon as the page is hidden.
+  return (url, body) => (document.visibilityState === 'hidden' ? sendHere : (send ??= start()))(url, body);
 }
 
 /** The contract over HTTP; the browser sends the host's cookie with every same-origin request. */
