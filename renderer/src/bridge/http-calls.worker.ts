@@ -1,3 +1,5 @@
+import { postCall } from './post-call';
+
 /**
  * Sends the browser host's calls for the page. Chromium's `fetch` copies a request's body on the
  * thread that calls it: a long draft's save (150 KB of text for 1 000 lines) held the page's thread
@@ -17,7 +19,7 @@ const scope = self as unknown as { onmessage: ((e: MessageEvent<CallMessage>) =>
 scope.onmessage = async (e) => {
   const { id, url, body } = e.data;
   try {
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const response = await postCall(url, body);
     scope.postMessage({ id, text: await response.text() });
   } catch (error) {
     scope.postMessage({ id, error: error instanceof Error ? error.message : String(error) });

@@ -2,6 +2,7 @@ import { buildHostApi, type HostApi } from '../../../common/ipc/bridge';
 import { callRoute, EVENTS_ROUTE } from '../../../common/ipc/channels';
 import type { EventName } from '../../../common/contract';
 import type { CallMessage, CallReply } from './http-calls.worker';
+import { postCall } from './post-call';
 
 /**
  * The browser host exchanged the launch URL's one-time code for an HttpOnly cookie when it
@@ -18,10 +19,7 @@ export function dropLaunchCode(location: Location, history: History): void {
 type Send = (url: string, body: string) => Promise<unknown>;
 
 /** The page's own fetch: where no worker thread starts. */
-const sendHere: Send = async (url, body) => {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-  return response.json();
-};
+const sendHere: Send = async (url, body) => (await postCall(url, body)).json();
 
 /**
  * Calls sent from a worker thread (`http-calls.worker.ts`: a long draft's save no longer holds the
