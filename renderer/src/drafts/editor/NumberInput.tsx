@@ -30,6 +30,8 @@ export const NumberInput = memo(function NumberInput({ value, 'data-path': path,
       data-path={path}
       inputMode="decimal"
       autoComplete="off"
+      // A number has nothing to spell-check (Electron's spellchecker is on by default).
+      spellCheck={false}
       value={shown}
       onFocus={(e) => {
         setTyped({ text: e.target.value, stored: value });
