@@ -98,10 +98,20 @@ test('the calls to the app go from a worker thread, and from the page where that
   });
   const started = here.waitForEvent('worker', { predicate: (w) => w.url().includes('http-calls'), timeout: 15_000 });
   await here.goto(await host.newLaunchUrl());
-  expect((await started).url()).toMatch(/\/assets\/http-calls\.worker-[\w-]+\.js$/);
+  const worker = await started;
+  expect(worker.url()).toMatch(/\/assets\/http-calls\.worker-[\w-]+\.js$/);
   // Its answers came back: the version comes from main, the drafts' list from the store.
   await expect(here.getByText(/^Phiên bản \d+\.\d+\.\d+/)).toBeVisible();
   await expect(here.getByRole('heading', { level: 1, name: 'Hóa đơn nháp' })).toBeVisible();
+  // Once the worker runs, the calls leave from it: the page's own resource timings list none.
+  const callsFromPage = (page: typeof here) =>
+    page.evaluate(() => performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname.startsWith('/api/call/')).length);
+  await worker.evaluate(() => 0);
+  await here.evaluate(() => performance.clearResourceTimings());
+  await here.getByRole('navigation').getByRole('button', { name: 'Hàng đợi email' }).click();
+  await expect(here.getByRole('heading', { level: 1, name: 'Hàng đợi email' })).toBeVisible();
+  await expect(here.getByText('Không có email nào.')).toBeVisible();
+  expect(await callsFromPage(here)).toBe(0);
   expect(said).toEqual([]);
   await here.close();
 
@@ -115,6 +125,7 @@ test('the calls to the app go from a worker thread, and from the page where that
   await expect(blocked.getByText(/^Phiên bản \d+\.\d+\.\d+/)).toBeVisible();
   await expect(blocked.getByRole('status')).toHaveText(/Đang trực tuyến/);
   expect(warned.some((w) => w.startsWith('Calls go from the page'))).toBe(true);
+  expect(await callsFromPage(blocked)).toBeGreaterThan(0);
   await blocked.close();
 });
 

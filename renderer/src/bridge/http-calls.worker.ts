@@ -10,7 +10,7 @@ export interface CallMessage {
   url: string;
   body: string;
 }
-/** `ready` first, once this script runs: until then none of the calls given has been sent. */
+/** `ready` first, once this script runs: the page hands calls over only after it. */
 export type CallReply = { ready: true } | { id: number; text: string } | { id: number; error: string };
 
 /** This thread's global scope (the project's DOM typings describe a window's). */

@@ -23,8 +23,9 @@ const sendHere: Send = async (url, body) => (await postCall(url, body)).json();
 
 /**
  * Calls sent from a worker thread (`http-calls.worker.ts`: a long draft's save no longer holds the
- * page's thread while a cashier types). Started at the first call; where it cannot start or load,
- * the calls go from the page.
+ * page's thread while a cashier types). Started at the first call; until its script runs, and
+ * where it cannot start or load, the calls go from the page (the first calls as the app starts
+ * do not wait for the worker's script).
  */
 function workerSender(): Send {
   let send: Send | undefined;
@@ -36,8 +37,9 @@ function workerSender(): Send {
       console.warn('Calls go from the page: no worker thread could start.', error);
       return sendHere;
     }
-    const pending = new Map<number, { url: string; body: string; resolve(value: unknown): void; reject(error: unknown): void }>();
+    const pending = new Map<number, { resolve(value: unknown): void; reject(error: unknown): void }>();
     let ready = false;
+    let failed = false;
     let next = 0;
     worker.onmessage = (e: MessageEvent<CallReply>) => {
       const reply = e.data;
@@ -60,24 +62,22 @@ function workerSender(): Send {
     const fail = (why: string) => {
       console.warn('Calls go from the page: the worker thread failed.', why);
       worker.terminate();
-      send = sendHere;
-      // Before its script ran it sent nothing: the page sends those calls. After, whether a call left
-      // is not known, so it fails as a lost connection does (never sent twice).
-      for (const call of pending.values()) {
-        if (ready) call.reject(new TypeError('Failed to fetch'));
-        else sendHere(call.url, call.body).then(call.resolve, call.reject);
-      }
+      failed = true;
+      // Whether a call handed over has left is not known: it fails as a lost connection does
+      // (never sent twice).
+      for (const call of pending.values()) call.reject(new TypeError('Failed to fetch'));
       pending.clear();
     };
     worker.onerror = (e) => fail(e.message || 'its script did not load');
     // An answer that cannot be read would leave its call waiting for ever (and every save behind it).
     worker.onmessageerror = () => fail('an answer could not be read');
-    return (url, body) =>
+    const viaWorker: Send = (url, body) =>
       new Promise((resolve, reject) => {
         const id = ++next;
-        pending.set(id, { url, body, resolve, reject });
+        pending.set(id, { resolve, reject });
         worker.postMessage({ id, url, body } satisfies CallMessage);
       });
+    return (url, body) => (ready && !failed ? viaWorker : sendHere)(url, body);
   };
   // A page going away ends its worker with it, maybe before a call handed over has left: the last
   // save of a closing page goes from the page itself, as soon as the page is hidden.
