@@ -122,6 +122,25 @@ export const draftsCalls = {
       .strict(),
     DraftSummarySchema,
   ),
+  /**
+   * Autosave of a long draft: the header and only the lines that changed since the save that
+   * gave `base` (the draft's revision then), its line count unchanged. Refused with
+   * `draft_changed` when the stored draft is not that revision any more (another window, the
+   * CLI, a save whose answer was lost): the screen then saves the whole draft.
+   */
+  'drafts.saveChanges': call(
+    z
+      .object({
+        id: z.string().min(1).max(100),
+        base: z.number().int(),
+        head: InvoiceDraftSchema.omit({ lines: true }),
+        lineCount: z.number().int().min(0).max(5000),
+        lines: z.array(z.object({ at: z.number().int().min(0).max(4999), line: DraftLineSchema }).strict()).max(5000),
+        meta: DraftMetaSchema.optional(),
+      })
+      .strict(),
+    DraftSummarySchema,
+  ),
   'drafts.duplicate': call(Id, DraftRecordSchema),
   /** Moves the draft to the bin; `drafts.restore` undoes it. */
   'drafts.delete': call(Id, z.object({ id: z.string(), deletedAt: z.string() })),

@@ -1,6 +1,6 @@
 import type { CDPSession, Page } from '@playwright/test';
 import { emptyLine, type DraftLine } from '../../common/money';
-import { expect, openNewDraft, test, type HostProcess } from './fixtures';
+import { expect, hostCall, openNewDraft, test, type HostProcess } from './fixtures';
 
 const LINES = 400;
 
@@ -157,3 +157,46 @@ for (const width of [1366, 1024]) {
     expect(Math.max(...typed), `objects laid out per layout while typing (the page: ${wholePage}): ${typed.join(', ')}`).toBeLessThan(100);
   });
 }
+
+test('a long draft saves only the lines typed in, and saves whole when it was saved elsewhere since', async ({ page, host }) => {
+  const saves: Array<{ name: string; bytes: number }> = [];
+  page.on('request', (request) => {
+    const name = /\/api\/call\/(drafts\.save\w*)$/.exec(request.url())?.[1];
+    if (name) saves.push({ name, bytes: request.postDataBuffer()?.length ?? 0 });
+  });
+  await openLongDraft(page, host);
+  const id = await page.evaluate(() => sessionStorage.getItem('einvoice.openDraft'));
+  const stored = async () => (await hostCall<{ draft: { BuyerAddress: string; lines: DraftLine[] }; revision: number }>(host, 'drafts.get', { id })).draft;
+  const saved = page.getByTestId('save-state');
+  const qty = (line: number) => page.getByRole('textbox', { name: `Số lượng, dòng ${line}`, exact: true });
+
+  // The first save after opening sends the whole draft; the next ones only the line typed in.
+  await qty(1).fill('3');
+  await expect(saved).toHaveText('Đã lưu');
+  await qty(2).fill('5');
+  await expect(saved).toHaveText('Đã lưu');
+  expect(saves.map((s) => s.name)).toEqual(['drafts.save', 'drafts.saveChanges']);
+  expect(saves[1]!.bytes, 'one line and the header, not 400 lines').toBeLessThan(saves[0]!.bytes / 20);
+  expect((await stored()).lines.map((l) => l.Quantity).slice(0, 3)).toEqual(['3', '5', '2']);
+
+  // Another window saves the draft: the next save here is refused as based on an old revision,
+  // writes nothing, and the whole draft goes instead (the last save wins, as before).
+  const other = await stored();
+  await hostCall(host, 'drafts.save', { id, draft: { ...other, BuyerAddress: 'Sửa ở cửa sổ khác' } });
+  await qty(3).fill('7');
+  await expect(saved).toHaveText('Đã lưu');
+  expect(saves.map((s) => s.name)).toEqual(['drafts.save', 'drafts.saveChanges', 'drafts.saveChanges', 'drafts.save']);
+  const after = await stored();
+  expect(after.lines.map((l) => l.Quantity).slice(0, 4)).toEqual(['3', '5', '7', '2']);
+  expect(after.BuyerAddress).toBe('12 Hàng Bài, Hà Nội');
+  expect(after.lines).toHaveLength(LINES);
+
+  // A line added: the count changed, so the draft goes whole.
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await qty(LINES).focus();
+  await page.keyboard.press('Control+Enter');
+  await expect(qty(LINES + 1)).toBeAttached();
+  await expect(saved).toHaveText('Đã lưu');
+  expect(saves.at(-1)!.name).toBe('drafts.save');
+  expect((await stored()).lines).toHaveLength(LINES + 1);
+});

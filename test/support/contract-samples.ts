@@ -29,6 +29,7 @@ const SAMPLE_DRAFT = emptyDraft({
     },
   ],
 });
+const { lines: _lines, ...SAMPLE_HEAD } = SAMPLE_DRAFT;
 
 export const sampleRequests: { [N in CallName]: CallRequest<N> } = {
   'app.info': {},
@@ -71,6 +72,7 @@ export const sampleRequests: { [N in CallName]: CallRequest<N> } = {
   'drafts.get': { id: 'no-such-draft' },
   'drafts.create': {},
   'drafts.save': { id: 'no-such-draft', draft: SAMPLE_DRAFT },
+  'drafts.saveChanges': { id: 'no-such-draft', base: 1, head: SAMPLE_HEAD, lineCount: 1, lines: [{ at: 0, line: SAMPLE_DRAFT.lines[0]! }] },
   'drafts.duplicate': { id: 'no-such-draft' },
   'drafts.delete': { id: 'no-such-draft' },
   'drafts.restore': { id: 'no-such-draft' },
@@ -159,6 +161,7 @@ export const mayFailWithAppError: ReadonlySet<CallName> = new Set<CallName>([
   'updates.restart',
   'drafts.get',
   'drafts.save',
+  'drafts.saveChanges',
   'drafts.duplicate',
   'drafts.delete',
   'drafts.restore',

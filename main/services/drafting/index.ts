@@ -18,6 +18,7 @@ export type DraftingCallName =
   | 'drafts.get'
   | 'drafts.create'
   | 'drafts.save'
+  | 'drafts.saveChanges'
   | 'drafts.duplicate'
   | 'drafts.delete'
   | 'drafts.restore'
@@ -68,6 +69,7 @@ export function createDrafting(deps: {
     'drafts.get': (req) => drafts.get(req.id),
     'drafts.create': (req) => changed(drafts.create((req.draft ?? {}) as Partial<InvoiceDraft>), 'created'),
     'drafts.save': (req) => changed(drafts.save(req.id, req.draft as InvoiceDraft, req.meta, req.learn === true), 'saved'),
+    'drafts.saveChanges': ({ id, meta, ...changes }) => changed(drafts.saveChanges(id, changes, meta), 'saved'),
     'drafts.duplicate': (req) => changed(drafts.duplicate(req.id), 'created'),
     'drafts.delete': (req) => changed(drafts.delete(req.id), 'deleted'),
     'drafts.restore': (req) => changed(drafts.restore(req.id), 'restored'),

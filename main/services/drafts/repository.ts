@@ -1,5 +1,6 @@
 import type { SQLInputValue } from 'node:sqlite';
 import type { DraftRecord, DraftSummary } from '../../../common/calls/drafts';
+import type { ParsedRequest } from '../../../common/contract';
 import { InvoiceDraftSchema, DraftMetaSchema } from '../../../common/calls/drafts';
 import { AppError } from '../../../common/errors';
 import { InvoiceDataSchema, type InvoiceData } from '../../../common/model';
@@ -17,6 +18,8 @@ import { newRefID, vietnamToday } from '../../../common/rules';
 import type { Store } from '../store';
 
 export type DraftMeta = DraftRecord['meta'];
+/** What `drafts.saveChanges` carries besides the draft's id and meta. */
+export type DraftChanges = Pick<ParsedRequest<'drafts.saveChanges'>, 'base' | 'head' | 'lineCount' | 'lines'>;
 export type DraftSort = 'updated' | 'created' | 'date' | 'buyer' | 'total';
 
 export interface ListOptions {
@@ -59,6 +62,14 @@ export function draftLocked(): AppError {
   return new AppError('draft_locked', {
     en: 'This invoice has been sent for issuing and can no longer be changed. If the service refused it, use "Edit and queue again" in the issue queue.',
     vi: 'Hóa đơn này đã được gửi phát hành nên không thể sửa nữa. Nếu hệ thống từ chối, hãy dùng "Sửa và gửi lại" trong hàng đợi phát hành.',
+  });
+}
+
+/** A save of only what changed was based on a revision the draft is no longer at: save it whole. */
+export function draftChanged(): AppError {
+  return new AppError('draft_changed', {
+    en: 'This draft was changed elsewhere since it was last saved here. It is saved whole instead.',
+    vi: 'Bản nháp này đã được sửa ở nơi khác kể từ lần lưu trước tại đây. Bản nháp sẽ được lưu lại toàn bộ.',
   });
 }
 
@@ -192,6 +203,26 @@ export class DraftsRepository {
 
   /** One atomic write of the whole draft (autosave and explicit save). */
   save(id: string, draft: InvoiceDraft, meta?: DraftMeta, learn = false): DraftSummary {
+    return this.write(id, draft, meta, learn, null);
+  }
+
+  /**
+   * The header and the changed lines of a draft last saved at revision `changes.base`, in one
+   * atomic write; `draft_changed` when the stored draft is another revision or line count.
+   */
+  saveChanges(id: string, changes: DraftChanges, meta?: DraftMeta): DraftSummary {
+    const row = this.store.db.prepare('SELECT body, revision FROM drafts WHERE id = ? AND deleted_at IS NULL AND issue_id IS NULL').get(id) as
+      { body: string; revision: number } | undefined;
+    if (!row) throw this.locked(id) ? draftLocked() : draftNotFound(id);
+    if (row.revision !== changes.base) throw draftChanged();
+    const lines = (JSON.parse(row.body) as InvoiceDraft).lines.slice();
+    if (lines.length !== changes.lineCount || changes.lines.some(({ at }) => at >= lines.length)) throw draftChanged();
+    for (const { at, line } of changes.lines) lines[at] = line;
+    // The write checks the revision again: another process may have saved since the read.
+    return this.write(id, { ...changes.head, lines }, meta, false, changes.base);
+  }
+
+  private write(id: string, draft: InvoiceDraft, meta: DraftMeta | undefined, learn: boolean, base: number | null): DraftSummary {
     const d = this.derived(draft, id);
     const stamp = this.stamp();
     this.store.transaction((db) => {
@@ -199,13 +230,17 @@ export class DraftsRepository {
         .prepare(
           `UPDATE drafts SET body = :body, meta = COALESCE(:meta, meta), ${DERIVED_COLUMNS.map((c) => `${c} = :${c}`).join(', ')},
              revision = revision + 1, updated_at = :stamp
-           WHERE id = :id AND deleted_at IS NULL AND issue_id IS NULL`,
+           WHERE id = :id AND deleted_at IS NULL AND issue_id IS NULL AND (:base IS NULL OR revision = :base)`,
         )
-        .run({ body: JSON.stringify(draft), meta: meta ? JSON.stringify(meta) : null, ...d, stamp, id });
-      if (Number(result.changes) === 0) throw this.locked(id) ? draftLocked() : draftNotFound(id);
+        .run({ body: JSON.stringify(draft), meta: meta ? JSON.stringify(meta) : null, ...d, stamp, id, base });
+      if (Number(result.changes) === 0) throw this.locked(id) ? draftLocked() : base !== null && this.exists(id) ? draftChanged() : draftNotFound(id);
       if (learn) this.options.learn?.(draft);
     });
     return this.summaryOf(id);
+  }
+
+  private exists(id: string): boolean {
+    return this.store.db.prepare('SELECT 1 AS x FROM drafts WHERE id = ? AND deleted_at IS NULL').get(id) !== undefined;
   }
 
   list(options: ListOptions = {}): { items: DraftSummary[]; total: number } {

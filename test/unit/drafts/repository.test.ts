@@ -62,6 +62,60 @@ describe('DraftsRepository', () => {
     expect(back.draft.BuyerTaxCode).toBe('0101243150');
   });
 
+  it('saves only the changed lines and the header onto the revision they were based on', () => {
+    const rec = repo.create();
+    const first = repo.save(rec.id, filled(rec.draft, 'Công ty An Phát', '0101243150', '25000'));
+    const { lines, ...head } = repo.get(rec.id).draft;
+    const s = repo.saveChanges(rec.id, {
+      base: first.revision,
+      head: { ...head, BuyerAddress: 'Đà Nẵng' },
+      lineCount: 3,
+      lines: [{ at: 1, line: { ...lines[1]!, Quantity: '3' } }],
+    });
+    expect(s.revision).toBe(first.revision + 1);
+    // 2×25000 at 8% = 54000; 3×20000 at 10% = 66000
+    expect(s.total).toBe('120000');
+    const back = repo.get(rec.id).draft;
+    expect(back.BuyerAddress).toBe('Đà Nẵng');
+    expect(back.lines.map((l) => l.Quantity)).toEqual(['2', '3', '']);
+    expect(back.lines[0]).toEqual(lines[0]);
+    expect(back.lines[2]).toEqual(lines[2]);
+  });
+
+  it('refuses changes based on another revision or line count, and writes nothing', () => {
+    const rec = repo.create();
+    const first = repo.save(rec.id, filled(rec.draft, 'A', '0101243150', '25000'));
+    const { lines, ...head } = repo.get(rec.id).draft;
+    const line = { ...lines[0]!, Quantity: '9' };
+    const tries = [
+      { base: first.revision - 1, head, lineCount: 3, lines: [{ at: 0, line }] },
+      { base: first.revision, head, lineCount: 4, lines: [{ at: 0, line }] },
+      { base: first.revision, head, lineCount: 3, lines: [{ at: 3, line }] },
+    ];
+    for (const changes of tries)
+      expect(() => repo.saveChanges(rec.id, changes), JSON.stringify(changes.lineCount)).toThrow(expect.objectContaining({ code: 'draft_changed' }));
+    const back = repo.get(rec.id);
+    expect(back.revision).toBe(first.revision);
+    expect(back.draft.lines[0]!.Quantity).toBe('2');
+    expect(() => repo.saveChanges('no-such-draft', tries[0]!)).toThrow(expect.objectContaining({ code: 'draft_not_found' }));
+  });
+
+  it('refuses changes to a draft sent for issuing', () => {
+    const rec = repo.create();
+    const first = repo.save(rec.id, filled(rec.draft, 'A', '0101243150', '25000'));
+    store.db
+      .prepare(
+        `INSERT INTO issue_queue (id, profile_id, draft_id, ref_id, inv_series, inv_date, kind, sign_type, state, next_attempt_at, created_at, updated_at)
+         VALUES (7, 'p', ?, 'r', '1C26TAA', '2026-03-10', 'withCode', 1, 'queued', ?, ?, ?)`,
+      )
+      .run(rec.id, ...Array<string>(3).fill('2026-03-10T03:00:00Z'));
+    store.db.prepare('UPDATE drafts SET issue_id = 7 WHERE id = ?').run(rec.id);
+    const { lines, ...head } = repo.get(rec.id).draft;
+    expect(() => repo.saveChanges(rec.id, { base: first.revision, head, lineCount: 3, lines: [{ at: 0, line: lines[0]! }] })).toThrow(
+      expect.objectContaining({ code: 'draft_locked' }),
+    );
+  });
+
   it('keeps the list total right across saves of two drafts in turn and a change of currency', () => {
     const a = repo.create();
     const b = repo.create();

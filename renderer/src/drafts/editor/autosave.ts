@@ -1,6 +1,9 @@
+import type { DraftSummary } from '../../../../common/calls/drafts';
+import { CallError } from '../../../../common/ipc/bridge';
 import { bridge } from '../../bridge';
 import { whenIdle } from '../../app/idle';
-import { useEditor } from './store';
+import type { DraftLine, InvoiceDraft } from './money';
+import { useEditor, type DraftMeta } from './store';
 
 const DEBOUNCE_MS = 350;
 /** Unsaved edits parked synchronously in localStorage when the page goes away mid-debounce. */
@@ -16,6 +19,46 @@ let declared = false;
 
 let sent = false;
 let cancelDeclare: (() => void) | undefined;
+
+/** The lines as the last save here left them, and the draft's revision after it. */
+let lastSaved: { id: string; revision: number; lines: readonly DraftLine[] } | null = null;
+
+/**
+ * The lines changed since the last save here (edits make new line objects, so a changed line is
+ * one that is not the same object); null when the draft goes whole: no save yet, lines added or
+ * taken out, or most of them changed.
+ */
+function changedLines(id: string, lines: readonly DraftLine[]): Array<{ at: number; line: DraftLine }> | null {
+  if (lastSaved?.id !== id || lastSaved.lines.length !== lines.length) return null;
+  const changed: Array<{ at: number; line: DraftLine }> = [];
+  for (let at = 0; at < lines.length; at++) {
+    if (lines[at] === lastSaved.lines[at]) continue;
+    changed.push({ at, line: lines[at]! });
+    if (changed.length * 2 > lines.length) return null;
+  }
+  return changed;
+}
+
+/**
+ * Saves the draft: only its header and changed lines when it can (a long draft's autosave sends a
+ * line, not the whole draft), whole when it cannot or when the stored draft is not the revision
+ * the last save here made (`draft_changed`: then nothing was written, and the whole draft goes).
+ */
+async function save(id: string, draft: InvoiceDraft, meta: DraftMeta, learn: boolean): Promise<DraftSummary> {
+  const { lines, ...head } = draft;
+  const changes = learn ? null : changedLines(id, lines);
+  let answer: DraftSummary | undefined;
+  if (changes && lastSaved) {
+    try {
+      answer = await bridge.call('drafts.saveChanges', { id, base: lastSaved.revision, head, lineCount: lines.length, lines: changes, meta });
+    } catch (error) {
+      if (!(error instanceof CallError && error.payload.code === 'draft_changed')) throw error;
+    }
+  }
+  answer ??= await bridge.call('drafts.save', { id, draft, meta, learn });
+  lastSaved = { id, revision: answer.revision, lines };
+  return answer;
+}
 
 /**
  * Tells the updater whether edits are unsaved. The first keystroke after a save flips it: the
@@ -53,7 +96,7 @@ export async function flushSave(learn = false): Promise<void> {
   s.markSaving(version);
   inFlight = (async () => {
     try {
-      const saved = await bridge.call('drafts.save', { id, draft, meta, learn });
+      const saved = await save(id, draft, meta, learn);
       if (useEditor.getState().id === id) useEditor.getState().markSaved(version, saved.updatedAt);
       dropParked(id);
     } catch (error) {
