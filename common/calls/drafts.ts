@@ -125,8 +125,8 @@ export const draftsCalls = {
   /**
    * Autosave of a long draft: the header and only the lines that changed since the save that
    * gave `base` (the draft's revision then), its line count unchanged. Refused with
-   * `draft_changed` when the stored draft is not that revision any more (another window, the
-   * CLI, a save whose answer was lost): the screen then saves the whole draft.
+   * `draft_changed` when the stored draft is not that revision any more (another window, a
+   * save whose answer was lost): the screen then saves the whole draft.
    */
   'drafts.saveChanges': call(
     z

@@ -225,7 +225,9 @@ export class DraftsRepository {
   private write(id: string, draft: InvoiceDraft, meta: DraftMeta | undefined, learn: boolean, base: number | null): DraftSummary {
     const d = this.derived(draft, id);
     const stamp = this.stamp();
-    this.store.transaction((db) => {
+    // The answer is read in the same transaction: its revision is this write's, not a later one's
+    // by another process (the screen bases its next save of changed lines on it).
+    return this.store.transaction((db) => {
       const result = db
         .prepare(
           `UPDATE drafts SET body = :body, meta = COALESCE(:meta, meta), ${DERIVED_COLUMNS.map((c) => `${c} = :${c}`).join(', ')},
@@ -235,8 +237,8 @@ export class DraftsRepository {
         .run({ body: JSON.stringify(draft), meta: meta ? JSON.stringify(meta) : null, ...d, stamp, id, base });
       if (Number(result.changes) === 0) throw this.locked(id) ? draftLocked() : base !== null && this.exists(id) ? draftChanged() : draftNotFound(id);
       if (learn) this.options.learn?.(draft);
+      return this.summaryOf(id);
     });
-    return this.summaryOf(id);
   }
 
   private exists(id: string): boolean {

@@ -100,6 +100,36 @@ describe('DraftsRepository', () => {
     expect(() => repo.saveChanges('no-such-draft', tries[0]!)).toThrow(expect.objectContaining({ code: 'draft_not_found' }));
   });
 
+  it('refuses changes when another process saved the draft between their read and their write', () => {
+    // The second connection stands for another process on the same data folder; it saves while
+    // this one works out the list's columns, after it read the stored draft.
+    const other = openDatabase(temp.dir);
+    let interfere: (() => void) | null = null;
+    const here = new DraftsRepository(store, {
+      computeOptions: () => {
+        const run = interfere;
+        interfere = null;
+        run?.();
+        return {};
+      },
+    });
+    try {
+      const rec = here.create();
+      const first = here.save(rec.id, filled(rec.draft, 'A', '0101243150', '25000'));
+      const { lines, ...head } = here.get(rec.id).draft;
+      interfere = () => new DraftsRepository(other).save(rec.id, { ...head, BuyerAddress: 'Sửa ở nơi khác', lines });
+      const changes = { base: first.revision, head, lineCount: 3, lines: [{ at: 0, line: { ...lines[0]!, Quantity: '9' } }] };
+      expect(() => here.saveChanges(rec.id, changes)).toThrow(expect.objectContaining({ code: 'draft_changed' }));
+      expect(interfere).toBeNull();
+      const back = here.get(rec.id);
+      expect(back.revision).toBe(first.revision + 1);
+      expect(back.draft.BuyerAddress).toBe('Sửa ở nơi khác');
+      expect(back.draft.lines[0]!.Quantity).toBe('2');
+    } finally {
+      other.close();
+    }
+  });
+
   it('refuses changes to a draft sent for issuing', () => {
     const rec = repo.create();
     const first = repo.save(rec.id, filled(rec.draft, 'A', '0101243150', '25000'));
