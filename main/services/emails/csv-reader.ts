@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { InvoiceKind } from '../../../common/model';
-import { CSV_CHUNK, encodeRows, readEmailCsv, type CsvReadEnd, type EncodedRows } from './csv';
+import { CSV_CHUNK, readEmailCsv, type CsvReadEnd, type EncodedRows } from './csv';
 import type { Log } from '../logging/log-file';
 import type { CsvJob, CsvWorkerMessage } from './csv-worker';
 
@@ -70,7 +70,7 @@ export class CsvReader {
     const worker = this.thread();
     const inline = () => {
       this.onThread = false;
-      return readEmailCsv(text, kind, (good) => onRows(encodeRows(good)), chunk);
+      return readEmailCsv(text, kind, onRows, chunk);
     };
     if (!worker) return inline();
     this.onThread = true;

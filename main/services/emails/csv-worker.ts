@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import type { InvoiceKind } from '../../../common/model';
-import { encodeRows, movable, readEmailCsv, type CsvReadEnd, type EncodedRows } from './csv';
+import { movable, readEmailCsv, type CsvReadEnd, type EncodedRows } from './csv';
 
 /** One file for the reader thread (see csv-reader.ts). */
 export interface CsvJob {
@@ -24,9 +24,9 @@ function read(port: NonNullable<typeof parentPort>, { text, kind, chunk, first, 
     const end = readEmailCsv(
       text,
       kind,
-      (good) => {
+      (rows) => {
         for (let t = Atomics.load(counter, 0); sent - t >= AHEAD; t = Atomics.load(counter, 0)) Atomics.wait(counter, 0, t);
-        post({ type: 'rows', rows: encodeRows(good) });
+        post({ type: 'rows', rows });
         sent++;
       },
       chunk,

@@ -2,21 +2,12 @@ import Papa from 'papaparse';
 import type { EmailEntry, EmailReject } from '../../../common/calls/emails';
 import type { InvoiceKind } from '../../../common/model';
 import { spreadsheetCsv } from '../csv';
-import { jsonbRows, readJsonbRows } from '../store/jsonb';
+import { jsonbRows, JsonbRowsWriter, readJsonbRows } from '../store/jsonb';
 import { checkInput, type CleanInput } from './input';
 
 /** The import columns, in their default order (used when a file has no header line). */
 export const CSV_COLUMNS = ['TransactionID', 'ReceiverName', 'ReceiverEmail', 'CCEmail', 'BCCEmail', 'ReplyEmail'] as const;
 type Column = (typeof CSV_COLUMNS)[number];
-
-const FIELD: Record<Column, keyof CleanInput> = {
-  TransactionID: 'transactionId',
-  ReceiverName: 'receiverName',
-  ReceiverEmail: 'receiverEmail',
-  CCEmail: 'ccEmail',
-  BCCEmail: 'bccEmail',
-  ReplyEmail: 'replyEmail',
-};
 
 export interface ParsedCsv {
   good: Array<{ line: number; input: CleanInput }>;
@@ -42,6 +33,7 @@ const norm = (s: string) =>
     .trim()
     .toLowerCase()
     .replace(/[\s_-]/g, '');
+const blank = (cell: string) => cell.trim() === '';
 const HEADER_INDEX = new Map<string, Column>(CSV_COLUMNS.map((c) => [c.toLowerCase(), c]));
 
 /**
@@ -53,7 +45,9 @@ const HEADER_INDEX = new Map<string, Column>(CSV_COLUMNS.map((c) => [c.toLowerCa
  */
 export function parseEmailCsv(text: string, kind: InvoiceKind): ParsedCsv {
   const good: ParsedCsv['good'] = [];
-  const { bad, rows } = readEmailCsv(text, kind, (chunk) => void good.push(...chunk));
+  const { bad, rows } = readEmailCsv(text, kind, (chunk) => {
+    for (const row of decodeRows(chunk)) good.push(row);
+  });
   return { good, bad, rows };
 }
 
@@ -68,15 +62,24 @@ const RAMP = 2;
 
 /**
  * Reads an email CSV as parseEmailCsv does, handing the good rows on in chunks of `chunk` as the
- * parser reaches them (in file order), so no more than one chunk of rows is held at a time. With a
- * smaller `first`, the chunks grow from it twofold each time up to `chunk`: a reader on another
- * thread then keeps ahead of the database from the start instead of making it wait for a full
- * chunk after the first.
+ * parser reaches them (in file order), encoded as they are checked (EncodedRows), so a chunk is
+ * held as bytes rather than as rows. With a smaller `first`, the chunks grow from it twofold each
+ * time up to `chunk`: a reader on another thread then keeps ahead of the database from the start
+ * instead of making it wait for a full chunk after the first.
  */
-export function readEmailCsv(text: string, kind: InvoiceKind, onRows: (good: ParsedCsv['good']) => void, chunk = CSV_CHUNK, first = chunk): CsvReadEnd {
+export function readEmailCsv(text: string, kind: InvoiceKind, onRows: (rows: EncodedRows) => void, chunk = CSV_CHUNK, first = chunk): CsvReadEnd {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  let good: ParsedCsv['good'] = [];
+  const writer = new JsonbRowsWriter();
+  let lines: number[] = [];
+  let seen = new Set<string>();
+  let repeats = false;
   let limit = first;
+  const flush = () => {
+    onRows({ jsonb: writer.take(), lines, repeats });
+    lines = [];
+    seen = new Set();
+    repeats = false;
+  };
   const bad: EmailReject[] = [];
   const firstLineEnd = body.search(/\r?\n/);
   const firstLine = firstLineEnd === -1 ? body : body.slice(0, firstLineEnd);
@@ -84,43 +87,39 @@ export function readEmailCsv(text: string, kind: InvoiceKind, onRows: (good: Par
   const hasHeader = firstCells.some((c) => HEADER_INDEX.has(c));
   const delimiter = countOutsideQuotes(firstLine, ';') > countOutsideQuotes(firstLine, ',') ? ';' : ',';
 
-  let columns: Array<Column | null> = [...CSV_COLUMNS];
+  /** Where each of CSV_COLUMNS is among a row's cells (the last cell so named), -1 where it is not. */
+  let cellOf: number[] = CSV_COLUMNS.map((_, i) => i);
   let rows = 0;
   let prevCursor = 0;
   let lineAt = 1; // line number at prevCursor
   let isFirst = true;
 
-  const lineOf = (start: number): number => {
-    // Move past line breaks left by the previous row (and skipped empty lines).
-    let i = prevCursor;
-    let line = lineAt;
-    while (i < start) {
-      if (body.charCodeAt(i) === 10) line++;
-      i++;
-    }
-    return line;
-  };
-
   Papa.parse<string[]>(body, {
     delimiter,
-    skipEmptyLines: 'greedy',
+    skipEmptyLines: true,
     step: (result) => {
       const cursor = result.meta.cursor;
-      // The row starts at the first non-break character after the previous row.
+      // The row starts at the first character after the previous row that is not a line break or a blank.
       let start = prevCursor;
-      while (start < body.length && (body[start] === '\r' || body[start] === '\n' || body[start] === ' ' || body[start] === '\t')) start++;
-      const line = lineOf(start);
-      // Advance the line counter to the end of this row.
-      let l = line;
-      for (let i = start; i < cursor && i < body.length; i++) if (body.charCodeAt(i) === 10) l++;
+      let line = lineAt;
+      for (; start < cursor; start++) {
+        const c = body.charCodeAt(start);
+        if (c === 10) line++;
+        else if (c !== 13 && c !== 32 && c !== 9) break;
+      }
+      let end = line;
+      for (let i = body.indexOf('\n', start); i !== -1 && i < cursor; i = body.indexOf('\n', i + 1)) end++;
       prevCursor = cursor;
-      lineAt = l;
+      lineAt = end;
 
       const cells = result.data;
+      // A line of blanks and delimiters only is skipped, as an empty one is.
+      if (cells.every(blank)) return;
       if (isFirst) {
         isFirst = false;
         if (hasHeader) {
-          columns = cells.map((c) => HEADER_INDEX.get(norm(c)) ?? null);
+          const columns = cells.map((c) => HEADER_INDEX.get(norm(c)) ?? null);
+          cellOf = CSV_COLUMNS.map((c) => columns.lastIndexOf(c));
           const missing = (['TransactionID', 'ReceiverEmail'] as const).filter((c) => !columns.includes(c));
           if (missing.length > 0) {
             bad.push({
@@ -129,39 +128,46 @@ export function readEmailCsv(text: string, kind: InvoiceKind, onRows: (good: Par
               transactionId: null,
               reason: { en: `The header has no ${missing.join(' / ')} column.`, vi: `Dòng tiêu đề thiếu cột ${missing.join(' / ')}.` },
             });
-            columns = [];
+            cellOf = [];
           }
           return;
         }
       }
-      if (columns.length === 0) return;
+      if (cellOf.length === 0) return;
       rows++;
+      const cell = (k: number): string | undefined => (cellOf[k]! < 0 ? undefined : (cells[cellOf[k]!] ?? ''));
       const quoteError = result.errors.find((e) => e.type === 'Quotes');
-      const record: Partial<Record<keyof CleanInput, string>> = {};
-      columns.forEach((col, i) => {
-        if (col) record[FIELD[col]] = cells[i] ?? '';
-      });
       if (quoteError) {
         bad.push({
           line,
           index: null,
-          transactionId: record.transactionId?.trim() || null,
+          transactionId: cell(0)?.trim() || null,
           reason: { en: `Broken quotes: ${quoteError.message}.`, vi: `Dấu ngoặc kép không khớp: ${quoteError.message}.` },
         });
         return;
       }
-      const checked = checkInput({ ...record, kind });
+      const checked = checkInput({
+        transactionId: cell(0),
+        receiverName: cell(1),
+        receiverEmail: cell(2),
+        ccEmail: cell(3),
+        bccEmail: cell(4),
+        replyEmail: cell(5),
+        kind,
+      });
       if (checked.ok) {
-        good.push({ line, input: checked.value });
-        if (good.length >= limit) {
-          onRows(good);
-          good = [];
+        const input = checked.value;
+        writer.push(rowOf(input));
+        lines.push(line);
+        if (!repeats) repeats = seen.size === seen.add(input.transactionId).size;
+        if (lines.length >= limit) {
+          flush();
           limit = Math.min(chunk, limit * RAMP);
         }
-      } else bad.push({ line, index: null, transactionId: record.transactionId?.trim() || null, reason: checked.problem });
+      } else bad.push({ line, index: null, transactionId: cell(0)?.trim() || null, reason: checked.problem });
     },
   });
-  if (good.length > 0) onRows(good);
+  if (lines.length > 0) flush();
   return { bad, rows };
 }
 
@@ -178,22 +184,18 @@ export interface EncodedRows {
   repeats: boolean;
 }
 
-export function encodeRows(good: ParsedCsv['good']): EncodedRows {
-  const seen = new Set<string>();
-  let repeats = false;
-  for (const { input } of good) if (!repeats) repeats = seen.size === seen.add(input.transactionId).size;
-  return { jsonb: rowsJsonb(good.map((g) => g.input)), lines: good.map((g) => g.line), repeats };
-}
-
 /** What a message carrying `rows` may move rather than copy: the bytes' memory, when they have it to themselves. */
 export function movable(rows: EncodedRows): ArrayBuffer[] {
   const { buffer, byteOffset, byteLength } = rows.jsonb;
   return buffer instanceof ArrayBuffer && byteOffset === 0 && buffer.byteLength === byteLength ? [buffer] : [];
 }
 
+/** An entry as a row of EncodedRows' JSONB. */
+const rowOf = (i: CleanInput): string[] => [i.transactionId, i.receiverName, i.receiverEmail, i.ccEmail, i.bccEmail, i.replyEmail, i.kind];
+
 /** Entries as EncodedRows' JSONB. */
 export function rowsJsonb(inputs: readonly CleanInput[]): Buffer {
-  return jsonbRows(inputs.map((i) => [i.transactionId, i.receiverName, i.receiverEmail, i.ccEmail, i.bccEmail, i.replyEmail, i.kind]));
+  return jsonbRows(inputs.map(rowOf));
 }
 
 export function decodeRows(rows: EncodedRows): ParsedCsv['good'] {

@@ -21,39 +21,83 @@ const sizeWidth = (max: number): number => (max <= 0xff ? 1 : max <= 0xffff ? 2 
 
 function writeHeader(buf: Buffer, at: number, type: number, width: number, size: number): void {
   buf[at] = (SIZE_CODE[width]! << 4) | type;
-  buf.writeUIntBE(size, at + 1, width);
+  if (width === 1) buf[at + 1] = size;
+  else if (width === 2) {
+    buf[at + 1] = size >>> 8;
+    buf[at + 2] = size & 0xff;
+  } else buf.writeUInt32BE(size, at + 1);
 }
 
 /**
- * `rows` as one JSONB array of arrays of strings, in a buffer of its own (never a slice of Node's
- * shared pool), so it can be moved to another thread. A lone surrogate becomes U+FFFD, as in
+ * Rows of strings written one at a time into one JSONB array of arrays, in a buffer that grows as
+ * needed, so a caller holds bytes rather than the rows. A lone surrogate becomes U+FFFD, as in
  * every string Node writes as UTF-8 (Buffer, TextEncoder, a string bound by node:sqlite).
  */
-export function jsonbRows(rows: readonly (readonly string[])[]): Buffer {
-  let bound = 5;
-  for (const row of rows) {
-    bound += 5;
-    for (const s of row) bound += 5 + s.length * MAX_UTF8_PER_UNIT;
+export class JsonbRowsWriter {
+  private buf: Buffer;
+  private at = 5;
+  private n = 0;
+
+  constructor(capacity = 4096) {
+    this.buf = Buffer.allocUnsafeSlow(Math.max(capacity, 5));
   }
-  const buf = Buffer.allocUnsafeSlow(bound);
-  let at = 5;
-  for (const row of rows) {
-    const rowAt = at;
-    at += 5;
+
+  /** Rows written since the last take(). */
+  get rows(): number {
+    return this.n;
+  }
+
+  push(row: readonly string[]): void {
+    let bound = 5;
+    for (const s of row) bound += 5 + s.length * MAX_UTF8_PER_UNIT;
+    if (this.at + bound > this.buf.length) this.grow(this.at + bound);
+    const buf = this.buf;
+    const rowAt = this.at;
+    let at = rowAt + 5;
     for (const s of row) {
       const width = sizeWidth(s.length * MAX_UTF8_PER_UNIT);
-      const n = buf.write(s, at + 1 + width, 'utf8');
+      const start = at + 1 + width;
+      // ASCII is copied here (most cells are), sparing a call into Node per cell.
+      let n = 0;
+      while (n < s.length) {
+        const c = s.charCodeAt(n);
+        if (c >= 0x80) break;
+        buf[start + n++] = c;
+      }
+      if (n < s.length) n = buf.write(s, start, 'utf8');
       writeHeader(buf, at, TEXTRAW, width, n);
-      at += 1 + width + n;
+      at = start + n;
     }
     writeHeader(buf, rowAt, ARRAY, 4, at - rowAt - 5);
+    this.at = at;
+    this.n++;
   }
-  writeHeader(buf, 0, ARRAY, 4, at - 5);
-  if (at === bound) return buf;
-  // Mostly ASCII text takes a third of the bound: keep only what was written.
-  const exact = Buffer.allocUnsafeSlow(at);
-  buf.copy(exact, 0, 0, at);
-  return exact;
+
+  /**
+   * The array of the rows written since the last take(), in a buffer of its own (never a slice of
+   * Node's shared pool), so it can be moved to another thread; the writer starts empty again.
+   */
+  take(): Buffer {
+    writeHeader(this.buf, 0, ARRAY, 4, this.at - 5);
+    const exact = Buffer.allocUnsafeSlow(this.at);
+    this.buf.copy(exact, 0, 0, this.at);
+    this.at = 5;
+    this.n = 0;
+    return exact;
+  }
+
+  private grow(needed: number): void {
+    const bigger = Buffer.allocUnsafeSlow(Math.max(needed, this.buf.length * 2));
+    this.buf.copy(bigger, 0, 0, this.at);
+    this.buf = bigger;
+  }
+}
+
+/** `rows` as one JSONB array of arrays of strings (see JsonbRowsWriter). */
+export function jsonbRows(rows: readonly (readonly string[])[]): Buffer {
+  const writer = new JsonbRowsWriter();
+  for (const row of rows) writer.push(row);
+  return writer.take();
 }
 
 /** Reads one element's header at `at`: its type, where its payload starts and where it ends (Buffer's reads throw past the end). */

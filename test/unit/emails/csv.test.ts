@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import Papa from 'papaparse';
 import { failedItemsCsv } from '../../../main/services/downloads/csv';
-import { decodeRows, encodeRows, exportEmailCsv, movable, parseEmailCsv, readEmailCsv } from '../../../main/services/emails/csv';
+import { decodeRows, exportEmailCsv, movable, parseEmailCsv, readEmailCsv, type EncodedRows } from '../../../main/services/emails/csv';
 import type { EmailEntry } from '../../../common/calls/emails';
 
 describe('parseEmailCsv', () => {
@@ -43,6 +43,22 @@ describe('parseEmailCsv', () => {
       [4, 'TX2', 'c@x.vn'],
     ]);
     expect(r.good[0]!.input.kind).toBe('cashRegister');
+  });
+
+  it('skips lines of blanks or delimiters only, and the lines after them keep their numbers', () => {
+    const text = 'TransactionID;ReceiverEmail\r\n;\r\nTX1;a@x.vn\r\n   \r\n\r\n ; \r\nTX2;"b@x.vn,\r\nc@x.vn"\r\nTX3;bad\r\n';
+    const r = parseEmailCsv(text, 'withCode');
+    expect(r.rows).toBe(3);
+    expect(r.good.map((g) => [g.line, g.input.transactionId, g.input.receiverEmail])).toEqual([
+      [3, 'TX1', 'a@x.vn'],
+      [7, 'TX2', 'b@x.vn;c@x.vn'],
+    ]);
+    expect(r.bad.map((b) => [b.line, b.transactionId])).toEqual([[9, 'TX3']]);
+  });
+
+  it('a header naming a column twice reads the last one', () => {
+    const r = parseEmailCsv('TransactionID,ReceiverEmail,ReceiverEmail\nTX1,bad,a@x.vn\n', 'withCode');
+    expect(r.good.map((g) => g.input.receiverEmail)).toEqual(['a@x.vn']);
   });
 
   it('a header without the required columns is one bad line', () => {
@@ -172,9 +188,9 @@ describe('reading in chunks', () => {
     readEmailCsv(
       file(100),
       'withCode',
-      (good) => {
-        sizes.push(good.length);
-        ids.push(...good.map((g) => g.input.transactionId));
+      (rows) => {
+        sizes.push(rows.lines.length);
+        ids.push(...decodeRows(rows).map((g) => g.input.transactionId));
       },
       20,
       2,
@@ -183,22 +199,29 @@ describe('reading in chunks', () => {
     expect(ids).toEqual(Array.from({ length: 100 }, (_, i) => `TX${i}`));
   });
 
-  it('encodes a chunk as JSONB that decodes to the same rows and lines, in a buffer of its own that is moved', () => {
-    const chunks: Array<ReturnType<typeof encodeRows>> = [];
-    const good: Parameters<typeof encodeRows>[0] = [];
-    readEmailCsv(
-      file(3000),
-      'withCode',
-      (rows) => {
-        good.push(...rows);
-        chunks.push(encodeRows(rows));
-      },
-      2990,
-      2990,
-    );
+  it('hands each chunk on as JSONB that decodes to its rows and lines, in a buffer of its own that is moved', () => {
+    const chunks: EncodedRows[] = [];
+    readEmailCsv(file(3000), 'withCode', (rows) => chunks.push(rows), 2990, 2990);
     expect(chunks.map((c) => c.lines.length)).toEqual([2990, 10]);
-    expect(chunks.flatMap((c) => decodeRows(c))).toEqual(good);
-    expect(good[5]!.input.receiverName).toBe('Khách "số" 5');
+    const good = chunks.flatMap((c) => decodeRows(c));
+    expect(good.map((g) => g.line)).toEqual(Array.from({ length: 3000 }, (_, i) => i + 2));
+    expect(good[5]!.input).toEqual({
+      transactionId: 'TX5',
+      receiverName: 'Khách "số" 5',
+      receiverEmail: 'k5@example.com',
+      ccEmail: '',
+      bccEmail: '',
+      replyEmail: '',
+      kind: 'withCode',
+    });
+    expect(good[2999]!.input.transactionId).toBe('TX2999');
+    expect(chunks.map((c) => c.repeats)).toEqual([false, false]);
+    const twice: EncodedRows[] = [];
+    readEmailCsv('TransactionID;ReceiverEmail\nTX1;a@x.vn\nTX2;b@x.vn\nTX1;c@x.vn\nTX1;d@x.vn\nTX3;e@x.vn\n', 'withCode', (rows) => twice.push(rows), 3, 3);
+    expect(twice.map((c) => [c.lines, c.repeats])).toEqual([
+      [[2, 3, 4], true],
+      [[5, 6], false],
+    ]);
     // Even a small chunk's bytes are their own, not a slice of Node's shared pool, so they move.
     expect(movable(chunks[0]!)).toEqual([chunks[0]!.jsonb.buffer]);
     expect(chunks[1]!.jsonb.byteLength).toBeLessThan(4096);
