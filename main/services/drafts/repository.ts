@@ -213,7 +213,7 @@ export class DraftsRepository {
   saveChanges(id: string, changes: DraftChanges, meta?: DraftMeta): DraftSummary {
     const row = this.store.db.prepare('SELECT body, revision FROM drafts WHERE id = ? AND deleted_at IS NULL AND issue_id IS NULL').get(id) as
       { body: string; revision: number } | undefined;
-    if (!row) throw this.locked(id) ? draftLocked() : draftNotFound(id);
+    if (!row) throw this.refusal(id, null);
     if (row.revision !== changes.base) throw draftChanged();
     const lines = (JSON.parse(row.body) as InvoiceDraft).lines.slice();
     if (lines.length !== changes.lineCount || changes.lines.some(({ at }) => at >= lines.length)) throw draftChanged();
@@ -235,14 +235,10 @@ export class DraftsRepository {
            WHERE id = :id AND deleted_at IS NULL AND issue_id IS NULL AND (:base IS NULL OR revision = :base)`,
         )
         .run({ body: JSON.stringify(draft), meta: meta ? JSON.stringify(meta) : null, ...d, stamp, id, base });
-      if (Number(result.changes) === 0) throw this.locked(id) ? draftLocked() : base !== null && this.exists(id) ? draftChanged() : draftNotFound(id);
+      if (Number(result.changes) === 0) throw this.refusal(id, base);
       if (learn) this.options.learn?.(draft);
       return this.summaryOf(id);
     });
-  }
-
-  private exists(id: string): boolean {
-    return this.store.db.prepare('SELECT 1 AS x FROM drafts WHERE id = ? AND deleted_at IS NULL').get(id) !== undefined;
   }
 
   list(options: ListOptions = {}): { items: DraftSummary[]; total: number } {
@@ -294,7 +290,7 @@ export class DraftsRepository {
   delete(id: string): { id: string; deletedAt: string } {
     const stamp = this.stamp();
     const result = this.store.db.prepare('UPDATE drafts SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL AND issue_id IS NULL').run(stamp, id);
-    if (Number(result.changes) === 0) throw this.locked(id) ? draftLocked() : draftNotFound(id);
+    if (Number(result.changes) === 0) throw this.refusal(id, null);
     return { id, deletedAt: stamp };
   }
 
@@ -309,8 +305,15 @@ export class DraftsRepository {
     return Number(this.store.db.prepare('DELETE FROM drafts WHERE deleted_at IS NOT NULL AND deleted_at < ?').run(before.toISOString()).changes);
   }
 
-  private locked(id: string): boolean {
-    return this.store.db.prepare('SELECT 1 AS x FROM drafts WHERE id = ? AND deleted_at IS NULL AND issue_id IS NOT NULL').get(id) !== undefined;
+  /**
+   * Why a write to a draft changed nothing: it is being issued, it is another revision than
+   * `base` (when the write named one), or it is not there (never was, or in the bin).
+   */
+  private refusal(id: string, base: number | null): AppError {
+    const row = this.store.db.prepare('SELECT issue_id IS NOT NULL AS locked FROM drafts WHERE id = ? AND deleted_at IS NULL').get(id) as
+      { locked: number } | undefined;
+    if (row?.locked) return draftLocked();
+    return row && base !== null ? draftChanged() : draftNotFound(id);
   }
 
   /** A draft reopened after the service refused it goes out as a new invoice: a new RefID. */
