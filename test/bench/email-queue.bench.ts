@@ -5,7 +5,9 @@
  *    first, which starts the reader thread, as an app's first import does); acceptance ≥ 50 000
  *    rows/s at 100 000; then a page of 50 read through the service at the start, the middle and
  *    the end of the queue, sorted by entry and by name (the far half is read from the other end);
- * 2. the queue screen in Chromium (browser host, built renderer) over that data folder: open (the
+ * 2. the queue screen in the bench browser (test/support/bench-browser.ts: Chromium's headless
+ *    shell where installed, as Electron's kind of Chromium; `BENCH_BROWSER` names another) via the
+ *    browser host and the built renderer, over that data folder: open (the
  *    nav click to the painted first rows), a sort (header click to the painted re-sorted rows) and a
  *    filter (state chip click to the painted filtered rows), each timed in the page from the click to
  *    the paint of the first frame showing the rows, five times (the screen left for the drafts and
@@ -26,7 +28,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { SignedInSession } from '../../main/services/auth';
 import { EmailService } from '../../main/services/emails';
@@ -35,6 +37,7 @@ import { ProfileService } from '../../main/services/profiles';
 import { openDatabase } from '../../main/services/store';
 import { startHostProcess } from '../integration/browser-host/host-process';
 import { longFrames, PLAIN_ROWS, plainPageScroll, scrollPasses, twoFrameFrames, type ScrollPass } from '../support/frames';
+import { benchBrowserName, launchBenchBrowser } from '../support/bench-browser';
 import { benchSizes } from '../support/bench-sizes';
 import { median, percentile } from '../support/stats';
 
@@ -51,8 +54,7 @@ beforeAll(async () => {
     execFileSync('flock', ['/tmp/build.lock', process.execPath, 'scripts/build.mjs', '--quiet'], { cwd: root, stdio: 'inherit' });
   }
   csvReader = new CsvReader(process.env.EMAIL_QUEUE_READER === 'here' ? null : csvWorker);
-  const executablePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
-  browser = await chromium.launch({ ...(executablePath ? { executablePath } : {}), args: ['--no-sandbox', '--disable-gpu'] });
+  browser = await launchBenchBrowser();
 }, 300_000);
 
 afterAll(async () => {
@@ -260,7 +262,7 @@ it('imports, opens, sorts, filters and scrolls the email queue at 10 000 and 100
     figures.push({ n, importMs: ms, importCpuMs: cpuMs, pageMs, screen });
   }
   const load = os.loadavg()[0]!.toFixed(1);
-  const lines = [`email queue bench (Chromium via the browser host, viewport 1366x768; load average ${load} on ${os.cpus().length} CPUs)`];
+  const lines = [`email queue bench (${benchBrowserName()}, via the browser host, viewport 1366x768; load average ${load} on ${os.cpus().length} CPUs)`];
   const pages = (p: PageReads[keyof PageReads]) => `${p.start.toFixed(2)} / ${p.middle.toFixed(2)} / ${p.end.toFixed(2)} ms`;
   for (const { n, importMs, importCpuMs, pageMs, screen: s } of figures) {
     lines.push(

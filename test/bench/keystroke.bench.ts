@@ -32,22 +32,21 @@
  * 60 Hz) and 1 000 / 5 (medians) < 3.
  * `KEYSTROKE_SIZES=5,1000` measures other sizes (the first is the small one, the last is held to the limits).
  *
- * The browser: Chromium's headless shell (Debian's `chromium-headless-shell`) where it is
- * installed, else Chromium. The app runs in Electron, whose renderer is Chromium's content layer
- * without Chrome's own features, and so is the headless shell. Chrome's form autofill is one of
- * those features: after every keystroke it reads the whole form (when it has under about 200
- * fields, as a long draft's screen does) and sends it to the browser process; on a 2-core machine
- * that work competes with the page for a core. Electron's renderer only looks at the typed field's
- * own datalist. `KEYSTROKE_BROWSER=/usr/bin/chromium` measures in Chrome (the browser host in
- * Chrome), autofill included.
+ * The browser (test/support/bench-browser.ts): Chromium's headless shell where it is installed,
+ * as Electron's kind of Chromium. Chrome's form autofill, one of the features Electron does not
+ * have, reads the whole form after every keystroke (when it has under about 200 fields, as a long
+ * draft's screen does) and sends it to the browser process; on a 2-core machine that work competes
+ * with the page for a core. Electron's renderer only looks at the typed field's own datalist.
+ * `BENCH_BROWSER=/usr/bin/chromium` measures in Chrome, autofill included.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from '@playwright/test';
+import type { Browser, Locator, Page } from '@playwright/test';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { emptyLine, type DraftLine } from '../../common/money';
 import { startHostProcess, type HostProcess } from '../integration/browser-host/host-process';
+import { benchBrowserName, launchBenchBrowser } from '../support/bench-browser';
 import { benchSizes } from '../support/bench-sizes';
 import { median, percentile } from '../support/stats';
 
@@ -198,15 +197,9 @@ async function measure(page: Page, open: (page: Page) => Promise<Locator>): Prom
   return samples;
 }
 
-/** The headless shell (Electron's kind of Chromium) where installed, else Chromium, else Playwright's own. */
-const BROWSER = process.env.KEYSTROKE_BROWSER ?? ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((p) => fs.existsSync(p));
-
 beforeAll(async () => {
   host = await startHost();
-  browser = await chromium.launch({
-    executablePath: BROWSER,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
-  });
+  browser = await launchBenchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
@@ -244,7 +237,7 @@ it('keystroke → painted totals: 5, 200 and 1 000-line drafts, beside a plain p
   const figures = (a: number[]) => `median ${median(a).toFixed(2)} ms, p95 ${percentile(a, 95).toFixed(2)} ms, max ${Math.max(...a).toFixed(2)} ms`;
   console.log(
     [
-      `keystroke → painted totals (${BROWSER ?? "Playwright's Chromium"}${BROWSER?.endsWith('headless-shell') ? ': no Chrome features, as in Electron' : ": with Chrome's form autofill, which Electron does not have"}, ${small.samples.length} keystrokes each; load ${os
+      `keystroke → painted totals (${benchBrowserName()}, ${small.samples.length} keystrokes each; load ${os
         .loadavg()
         .map((l) => l.toFixed(2))
         .join(' ')} at the end)`,
