@@ -149,7 +149,7 @@ async function everywhere<T>(page: Page, fn: () => T): Promise<T[]> {
   return [await page.evaluate(fn), ...(await Promise.all(workers.map((w) => w.evaluate(fn))))];
 }
 
-/** The issued.list calls the page and its workers timed, each in the page's clock. */
+/** The issued.list calls the page and its workers timed, each in the page's clock, in the order they left. */
 async function listCalls(page: Page): Promise<ListCall[]> {
   const pageOrigin = await page.evaluate(() => performance.timeOrigin);
   const seen = await everywhere(page, () =>
@@ -157,7 +157,10 @@ async function listCalls(page: Page): Promise<ListCall[]> {
       .filter((e) => e.name.includes('issued.list'))
       .map((e) => ({ start: performance.timeOrigin + e.startTime, total: e.duration, host: e.responseStart - e.requestStart, bytes: e.encodedBodySize })),
   );
-  return seen.flat().map((c) => ({ ...c, start: c.start - pageOrigin }));
+  return seen
+    .flat()
+    .map((c) => ({ ...c, start: c.start - pageOrigin }))
+    .sort((a, b) => a.start - b.start);
 }
 
 async function split(page: Page, t0: number, ms: number): Promise<Split | null> {

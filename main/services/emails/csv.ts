@@ -34,6 +34,7 @@ const norm = (s: string) =>
     .toLowerCase()
     .replace(/[\s_-]/g, '');
 const blank = (cell: string) => cell.trim() === '';
+const found = (at: number) => (at === -1 ? Infinity : at);
 const HEADER_INDEX = new Map<string, Column>(CSV_COLUMNS.map((c) => [c.toLowerCase(), c]));
 
 /**
@@ -92,6 +93,7 @@ export function readEmailCsv(text: string, kind: InvoiceKind, onRows: (rows: Enc
   let rows = 0;
   let prevCursor = 0;
   let lineAt = 1; // line number at prevCursor
+  let nextBreak = -1; // where the next line break after the rows read so far is (Infinity: none)
   let isFirst = true;
 
   Papa.parse<string[]>(body, {
@@ -99,16 +101,20 @@ export function readEmailCsv(text: string, kind: InvoiceKind, onRows: (rows: Enc
     skipEmptyLines: true,
     step: (result) => {
       const cursor = result.meta.cursor;
+      // Lines end in \r\n or \n (counted by their \n), or in \r alone (old Mac files).
+      const br = result.meta.linebreak === '\r' ? 13 : 10;
       // The row starts at the first character after the previous row that is not a line break or a blank.
       let start = prevCursor;
       let line = lineAt;
       for (; start < cursor; start++) {
         const c = body.charCodeAt(start);
-        if (c === 10) line++;
-        else if (c !== 13 && c !== 32 && c !== 9) break;
+        if (c === br) line++;
+        else if (c !== 13 && c !== 10 && c !== 32 && c !== 9) break;
       }
       let end = line;
-      for (let i = body.indexOf('\n', start); i !== -1 && i < cursor; i = body.indexOf('\n', i + 1)) end++;
+      // Line breaks inside the row (quoted cells) and at its end; the next one is remembered, so the text is searched once.
+      if (nextBreak < start) nextBreak = found(body.indexOf(br === 13 ? '\r' : '\n', start));
+      for (; nextBreak < cursor; nextBreak = found(body.indexOf(br === 13 ? '\r' : '\n', nextBreak + 1))) end++;
       prevCursor = cursor;
       lineAt = end;
 

@@ -39,7 +39,8 @@ const ADDRESS_FIELDS: ReadonlyArray<[keyof RawInput, string, string, boolean]> =
 export function checkInput(raw: RawInput): { ok: true; value: CleanInput } | { ok: false; problem: Bilingual } {
   const transactionId = (raw.transactionId ?? '').trim();
   if (!transactionId) return { ok: false, problem: { en: 'TransactionID is empty.', vi: 'Thiếu mã tra cứu (TransactionID).' } };
-  if (transactionId.length > 200 || /\s/.test(transactionId)) {
+  // A lone surrogate half is stored as U+FFFD: two such codes would become one invoice's twice.
+  if (transactionId.length > 200 || /\s|\p{Surrogate}/u.test(transactionId)) {
     return {
       ok: false,
       problem: { en: `TransactionID "${transactionId.slice(0, 60)}" is not valid.`, vi: `Mã tra cứu "${transactionId.slice(0, 60)}" không hợp lệ.` },

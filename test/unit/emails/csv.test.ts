@@ -56,6 +56,15 @@ describe('parseEmailCsv', () => {
     expect(r.bad.map((b) => [b.line, b.transactionId])).toEqual([[9, 'TX3']]);
   });
 
+  it('numbers the lines of a file whose lines end in a carriage return alone', () => {
+    const r = parseEmailCsv('TransactionID,ReceiverEmail\rTX1,a@x.vn\r\rTX2,"b@x.vn,\rc@x.vn"\rTX3,bad\r', 'withCode');
+    expect(r.good.map((g) => [g.line, g.input.transactionId, g.input.receiverEmail])).toEqual([
+      [2, 'TX1', 'a@x.vn'],
+      [4, 'TX2', 'b@x.vn;c@x.vn'],
+    ]);
+    expect(r.bad.map((b) => [b.line, b.transactionId])).toEqual([[6, 'TX3']]);
+  });
+
   it('a header naming a column twice reads the last one', () => {
     const r = parseEmailCsv('TransactionID,ReceiverEmail,ReceiverEmail\nTX1,bad,a@x.vn\n', 'withCode');
     expect(r.good.map((g) => g.input.receiverEmail)).toEqual(['a@x.vn']);

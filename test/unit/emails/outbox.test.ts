@@ -41,6 +41,11 @@ describe('checkInput', () => {
     if (!bad.ok) expect(bad.problem.en).toContain('not-an-address');
     expect(checkInput({ transactionId: '  ', receiverEmail: 'a@x.vn', kind: 'withCode' }).ok).toBe(false);
   });
+  it('refuses a TransactionID with half of a character pair, and keeps one with a whole pair', () => {
+    expect(checkInput({ transactionId: 'TX\ud800', receiverEmail: 'a@x.vn', kind: 'withCode' }).ok).toBe(false);
+    expect(checkInput({ transactionId: 'TX\udc00A', receiverEmail: 'a@x.vn', kind: 'withCode' }).ok).toBe(false);
+    expect(checkInput({ transactionId: 'TX\ud83d\ude00', receiverEmail: 'a@x.vn', kind: 'withCode' }).ok).toBe(true);
+  });
 });
 
 describe('judgeItem (each invoice by its own status and code)', () => {
