@@ -31,21 +31,14 @@ export function splitEmails(input: string | null | undefined): EmailList {
   const addresses: string[] = [];
   const invalid: string[] = [];
   if (!input) return { addresses, invalid, normalised: '' };
-  if (input.indexOf(';') === -1 && input.indexOf(',') === -1) {
-    // One address, as in most cells: no list to split or repeats to look for.
-    const a = input.trim();
-    if (a === '') return { addresses, invalid, normalised: '' };
-    addresses.push(a);
-    if (isEmail(a)) return { addresses, invalid, normalised: a };
-    invalid.push(a);
-    return { addresses, invalid, normalised: '' };
-  }
   // Lists hold a few addresses: a linear look for repeats is cheaper than a Set (a CSV import checks
   // 100 000 rows); a long list gets a Set, so a hostile cell of many addresses stays linear.
   const lower: string[] = [];
   let seen: Set<string> | null = null;
   let normalised = '';
-  for (const part of input.split(SEPARATORS)) {
+  // One address, as in most cells, is not split.
+  const parts = input.indexOf(';') === -1 && input.indexOf(',') === -1 ? [input] : input.split(SEPARATORS);
+  for (const part of parts) {
     const a = part.trim();
     if (a === '') continue;
     const key = a.toLowerCase();

@@ -102,7 +102,8 @@ export function readEmailCsv(text: string, kind: InvoiceKind, onRows: (rows: Enc
     step: (result) => {
       const cursor = result.meta.cursor;
       // Lines end in \r\n or \n (counted by their \n), or in \r alone (old Mac files).
-      const br = result.meta.linebreak === '\r' ? 13 : 10;
+      const breakChar = result.meta.linebreak === '\r' ? '\r' : '\n';
+      const br = breakChar.charCodeAt(0);
       // The row starts at the first character after the previous row that is not a line break or a blank.
       let start = prevCursor;
       let line = lineAt;
@@ -113,8 +114,8 @@ export function readEmailCsv(text: string, kind: InvoiceKind, onRows: (rows: Enc
       }
       let end = line;
       // Line breaks inside the row (quoted cells) and at its end; the next one is remembered, so the text is searched once.
-      if (nextBreak < start) nextBreak = found(body.indexOf(br === 13 ? '\r' : '\n', start));
-      for (; nextBreak < cursor; nextBreak = found(body.indexOf(br === 13 ? '\r' : '\n', nextBreak + 1))) end++;
+      if (nextBreak < start) nextBreak = found(body.indexOf(breakChar, start));
+      for (; nextBreak < cursor; nextBreak = found(body.indexOf(breakChar, nextBreak + 1))) end++;
       prevCursor = cursor;
       lineAt = end;
 

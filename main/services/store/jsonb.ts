@@ -36,15 +36,9 @@ function writeHeader(buf: Buffer, at: number, type: number, width: number, size:
 export class JsonbRowsWriter {
   private buf: Buffer;
   private at = 5;
-  private n = 0;
 
   constructor(capacity = 4096) {
     this.buf = Buffer.allocUnsafeSlow(Math.max(capacity, 5));
-  }
-
-  /** Rows written since the last take(). */
-  get rows(): number {
-    return this.n;
   }
 
   push(row: readonly string[]): void {
@@ -70,7 +64,6 @@ export class JsonbRowsWriter {
     }
     writeHeader(buf, rowAt, ARRAY, 4, at - rowAt - 5);
     this.at = at;
-    this.n++;
   }
 
   /**
@@ -82,7 +75,6 @@ export class JsonbRowsWriter {
     const exact = Buffer.allocUnsafeSlow(this.at);
     this.buf.copy(exact, 0, 0, this.at);
     this.at = 5;
-    this.n = 0;
     return exact;
   }
 
